@@ -1,0 +1,47 @@
+"""`manage.py bootstrap`: what `make run` does once before serving, each step only if needed.
+
+- Without a YNAB token, seed the sandbox's demo plan when the sandbox holds no plan.
+- Create an admin login when no superuser exists, and print it once.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from sandbox.models import Plan
+
+
+class Command(BaseCommand):
+    help = "Prepare a first run: demo plan in the sandbox (when it is used), an admin login."
+
+    def handle(self, *args, **options) -> None:
+        self._seed_sandbox()
+        self._create_admin()
+
+    def _seed_sandbox(self) -> None:
+        if settings.YNAB_API_KEY:
+            self.stdout.write(
+                "YNAB_API_KEY is set: avenir-mcp talks to YNAB itself; the sandbox stays empty."
+            )
+        elif Plan.objects.exists():
+            self.stdout.write("Sandbox: plans already present, nothing seeded.")
+        else:
+            call_command("seed_demo", stdout=self.stdout)
+
+    def _create_admin(self) -> None:
+        users = get_user_model()
+        if users.objects.filter(is_superuser=True).exists():
+            return
+        password = secrets.token_urlsafe(12)
+        users.objects.create_superuser(username="admin", email="", password=password)
+        base = settings.AVENIR_MCP_SELF_URL
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Admin login created (shown once): {base}/admin/  user: admin  password: {password}"
+            )
+        )

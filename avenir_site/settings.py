@@ -1,0 +1,207 @@
+"""Settings for avenir-mcp: the only module that reads the environment.
+
+Every variable is listed, with its default, in `.env.example`. Values are read through the
+small helpers below, which refuse a malformed value at start-up instead of guessing.
+A fresh checkout runs on SQLite and the embedded YNAB sandbox with no configuration.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from dotenv import load_dotenv
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+LOCAL_DIR = BASE_DIR / ".local"  # machine-local state (generated secret key); never committed
+
+# An optional .env next to manage.py; real environment variables win over it.
+load_dotenv(BASE_DIR / ".env", override=False)
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default).strip()
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be 1 or 0 (or true/false), not {raw!r}.")
+
+
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}.") from None
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}.")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def _local_secret_key() -> str:
+    """A random key kept in .local/, so a checkout never runs on a published default."""
+    path = LOCAL_DIR / "secret_key"
+    if not path.exists():
+        LOCAL_DIR.mkdir(exist_ok=True)
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+# --- Django core -------------------------------------------------------------------------
+
+SECRET_KEY = env_str("DJANGO_SECRET_KEY") or _local_secret_key()
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "avenir_site",  # first, so its runserver (ASGI under uvicorn) wins over Django's
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "sandbox",
+    "tools",
+    "confirmations",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "avenir_site.urls"
+ASGI_APPLICATION = "avenir_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_str("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=0,
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The sandbox and the MCP service share one process and one file: WAL lets readers run
+    # beside a writer, IMMEDIATE transactions take the write lock up front (no deadlock on
+    # upgrade), and the timeout waits for a busy writer instead of failing at once.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 30,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    DATABASES["default"]["TEST"] = {"NAME": str(LOCAL_DIR / "test_db.sqlite3")}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env_str("TIME_ZONE", "UTC")  # "today" and "current month" for tools follow it
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+WHITENOISE_USE_FINDERS = True  # serve app static files without a collectstatic step
+WHITENOISE_AUTOREFRESH = DEBUG
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    # stderr only: stdout belongs to the MCP stdio transport.
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["stderr"], "level": env_str("LOG_LEVEL", "INFO").upper()},
+}
+
+# --- Where YNAB is -------------------------------------------------------------------------
+
+YNAB_API_KEY = env_str("YNAB_API_KEY")
+PORT = env_int("PORT", 8000, minimum=1)  # where make run / runserver listen
+# Address of this service as the YNAB client reaches it when it talks to the sandbox.
+AVENIR_MCP_SELF_URL = env_str("AVENIR_MCP_SELF_URL", f"http://127.0.0.1:{PORT}")
+AVENIR_MCP_YNAB_URL = env_str("AVENIR_MCP_YNAB_URL") or (
+    "https://api.ynab.com/v1" if YNAB_API_KEY else f"{AVENIR_MCP_SELF_URL}/sandbox/v1"
+)
+
+# --- The sandbox ---------------------------------------------------------------------------
+
+SANDBOX_TOKEN = env_str("SANDBOX_TOKEN", "sandbox")
+# Emulate YNAB's 200 requests per rolling hour per token (0 turns the emulation off).
+SANDBOX_RATE_LIMIT = env_int("SANDBOX_RATE_LIMIT", 0)
+# Expose /sandbox/_faults so tests and demos can inject errors, delays and dropped answers.
+SANDBOX_FAULTS_ENABLED = env_bool("SANDBOX_FAULTS", False)
+
+# --- The MCP service -----------------------------------------------------------------------
+
+AVENIR_MCP_WRITE = env_bool("AVENIR_MCP_WRITE", False)
+AVENIR_MCP_REQUIRE_ELICITATION = env_bool("AVENIR_MCP_REQUIRE_ELICITATION", False)
+AVENIR_MCP_DEFAULT_PLAN = env_str("AVENIR_MCP_DEFAULT_PLAN")
+
+
+def _request_state_keys() -> list[str]:
+    """Keys that seal MCP request_state; derived from the secret key unless given.
+
+    Each key must be at least 32 bytes; the first seals, every key unseals (rotation).
+    """
+    given = env_list("AVENIR_MCP_REQUEST_STATE_KEYS", [])
+    for key in given:
+        if len(key.encode()) < 32:
+            raise ImproperlyConfigured("Each AVENIR_MCP_REQUEST_STATE_KEYS entry needs 32 bytes or more.")
+    derived = hashlib.sha256(f"avenir-mcp request_state {SECRET_KEY}".encode()).hexdigest()
+    return given or [derived]
+
+
+AVENIR_MCP_REQUEST_STATE_KEYS = _request_state_keys()

@@ -1,0 +1,15 @@
+"""URL map: the admin, the audit API (/api), and the YNAB sandbox (/sandbox).
+
+/mcp is not here: asgi.py routes it to the MCP application before Django sees it.
+"""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from avenir_site.api import api
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", api.urls),
+    path("sandbox/", include("sandbox.urls")),
+]

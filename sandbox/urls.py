@@ -1,0 +1,3 @@
+"""The sandbox's URLs (filled by the sandbox API)."""
+
+urlpatterns: list = []

@@ -1,0 +1,82 @@
+"""Shared test harness: a real database and the real service on a real socket.
+
+The whole suite shares one test database (created once by pytest-django) and one uvicorn
+server running `avenir_site.asgi:application` in a background thread, as `make run` does.
+Tests isolate themselves by working on plans of their own (each seeded with a fresh id),
+not by rolling back: the server thread must see what a test writes, and the reverse.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import uvicorn
+from django.conf import settings
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _database(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """Open the test database to every test and to the server thread, for the whole run."""
+    with django_db_blocker.unblock():
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _test_settings() -> None:
+    """Settings every test runs under: the sandbox's test hooks on, nothing external."""
+    settings.SANDBOX_FAULTS_ENABLED = True
+    settings.YNAB_API_KEY = ""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+
+
+class LiveServer:
+    """The ASGI application under uvicorn on 127.0.0.1 and a free port, in a thread."""
+
+    def __init__(self) -> None:
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._socket.bind(("127.0.0.1", 0))
+        self.port = self._socket.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        from avenir_site.asgi import application
+
+        config = uvicorn.Config(application, lifespan="on", log_level="warning", timeout_graceful_shutdown=2)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
+        )
+
+    def start(self) -> None:
+        self._thread.start()
+        deadline = time.monotonic() + 20
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_service(_database, _test_settings) -> Iterator[LiveServer]:
+    """The running service; `live_service.url` is its base URL (no trailing slash)."""
+    server = LiveServer()
+    server.start()
+    previous = (settings.AVENIR_MCP_SELF_URL, settings.AVENIR_MCP_YNAB_URL)
+    settings.AVENIR_MCP_SELF_URL = server.url
+    settings.AVENIR_MCP_YNAB_URL = f"{server.url}/sandbox/v1"
+    yield server
+    settings.AVENIR_MCP_SELF_URL, settings.AVENIR_MCP_YNAB_URL = previous
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def sandbox_url(live_service: LiveServer) -> str:
+    """Base URL of the sandbox's YNAB API v1, served for real."""
+    return f"{live_service.url}/sandbox/v1"
