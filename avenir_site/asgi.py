@@ -13,6 +13,11 @@ from django.core.asgi import get_asgi_application
 
 django_application = get_asgi_application()  # before anything imports models
 
+from sandbox.traffic import SandboxTraffic  # noqa: E402
+
+# Requests to the sandbox pass through its traffic layer (request log, limit, faults).
+django_with_sandbox = SandboxTraffic(django_application)
+
 
 async def _lifespan(scope, receive, send) -> None:
     while True:
@@ -28,4 +33,4 @@ async def application(scope, receive, send) -> None:
     if scope["type"] == "lifespan":
         await _lifespan(scope, receive, send)
         return
-    await django_application(scope, receive, send)
+    await django_with_sandbox(scope, receive, send)

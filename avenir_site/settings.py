@@ -137,7 +137,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-    DATABASES["default"]["TEST"] = {"NAME": str(LOCAL_DIR / "test_db.sqlite3")}
+    # A file, not memory, so the test server's threads share it; one per run, so runs can overlap.
+    LOCAL_DIR.mkdir(exist_ok=True)
+    DATABASES["default"]["TEST"] = {"NAME": str(LOCAL_DIR / f"test_db_{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,3 +1,12 @@
-"""The sandbox's URLs (filled by the sandbox API)."""
+"""The sandbox's URLs, under /sandbox/.
 
-urlpatterns: list = []
+- `v1/...`: YNAB's API v1 (`sandbox.api`).
+- `_requests`, `_faults`: the test and demo hooks (`sandbox.testing_views`).
+"""
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("sandbox.testing_urls")),
+    path("v1/", include("sandbox.api.urls")),
+]

@@ -1,0 +1,1 @@
+"""YNAB's API v1, served by the sandbox."""

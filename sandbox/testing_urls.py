@@ -1,0 +1,3 @@
+"""Routes of the sandbox's test hooks (filled in by the traffic work)."""
+
+urlpatterns: list = []
