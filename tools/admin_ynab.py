@@ -1,0 +1,1 @@
+"""Admin for this subject (to be filled)."""
