@@ -1,12 +1,14 @@
-"""Rows the MCP service keeps: who may call it, and what it asked of YNAB.
+"""Rows the MCP service keeps: who may call it, what it asked of YNAB, and what it changed.
 
-The operation log (`Operation`) joins these when writes land.
+`Operation` is the operation log: every write, recorded before and after it reached YNAB.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import string
+import uuid
 
 from django.db import models
 from django.utils import timezone
@@ -91,3 +93,85 @@ class YnabRequest(models.Model):
         ordering = ["-sent_at"]
         verbose_name = "YNAB request"
         indexes = [models.Index(fields=["token_tag", "sent_at"])]
+
+
+OPERATION_ID_ALPHABET = string.ascii_letters + string.digits
+OPERATION_ID_LENGTH = 12
+
+
+def new_operation_id() -> str:
+    """12 random letters and digits (62^12, about 3e21): short to read out, impossible to guess."""
+    return "".join(secrets.choice(OPERATION_ID_ALPHABET) for _ in range(OPERATION_ID_LENGTH))
+
+
+class Operation(models.Model):
+    """One write to a plan, as the operation log keeps it (PRODUCT.md §3, TOOLS.md §1.5).
+
+    The row is written `pending` before the YNAB request and completed after it (`applied`,
+    `failed`, or `unknown` when no answer came back), so a crash leaves a visible trace; an undo
+    later turns `applied`/`unknown` into `undone`. Nobody edits it: `tools.oplog` is the only
+    writer and the admin is read-only. The stored subject and the undo data hold no payee
+    text, memos or transaction amounts (those survive only in the preview text).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending (sent or about to be)"
+        APPLIED = "applied", "applied"
+        FAILED = "failed", "failed"
+        UNKNOWN = "unknown", "unknown (no answer from YNAB)"
+        UNDONE = "undone", "undone"
+
+    class ConfirmedBy(models.TextChoices):
+        INPUT_REQUIRED = "input_required", "input-required answer"
+        ELICITATION = "elicitation", "in-call elicitation"
+        CODE = "code", "confirmation code"
+        NONE = "none", "not confirmed (acts at once)"
+
+    # What is still in effect in YNAB, and so what an undo may act on.
+    IN_EFFECT = (Status.APPLIED, Status.UNKNOWN)
+
+    id = models.CharField(primary_key=True, max_length=OPERATION_ID_LENGTH, default=new_operation_id)
+    plan_id = models.CharField(max_length=100)
+    tool = models.CharField(max_length=64)
+    subject = models.JSONField(help_text="The change as stored: no payee text, memos or amounts.")
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the full subject, as confirmed.")
+    preview = models.TextField(blank=True, help_text="What the person saw and agreed to.")
+    confirmed_by = models.CharField(max_length=16, choices=ConfirmedBy.choices)
+    token = models.ForeignKey(
+        McpToken,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,  # the log outlives a deleted token: `client` keeps its name
+        related_name="operations",
+        help_text="Empty for stdio / local use.",
+    )
+    client = models.CharField(max_length=100, help_text="Token name at the time, or 'stdio'.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    undo_data = models.JSONField(null=True, blank=True, help_text="Values before and after, for undo.")
+    undoable = models.BooleanField(help_text="Whether the tool can reverse this kind of change.")
+    undo_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    undone_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    error = models.TextField(blank=True, help_text="For failed/unknown: what happened, what landed.")
+    correlation_id = models.UUIDField(default=uuid.uuid4, editable=False, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["plan_id", "-created_at", "-id"], name="tools_op_plan_created"),
+            models.Index(fields=["status", "-created_at"], name="tools_op_status_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.id} {self.tool} ({self.status})"
+
+    @property
+    def can_be_undone(self) -> bool:
+        """The tool can reverse it, it is still in effect, not undone, and not itself an undo."""
+        return (
+            self.undoable
+            and self.status in self.IN_EFFECT
+            and self.undone_by_id is None
+            and self.undo_of_id is None
+        )
