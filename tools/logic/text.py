@@ -1,0 +1,102 @@
+"""Text at the trust boundary: what banks and YNAB send, and what the agent gives.
+
+Payee names, memos and account or category names come from banks, from YNAB and from the
+person; an agent reads them, so they are data that must never look like anything else
+(a second line, a hidden instruction, text reversed by a direction override).
+
+- `safe_text` makes such text safe to *show*: one line, invisible characters removed, cut
+  to a length, `…` marking the cut.
+- `clean_given_text` checks text the agent *gives* for YNAB (names, memos): invisible or
+  control characters are refused rather than silently removed, so what is written is
+  exactly what the person was shown.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+ELLIPSIS = "…"
+
+# Categories that end a line (Cc: controls incl. \n, \r, \t, NEL; Zl/Zp: U+2028/U+2029).
+_LINE_BREAKING = frozenset({"Cc", "Zl", "Zp"})
+# Cf: zero-width spaces and joiners, direction marks/overrides/isolates, BOM, soft hyphen,
+# tag characters. They show nothing, so they can only hide or reorder what is shown.
+_INVISIBLE = "Cf"
+# Cs: a lone surrogate (possible in JSON text) cannot be encoded to UTF-8 at all.
+_UNENCODABLE = "Cs"
+_REPLACEMENT = "\N{REPLACEMENT CHARACTER}"
+
+
+class TextError(ValueError):
+    """Text given by the agent that cannot be written as it is; the message says why."""
+
+
+def safe_text(value: str | None, limit: int | None = 80) -> str | None:
+    """Untrusted text made safe to show on one line, at most `limit` characters.
+
+    Controls and line/paragraph separators become spaces, format characters are removed,
+    whitespace runs collapse to one space, ends are trimmed; text longer than `limit` is
+    cut and ends with `…` (the `…` counts in the limit). `limit=None` never cuts.
+    `None` stays `None` so callers keep YNAB's difference between null and "".
+    Example: `"Rent\\u202e\\nMAY  "` → `"Rent MAY"`.
+    """
+    if value is None:
+        return None
+    if limit is not None and limit < 1:
+        raise ValueError(f"limit must be at least 1, not {limit}")
+    one_line = " ".join("".join(_shown_char(char) for char in value).split())
+    return _cut(one_line, limit)
+
+
+def _shown_char(char: str) -> str:
+    """What one character becomes when shown: itself, a space, nothing, or U+FFFD."""
+    category = unicodedata.category(char)
+    if category in _LINE_BREAKING:
+        return " "
+    if category == _INVISIBLE:
+        return ""
+    if category == _UNENCODABLE:
+        return _REPLACEMENT
+    return char
+
+
+def _cut(text: str, limit: int | None) -> str:
+    """`text` cut to `limit` characters, the last of them `…`, when it is longer."""
+    if limit is None or len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + ELLIPSIS
+
+
+def clean_given_text(value: str, *, field: str, max_length: int) -> str:
+    """Text the agent gives for YNAB (a name, a memo, a label), trimmed and checked.
+
+    Refused with `TextError` (the message names `field`): empty after trimming; any
+    control character (including NUL, tab and newline), format character (zero-width,
+    direction mark or override, BOM, soft hyphen), line or paragraph separator, or lone
+    surrogate, named by code point (`U+202E`); more than `max_length` characters.
+    Inner spacing is kept as given: it is the person's text.
+    """
+    for char in value:
+        if _refused_in_given_text(char):
+            raise TextError(
+                f"{field} contains {_describe(char)}, a control or invisible character: "
+                "give the text on one line with visible characters only."
+            )
+    trimmed = value.strip()
+    if not trimmed:
+        raise TextError(f"{field} is empty: give at least one visible character.")
+    if len(trimmed) > max_length:
+        raise TextError(f"{field} is {len(trimmed)} characters long: give at most {max_length}.")
+    return trimmed
+
+
+def _refused_in_given_text(char: str) -> bool:
+    category = unicodedata.category(char)
+    return category in _LINE_BREAKING or category in (_INVISIBLE, _UNENCODABLE)
+
+
+def _describe(char: str) -> str:
+    """`U+202E (RIGHT-TO-LEFT OVERRIDE)`: the code point, and its name when it has one."""
+    code_point = f"U+{ord(char):04X}"
+    name = unicodedata.name(char, "")
+    return f"{code_point} ({name})" if name else code_point
