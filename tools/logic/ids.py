@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from tools.logic.text import safe_text
+from tools.logic.text import quoted
 
 ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]*"
 ID_MAX_LENGTH = 100
@@ -37,18 +37,12 @@ def check_id(value: str, *, what: str, source: str | None = None) -> str:
 
     `what` names the kind of id (`account`); `source`, when given, names the tool whose
     ids are valid (`list_accounts`) and the message ends by pointing to it. The value is
-    shown through `safe_text` (one line, short), never as given.
+    shown through `quoted` (escaped, one line, short), never as given.
     """
     if is_valid_id(value):
         return value
     advice = f"use an id from {source}" if source else _RULE
-    raise IdError(f"{_shown(value)} is not a valid {what} id ({_flaw(value)}): {advice}.")
-
-
-def _shown(value: object) -> str:
-    if not isinstance(value, str):
-        return f"The given {type(value).__name__}"
-    return f"'{safe_text(value, _SHOWN_LENGTH)}'"
+    raise IdError(f"{quoted(value, _SHOWN_LENGTH)} is not a valid {what} id ({_flaw(value)}): {advice}.")
 
 
 def _flaw(value: object) -> str:

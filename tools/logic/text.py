@@ -67,6 +67,20 @@ def _cut(text: str, limit: int | None) -> str:
     return text[: limit - 1].rstrip() + ELLIPSIS
 
 
+def quoted(value: object, limit: int = 32) -> str:
+    """A value the agent gave, quoted for a refusal message: `' 2026-09'`, `'a\\u200bb'`.
+
+    Python's `repr` keeps surrounding spaces and the quotes visible and escapes every
+    control, separator and invisible character (so the agent sees why `'abc'` failed when it
+    was `'abc\\u200b'`); the result is made one line and cut to `limit` like `safe_text`.
+    """
+    try:
+        shown = repr(value)
+    except ValueError:  # an int too long for str(): Python refuses to print it
+        return "(a value too long to show)"
+    return safe_text(shown, limit) or ""
+
+
 def clean_given_text(value: str, *, field: str, max_length: int) -> str:
     """Text the agent gives for YNAB (a name, a memo, a label), trimmed and checked.
 

@@ -1,0 +1,183 @@
+"""Money at the tool boundary: decimal currency units in, integer milliunits inside.
+
+YNAB counts money in milliunits (1 unit = 1000, whatever the currency's decimal digits).
+Every sum and comparison in avenir-mcp is on `int` milliunits; these functions are the only
+crossings between that and the decimal text an agent gives or reads. None of them goes
+through a float: a float's binary value is not the decimal the person wrote.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from tools.logic.text import quoted
+
+MILLIUNITS_PER_UNIT = 1000
+MAX_UNITS = 1_000_000_000
+MAX_MILLIUNITS = MAX_UNITS * MILLIUNITS_PER_UNIT
+# What YNAB stores (int64 milliunits); only exact conversions within it are offered.
+INT64_MAX = 2**63 - 1
+DEFAULT_DECIMAL_DIGITS = 2
+DEFAULT_DECIMAL_SEPARATOR = "."
+
+_DECIMAL_TEXT = re.compile(r"(?P<sign>[+-]?)(?P<whole>[0-9]+)(?:\.(?P<fraction>[0-9]+))?")
+_LONGEST_TEXT = 40
+_EXAMPLE = 'give currency units as a decimal like "-42.50"'
+
+
+class AmountError(ValueError):
+    """An amount that cannot be taken exactly; the one-line message says what to give."""
+
+
+def parse_amount(value: str | int | Decimal, *, field: str = "Amount") -> int:
+    """A decimal amount in currency units (`"-42.50"`, `12`, `Decimal("3.5")`) as milliunits.
+
+    Read from its decimal text: optional sign, digits, optionally `.` and 1 to 3 decimals,
+    within ±1,000,000,000 units. Refused with `AmountError` (message starts with `field`):
+    bool, float, empty, spaces inside, `+`/`-` alone, thousands separators or `,`,
+    exponents (`1e3`), NaN and infinities, more than 3 decimals, out of range.
+    Surrounding whitespace is ignored.
+    """
+    if isinstance(value, float):
+        raise AmountError(
+            f'{field} {quoted(value)} came as a binary float: give it as decimal text like "-42.50".'
+        )
+    if isinstance(value, bool) or not isinstance(value, str | int | Decimal):
+        raise AmountError(f"{field} {quoted(value)} is not a decimal amount: {_EXAMPLE}.")
+    if isinstance(value, int):
+        return _within_range(value * MILLIUNITS_PER_UNIT, field, value)
+    return _parse_decimal_text(str(value).strip(), field)
+
+
+def _parse_decimal_text(text: str, field: str) -> int:
+    shown = quoted(text)
+    if not text:
+        raise AmountError(f"{field} is empty: {_EXAMPLE}.")
+    match = _DECIMAL_TEXT.fullmatch(text) if len(text) <= _LONGEST_TEXT else None
+    if match is None:
+        raise AmountError(f"{field} {shown} {_flaw(text)}: {_EXAMPLE}.")
+    fraction = match["fraction"] or ""
+    if len(fraction) > 3:
+        raise AmountError(f"{field} {shown} has {len(fraction)} decimals: give at most 3.")
+    magnitude = int(match["whole"]) * MILLIUNITS_PER_UNIT + int(fraction.ljust(3, "0"))
+    return _within_range(-magnitude if match["sign"] == "-" else magnitude, field, text)
+
+
+def _flaw(text: str) -> str:
+    """Why `text` is not a plain decimal, in words the agent can act on."""
+    lowered = text.lower()
+    if "nan" in lowered or "inf" in lowered:
+        return "is not a finite number"
+    if len(text) > _LONGEST_TEXT:
+        return "is too long"
+    if any(char.isspace() for char in text):
+        return "has a space inside"
+    if "," in text or "_" in text or "'" in text:
+        return "has a thousands separator or a decimal comma (only '.' before the decimals)"
+    if "e" in lowered:
+        return "has an exponent (write the number out)"
+    return "is not a decimal number"
+
+
+def _within_range(milliunits: int, field: str, given: str | int) -> int:
+    if abs(milliunits) <= MAX_MILLIUNITS:
+        return milliunits
+    raise AmountError(f"{field} {quoted(given)} is beyond ±{MAX_UNITS:,} units: give a smaller amount.")
+
+
+def to_units(milliunits: int) -> Decimal:
+    """Milliunits as currency units, exactly, with 3 decimal places: 150000 → `Decimal("150.000")`."""
+    _require_int(milliunits)
+    parts = Decimal(milliunits).as_tuple()
+    return Decimal((parts.sign, parts.digits, -3))
+
+
+def from_units(units: Decimal) -> int:
+    """Currency units as milliunits, exactly: `Decimal("-42.5")` → -42500.
+
+    Refused with `AmountError`: not finite, a nonzero digit beyond the 3rd decimal (that
+    would need rounding; `Decimal("1.2500")` is fine), beyond YNAB's int64 milliunits.
+    """
+    if not isinstance(units, Decimal):
+        raise TypeError(f"from_units takes a Decimal, not {type(units).__name__}")
+    if not units.is_finite():
+        raise AmountError(f"{units} is not a finite amount: give currency units like -42.50.")
+    if not units:
+        return 0
+    # Checked before building any int: Decimal("1E+999999999") would not fit in memory.
+    if units.adjusted() > 18:
+        raise AmountError(f"{units} is beyond what YNAB can store.")
+    sign, digits, exponent = units.as_tuple()
+    shift = exponent + 3  # the power of ten that turns the coefficient into milliunits
+    if shift < 0:
+        if any(digits[shift:]):
+            raise AmountError(f"{units} has more than 3 decimals: give at most 3.")
+        digits, shift = digits[:shift], 0
+    milliunits = int("".join(map(str, digits)) or "0") * 10**shift
+    if milliunits > INT64_MAX:
+        raise AmountError(f"{units} is beyond what YNAB can store.")
+    return -milliunits if sign else milliunits
+
+
+def amount_text(milliunits: int, decimal_digits: int = DEFAULT_DECIMAL_DIGITS) -> str:
+    """Machine-readable decimal text for tool results: `-` when negative, `.` separator.
+
+    At least `decimal_digits` decimals (0 to 3), more only when the milliunits need them, so
+    no milliunit is ever lost: 150000 → `150.00`, -42500 → `-42.50`, 1234 → `1.234`;
+    with 0 digits 5000 → `5` and 5500 → `5.5`. `parse_amount` reads it back exactly.
+    """
+    _require_int(milliunits)
+    if not 0 <= decimal_digits <= 3:
+        raise ValueError(f"decimal_digits must be 0 to 3, not {decimal_digits}")
+    whole, fraction = divmod(abs(milliunits), MILLIUNITS_PER_UNIT)
+    decimals = f"{fraction:03d}".rstrip("0").ljust(decimal_digits, "0")
+    sign = "-" if milliunits < 0 else ""
+    return f"{sign}{whole}.{decimals}" if decimals else f"{sign}{whole}"
+
+
+def decimal_digits_of(currency_format: dict | None) -> int:
+    """The plan's decimal digits (0 to 3), 2 when the plan has no usable currency format.
+
+    Milliunits hold 3 decimals at most, so a larger value could only add zeros; it is
+    clamped to 3. A missing or non-integer value falls back to 2.
+    """
+    digits = (currency_format or {}).get("decimal_digits")
+    if isinstance(digits, bool) or not isinstance(digits, int):
+        return DEFAULT_DECIMAL_DIGITS
+    return min(max(digits, 0), 3)
+
+
+def decimal_separator_of(currency_format: dict | None) -> str:
+    """The plan's decimal separator, `.` unless it is one visible character that is not a
+    digit or sign (it comes from YNAB's data: a separator that could be misread is not used)."""
+    separator = (currency_format or {}).get("decimal_separator")
+    usable = (
+        isinstance(separator, str)
+        and len(separator) == 1
+        and separator.isprintable()
+        and not separator.isspace()
+        and not separator.isdigit()
+        and separator not in "+-"
+    )
+    return separator if usable else DEFAULT_DECIMAL_SEPARATOR
+
+
+def format_amount(milliunits: int, currency_format: dict | None, *, statement: bool = False) -> str:
+    """Human text for previews: the plan's decimal digits and separator, no symbol, no grouping.
+
+    `statement=False` (assigned, available, moved, targets): `-` when negative, `-12.00`.
+    `statement=True` (transactions, as a bank statement reads): outflow bare (-86400 →
+    `86.40`), inflow with `+` (`+86.40`), zero `0.00`. Like `amount_text`, never drops a
+    milliunit: 1234 in a 2-digit plan shows `1.234`.
+    """
+    digits = amount_text(abs(milliunits), decimal_digits_of(currency_format))
+    shown = digits.replace(".", decimal_separator_of(currency_format))
+    if statement:
+        return f"+{shown}" if milliunits > 0 else shown
+    return f"-{shown}" if milliunits < 0 else shown
+
+
+def _require_int(milliunits: int) -> None:
+    if isinstance(milliunits, bool) or not isinstance(milliunits, int):
+        raise TypeError(f"milliunits are an int, not {type(milliunits).__name__}")
