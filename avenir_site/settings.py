@@ -190,6 +190,9 @@ SANDBOX_FAULTS_ENABLED = env_bool("SANDBOX_FAULTS", False)
 
 AVENIR_MCP_WRITE = env_bool("AVENIR_MCP_WRITE", False)
 AVENIR_MCP_REQUIRE_ELICITATION = env_bool("AVENIR_MCP_REQUIRE_ELICITATION", False)
+# How long an in-call question (protocols before 2026-07-28) waits for the person; no answer
+# by then counts as dismissed.
+AVENIR_MCP_ELICITATION_TIMEOUT = env_int("AVENIR_MCP_ELICITATION_TIMEOUT", 300, minimum=1)
 AVENIR_MCP_DEFAULT_PLAN = env_str("AVENIR_MCP_DEFAULT_PLAN")
 
 
