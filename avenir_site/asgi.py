@@ -1,10 +1,13 @@
-"""The ASGI application: Django, plus the lifespan events Django itself refuses.
+"""The ASGI application: /mcp to the MCP servers, everything else to Django.
 
-Served by uvicorn (`make run`, `python manage.py runserver`).
+Served by uvicorn (`make run`, `python manage.py runserver`). Django refuses lifespan
+events; this application answers them itself and, for the length of the lifespan, runs
+the MCP session managers (without them /mcp fails with "Task group is not initialized").
 """
 
 from __future__ import annotations
 
+import logging
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
@@ -13,24 +16,39 @@ from django.core.asgi import get_asgi_application
 
 django_application = get_asgi_application()  # before anything imports models
 
+from starlette.types import Receive, Scope, Send  # noqa: E402
+
+from avenir_site.mcp_http import McpHttpApp, is_mcp_request  # noqa: E402
+from avenir_site.mcp_server import HttpServers  # noqa: E402
 from sandbox.traffic import SandboxTraffic  # noqa: E402
+
+logger = logging.getLogger(__name__)
 
 # Requests to the sandbox pass through its traffic layer (request log, limit, faults).
 django_with_sandbox = SandboxTraffic(django_application)
 
+mcp_application = McpHttpApp(HttpServers.build())
 
-async def _lifespan(scope, receive, send) -> None:
-    while True:
-        message = await receive()
-        if message["type"] == "lifespan.startup":
+
+async def _lifespan(scope: Scope, receive: Receive, send: Send) -> None:
+    await receive()  # lifespan.startup
+    phase = "startup"
+    try:
+        async with mcp_application.running():
             await send({"type": "lifespan.startup.complete"})
-        elif message["type"] == "lifespan.shutdown":
-            await send({"type": "lifespan.shutdown.complete"})
-            return
+            phase = "shutdown"
+            await receive()  # lifespan.shutdown
+    except Exception as error:
+        logger.exception("MCP session managers failed at %s", phase)
+        await send({"type": f"lifespan.{phase}.failed", "message": repr(error)})
+        return
+    await send({"type": "lifespan.shutdown.complete"})
 
 
-async def application(scope, receive, send) -> None:
+async def application(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "lifespan":
         await _lifespan(scope, receive, send)
-        return
-    await django_with_sandbox(scope, receive, send)
+    elif is_mcp_request(scope):
+        await mcp_application(scope, receive, send)
+    else:
+        await django_with_sandbox(scope, receive, send)

@@ -73,9 +73,12 @@ class Principal:
 
 @dataclass(frozen=True)
 class ServerState:
-    """The lifespan state of one MCP server: the principal of requests without HTTP."""
+    """The lifespan state of one MCP server: the principal of requests that come without HTTP.
 
-    local_principal: Principal
+    None for the servers behind /mcp, whose every request must bring a bearer token.
+    """
+
+    local_principal: Principal | None
 
 
 class NoPrincipalError(RuntimeError):
@@ -100,8 +103,8 @@ def principal_of_request(request_context: ServerRequestContext[Any, Any]) -> Pri
             raise NoPrincipalError("An HTTP request reached the MCP server without bearer authentication.")
         return principal
     state = request_context.lifespan_context
-    if not isinstance(state, ServerState):
-        raise NoPrincipalError("This MCP server was built without a local principal (ServerState).")
+    if not isinstance(state, ServerState) or state.local_principal is None:
+        raise NoPrincipalError("A request without HTTP reached an MCP server built for HTTP only.")
     return state.local_principal
 
 

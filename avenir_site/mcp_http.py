@@ -1,0 +1,138 @@
+"""/mcp over HTTP: Host and Origin checks, the bearer token, then the caller's MCP server.
+
+Each request to /mcp passes, in order:
+1. Host and Origin, checked against `ALLOWED_HOSTS` with Django's own matcher (exact names,
+   `.example.com` for a domain and its subdomains, `*`; any port), so /mcp accepts exactly
+   the hosts the rest of the site does: 421 for a bad Host, 403 for a bad Origin. The SDK's
+   own check is off: it matches exact strings and cannot express Django's patterns.
+2. `Authorization: Bearer <token>`: 401 with `WWW-Authenticate: Bearer ...` when it is
+   missing, unknown or revoked.
+3. The MCP server for this principal (`HttpServers.for_principal`: with or without the
+   write tools), streamable HTTP, stateful with SSE responses: the SDK's defaults, which
+   older clients need for in-call elicitation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.http.request import split_domain_port, validate_host
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.types import Receive, Scope, Send
+
+from avenir_site.mcp_server import HttpServers
+from tools.auth import PRINCIPAL_SCOPE_KEY, Principal, authenticate
+
+MCP_PATHS = frozenset({"/mcp", "/mcp/"})
+_REALM = "avenir-mcp"
+
+
+def is_mcp_request(scope: Scope) -> bool:
+    return scope["type"] == "http" and scope.get("path", "") in MCP_PATHS
+
+
+class McpHttpApp:
+    """The ASGI application answering /mcp. `running()` must wrap its lifetime (lifespan)."""
+
+    def __init__(self, servers: HttpServers) -> None:
+        self.servers = servers
+        for server in servers.all:
+            # Creates the server's session manager; our own checks replace the SDK's Host check.
+            server.streamable_http_app(
+                transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)
+            )
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Run every server's session manager (without it, /mcp answers 500)."""
+        async with AsyncExitStack() as stack:
+            for server in self.servers.all:
+                await stack.enter_async_context(server.session_manager.run())
+            yield
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = Headers(scope=scope)
+        refusal = origin_refusal(headers)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        token = bearer_token(headers)
+        principal = await authenticate(token) if token is not None else None
+        if principal is None:
+            await unauthorized(has_credentials=token is not None)(scope, receive, send)
+            return
+        server = self.servers.for_principal(principal)
+        await server.session_manager.handle_request(with_principal(scope, principal), receive, send)
+
+
+def origin_refusal(headers: Headers) -> Response | None:
+    """421 for a Host outside ALLOWED_HOSTS, 403 for such an Origin, None when both are fine."""
+    if not host_allowed(headers.get("host", "")):
+        return PlainTextResponse("Invalid Host header", status_code=421)
+    origin = headers.get("origin")
+    if origin is not None and not origin_allowed(origin):
+        return PlainTextResponse("Invalid Origin header", status_code=403)
+    return None
+
+
+def host_allowed(host: str) -> bool:
+    """Django's Host rule (`HttpRequest.get_host`), ports ignored."""
+    domain, _port = split_domain_port(host)
+    return bool(domain) and validate_host(domain, _allowed_hosts())
+
+
+def origin_allowed(origin: str) -> bool:
+    """An Origin is allowed when it is an http(s) origin on an allowed host.
+
+    A browser page elsewhere (or a sandboxed one, `Origin: null`) cannot drive /mcp.
+    """
+    parts = urlsplit(origin)
+    if parts.scheme not in {"http", "https"} or parts.path or parts.query:
+        return False
+    return host_allowed(parts.netloc)
+
+
+def _allowed_hosts() -> list[str]:
+    # Same fallback as Django: with DEBUG and no ALLOWED_HOSTS, local names only.
+    if settings.DEBUG and not settings.ALLOWED_HOSTS:
+        return [".localhost", "127.0.0.1", "[::1]"]
+    return list(settings.ALLOWED_HOSTS)
+
+
+def bearer_token(headers: Headers) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, None without one."""
+    scheme, _, token = headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def unauthorized(*, has_credentials: bool) -> Response:
+    """401 with the challenge RFC 6750 describes (an error code only when a token was sent)."""
+    if not has_credentials:
+        challenge = f'Bearer realm="{_REALM}"'
+        body = {"error": "invalid_request", "error_description": "Authorization: Bearer <token> is required"}
+    else:
+        challenge = (
+            f'Bearer realm="{_REALM}", error="invalid_token", '
+            'error_description="The token is unknown or revoked"'
+        )
+        body = {"error": "invalid_token", "error_description": "The token is unknown or revoked"}
+    return JSONResponse(body, status_code=401, headers={"WWW-Authenticate": challenge})
+
+
+def with_principal(scope: Scope, principal: Principal) -> Scope:
+    """The request's scope, carrying its principal for tools and for the SDK.
+
+    `user` is what the SDK's session manager compares to tie a stateful session to the
+    credential that opened it: another token presenting the session id gets 404.
+    """
+    identity = AccessToken(token=principal.key, client_id=principal.key, scopes=[], subject=principal.key)
+    return {**scope, PRINCIPAL_SCOPE_KEY: principal, "user": AuthenticatedUser(identity)}

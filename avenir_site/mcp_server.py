@@ -1,0 +1,115 @@
+"""Builds the MCP servers: tools from the registry, the guide, request-state keys, principal.
+
+Two servers come from the same registry and the same code: one with the write tools, one
+without. A caller for whom `writes_allowed(principal)` is false is served by the second,
+where write tools do not exist: they are neither listed nor callable ("Unknown tool"), and
+its instructions, guide and prompts are the read-only rendering. Choosing a server per
+caller, rather than filtering inside one, leaves no path (tools/list, tools/call, the
+header validation that looks tools up before middleware, cached listings, instructions)
+where a hidden tool could show through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+
+from django.conf import settings
+from mcp.server.mcpserver import MCPServer, RequestStateSecurity
+
+from tools.auth import Principal, ServerState, principal_key_of_request
+from tools.catalog import catalog_specs
+from tools.registry import ToolSpec, visible_tools, writes_allowed
+from tools.resources import guide_text, register_resources, render_guide
+
+SERVER_NAME = "avenir-mcp"
+SERVER_TITLE = "avenir-mcp for YNAB"
+
+
+def build_server(
+    *,
+    writes: bool,
+    local_principal: Principal | None,
+    specs: Sequence[ToolSpec] | None = None,
+    guide_markdown: str | None = None,
+) -> MCPServer:
+    """One MCP server: the tools a caller with (or without) writes may see, and its guide.
+
+    `local_principal` answers for requests without HTTP (stdio, in-memory clients); None
+    for the servers behind /mcp. `specs` and `guide_markdown` default to the catalog and
+    `tools/guide.md`; tests pass their own to exercise the same code path.
+    """
+    specs = catalog_specs() if specs is None else specs
+    if guide_markdown is None:
+        guide = guide_text(writes=writes)
+    else:
+        guide = render_guide(guide_markdown, writes=writes)
+    server = MCPServer(
+        SERVER_NAME,
+        title=SERVER_TITLE,
+        instructions=guide,
+        lifespan=_lifespan_with(ServerState(local_principal=local_principal)),
+        request_state_security=request_state_security(),
+    )
+    for spec in visible_tools(specs, writes=writes):
+        server.add_tool(
+            spec.fn,
+            name=spec.name,
+            title=spec.title,
+            description=spec.description,
+            annotations=spec.annotations,
+            meta=spec.meta,
+            structured_output=True,
+        )
+    register_resources(server, guide=guide)
+    return server
+
+
+def request_state_security() -> RequestStateSecurity:
+    """Sealing of request_state with the configured keys, bound to the caller's principal.
+
+    Keys from settings (not the SDK's per-process default) so an answer in flight survives
+    a restart or lands on another worker; the principal binding means state minted for one
+    token is refused when another presents it.
+    """
+    return RequestStateSecurity(
+        keys=settings.AVENIR_MCP_REQUEST_STATE_KEYS, bind_principal=principal_key_of_request
+    )
+
+
+def _lifespan_with(state: ServerState) -> Callable[[MCPServer], AbstractAsyncContextManager[ServerState]]:
+    @asynccontextmanager
+    async def lifespan(_server: MCPServer) -> AsyncIterator[ServerState]:
+        yield state
+
+    return lifespan
+
+
+def local_server(principal: Principal, *, specs: Sequence[ToolSpec] | None = None) -> MCPServer:
+    """The server for one local person (stdio, in-memory clients), gated as of now."""
+    return build_server(writes=writes_allowed(principal), local_principal=principal, specs=specs)
+
+
+@dataclass(frozen=True)
+class HttpServers:
+    """The two servers behind /mcp; which one answers is decided per request."""
+
+    read_only: MCPServer
+    read_write: MCPServer
+
+    @classmethod
+    def build(cls, *, specs: Sequence[ToolSpec] | None = None) -> HttpServers:
+        specs = catalog_specs() if specs is None else specs
+        return cls(
+            read_only=build_server(writes=False, local_principal=None, specs=specs),
+            read_write=build_server(writes=True, local_principal=None, specs=specs),
+        )
+
+    def for_principal(self, principal: Principal) -> MCPServer:
+        """The write gate at the door: decided on every request, from the setting and the token."""
+        return self.read_write if writes_allowed(principal) else self.read_only
+
+    @property
+    def all(self) -> tuple[MCPServer, MCPServer]:
+        return (self.read_only, self.read_write)

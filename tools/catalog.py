@@ -1,0 +1,16 @@
+"""The modules that define MCP tools: the only list a new tool module is added to.
+
+Each module's tools register themselves with `tools.registry.read_tool` / `write_tool`;
+`avenir_site.mcp_server` builds the servers from `catalog_specs()`.
+"""
+
+from __future__ import annotations
+
+from tools.registry import ToolSpec, tool_specs_in
+
+TOOL_MODULES: tuple[str, ...] = ()
+
+
+def catalog_specs() -> list[ToolSpec]:
+    """Every tool of avenir-mcp, read and write alike (the gate filters later)."""
+    return tool_specs_in(TOOL_MODULES)
