@@ -18,6 +18,21 @@ import uvicorn
 from django.conf import settings
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(
+    django_test_environment, django_db_blocker, django_db_modify_db_settings
+) -> Iterator[None]:
+    """The test database, always created: pytest-django's own fixture creates one only when a
+    collected test is marked `django_db`, and these tests are not (they share it unmarked)."""
+    from django.test.utils import setup_databases, teardown_databases
+
+    with django_db_blocker.unblock():
+        created = setup_databases(verbosity=0, interactive=False, aliases={"default"})
+    yield
+    with django_db_blocker.unblock():
+        teardown_databases(created, verbosity=0)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _database(django_db_setup, django_db_blocker) -> Iterator[None]:
     """Open the test database to every test and to the server thread, for the whole run."""
