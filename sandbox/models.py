@@ -38,6 +38,8 @@ class Plan(models.Model):
     last_modified_on = models.DateTimeField(auto_now=True)
     # When a client last opened this plan; the newest one is what `last-used` means.
     last_used_on = models.DateTimeField(null=True, blank=True)
+    # The plan `default` names (YNAB: an OAuth app's default plan selection); at most one is expected.
+    is_default = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -175,6 +177,8 @@ class Month(KnowledgeStamped):
 
     month = models.DateField()
     note = models.TextField(null=True, blank=True)
+    # Materialised by `sandbox.ledger` (FIFO over the plan's cash flows): null when not computable.
+    age_of_money = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["month"]

@@ -1,0 +1,84 @@
+"""Read what the arithmetic needs from the database, as plain values (no per-row ORM objects)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from sandbox.budget_math.age_of_money import CashFlow
+from sandbox.budget_math.effects import AccountRules, Line, PlanRules, TransactionView
+from sandbox.models import Account, Category, Payee, Plan, Subtransaction, Transaction
+
+STARTING_BALANCE = "Starting Balance"
+_TRANSACTION_FIELDS = ("id", "account_id", "date", "amount", "cleared", "payee_id", "category_id")
+
+
+def load_rules(plan: Plan) -> PlanRules:
+    """The plan's accounts and special categories, as `budget_math.effects` needs them."""
+    roles = dict(Category.objects.filter(plan=plan).values_list("id", "role"))
+    payment_of = dict(
+        Category.objects.filter(plan=plan, role=Category.ROLE_CREDIT_CARD_PAYMENT, deleted=False)
+        .exclude(linked_account=None)
+        .values_list("linked_account_id", "id")
+    )
+    accounts = {
+        account_id: AccountRules(on_budget=on_budget, payment_category_id=payment_of.get(account_id))
+        for account_id, on_budget in Account.objects.filter(plan=plan).values_list("id", "on_budget")
+    }
+    return PlanRules(
+        accounts=accounts,
+        ready_to_assign_id=_role(roles, Category.ROLE_READY_TO_ASSIGN),
+        uncategorized_id=_role(roles, Category.ROLE_UNCATEGORIZED),
+        ordinary_category_ids=frozenset(c for c, role in roles.items() if role == Category.ROLE_NONE),
+        starting_balance_payee_id=starting_balance_payee_id(plan),
+    )
+
+
+def starting_balance_payee_id(plan: Plan) -> str | None:
+    return (
+        Payee.objects.filter(plan=plan, name=STARTING_BALANCE, transfer_account=None, deleted=False)
+        .values_list("id", flat=True)
+        .first()
+    )
+
+
+def _role(roles: dict[str, str], role: str) -> str:
+    for category_id, category_role in roles.items():
+        if category_role == role:
+            return category_id
+    raise LookupError(f"The plan has no {role} category; was it made with create_plan?")
+
+
+def load_views(plan: Plan, transaction_ids: Iterable[str] | None = None) -> dict[str, TransactionView]:
+    """Non-deleted transactions (all, or the given ids) with their lines, keyed by id."""
+    rows = Transaction.objects.filter(plan=plan, deleted=False)
+    subs = Subtransaction.objects.filter(plan=plan, deleted=False)
+    if transaction_ids is not None:
+        ids = list(transaction_ids)
+        rows, subs = rows.filter(id__in=ids), subs.filter(transaction_id__in=ids)
+    lines_of: dict[str, list[Line]] = defaultdict(list)
+    sub_rows = subs.order_by().values_list("transaction_id", "amount", "category_id", "transfer_account_id")
+    for transaction_id, amount, category_id, transfer_account_id in sub_rows:
+        lines_of[transaction_id].append(Line(amount, category_id, transfer_account_id))
+    fields = (*_TRANSACTION_FIELDS, "transfer_account_id")
+    return {row[0]: _view(row, lines_of.get(row[0])) for row in rows.order_by().values_list(*fields)}
+
+
+def _view(row: tuple, sub_lines: list[Line] | None) -> TransactionView:
+    _id, account_id, day, amount, cleared, payee_id, category_id, transfer_account_id = row
+    lines = tuple(sub_lines) if sub_lines else (Line(amount, category_id, transfer_account_id),)
+    return TransactionView(account_id, day, amount, cleared, payee_id, lines)
+
+
+def cash_flows(plan: Plan, rules: PlanRules) -> list[CashFlow]:
+    """The plan's cash flows for age of money (see `budget_math.age_of_money`)."""
+    flows = []
+    for view in load_views(plan).values():
+        account = rules.accounts.get(view.account_id)
+        if account is None or not account.on_budget:
+            continue
+        for line in view.lines:
+            other = rules.accounts.get(line.transfer_account_id) if line.transfer_account_id else None
+            if other is None or not other.on_budget:
+                flows.append(CashFlow(view.date, line.amount))
+    return flows
