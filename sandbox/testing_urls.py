@@ -1,3 +1,12 @@
-"""Routes of the sandbox's test hooks (filled in by the traffic work)."""
+"""Routes of the sandbox's test and demo hooks (`sandbox.testing_views`), under /sandbox/."""
 
-urlpatterns: list = []
+from __future__ import annotations
+
+from django.urls import path
+
+from sandbox import testing_views
+
+urlpatterns = [
+    path("_requests", testing_views.request_log, name="sandbox-requests"),
+    path("_faults", testing_views.fault_list, name="sandbox-faults"),
+]

@@ -1,0 +1,67 @@
+"""The sandbox's emulation of YNAB's rate limit: N requests per token per rolling hour.
+
+Counted in memory (the sandbox is served by one process) and keyed by the token's tag, so
+no raw token is kept. Only admitted requests fill the window: a client that keeps knocking
+while refused does not push its own wait further back, as with YNAB's rolling hour.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+WINDOW_SECONDS = 3600
+
+
+@dataclass(frozen=True)
+class Admission:
+    """The limiter's answer for one request: let through or refused, and the count it saw."""
+
+    admitted: bool
+    used: int  # requests of this token in the window, this one included when admitted
+    limit: int
+    retry_after: int  # whole seconds until a request may be admitted again; 0 when admitted
+
+    @property
+    def header(self) -> str:
+        """The `X-Rate-Limit` value YNAB sends: `<used>/<limit>`."""
+        return f"{self.used}/{self.limit}"
+
+
+class RateLimiter:
+    """A rolling window of admitted requests per key (thread-safe; tests reset it)."""
+
+    def __init__(self, window_seconds: float = WINDOW_SECONDS, clock: Callable[[], float] = time.monotonic):
+        self._window = window_seconds
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._admitted: dict[str, deque[float]] = {}
+
+    def admit(self, key: str, limit: int) -> Admission:
+        """Count one request for `key` if fewer than `limit` were admitted in the window."""
+        now = self._clock()
+        with self._lock:
+            times = self._admitted.setdefault(key, deque())
+            while times and times[0] <= now - self._window:
+                times.popleft()
+            if len(times) < limit:
+                times.append(now)
+                return Admission(admitted=True, used=len(times), limit=limit, retry_after=0)
+            # Enough of the oldest must leave the window for one more to fit (the limit may
+            # have been lowered below what was already admitted).
+            frees_a_place = times[len(times) - limit] + self._window
+            wait = max(1, math.ceil(frees_a_place - now))
+            return Admission(admitted=False, used=len(times), limit=limit, retry_after=wait)
+
+    def reset(self) -> None:
+        """Forget every request counted so far, for every key."""
+        with self._lock:
+            self._admitted.clear()
+
+
+# The one limiter the sandbox's traffic layer uses.
+rate_limiter = RateLimiter()
