@@ -7,7 +7,6 @@ the MCP session managers (without them /mcp fails with "Task group is not initia
 
 from __future__ import annotations
 
-import logging
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
@@ -22,32 +21,15 @@ from avenir_site.mcp_http import McpHttpApp, is_mcp_request  # noqa: E402
 from avenir_site.mcp_server import HttpServers  # noqa: E402
 from sandbox.traffic import SandboxTraffic  # noqa: E402
 
-logger = logging.getLogger(__name__)
-
 # Requests to the sandbox pass through its traffic layer (request log, limit, faults).
 django_with_sandbox = SandboxTraffic(django_application)
 
 mcp_application = McpHttpApp(HttpServers.build())
 
 
-async def _lifespan(scope: Scope, receive: Receive, send: Send) -> None:
-    await receive()  # lifespan.startup
-    phase = "startup"
-    try:
-        async with mcp_application.running():
-            await send({"type": "lifespan.startup.complete"})
-            phase = "shutdown"
-            await receive()  # lifespan.shutdown
-    except Exception as error:
-        logger.exception("MCP session managers failed at %s", phase)
-        await send({"type": f"lifespan.{phase}.failed", "message": repr(error)})
-        return
-    await send({"type": "lifespan.shutdown.complete"})
-
-
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "lifespan":
-        await _lifespan(scope, receive, send)
+        await mcp_application.serve_lifespan(receive, send)
     elif is_mcp_request(scope):
         await mcp_application(scope, receive, send)
     else:

@@ -14,6 +14,7 @@ Each request to /mcp passes, in order:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from urllib.parse import urlsplit
@@ -29,6 +30,8 @@ from starlette.types import Receive, Scope, Send
 
 from avenir_site.mcp_server import HttpServers
 from tools.auth import PRINCIPAL_SCOPE_KEY, Principal, authenticate
+
+logger = logging.getLogger(__name__)
 
 MCP_PATHS = frozenset({"/mcp", "/mcp/"})
 _REALM = "avenir-mcp"
@@ -56,6 +59,21 @@ class McpHttpApp:
             for server in self.servers.all:
                 await stack.enter_async_context(server.session_manager.run())
             yield
+
+    async def serve_lifespan(self, receive: Receive, send: Send) -> None:
+        """Answer the ASGI lifespan protocol, running the session managers in between."""
+        await receive()  # lifespan.startup
+        phase = "startup"
+        try:
+            async with self.running():
+                await send({"type": "lifespan.startup.complete"})
+                phase = "shutdown"
+                await receive()  # lifespan.shutdown
+        except Exception as error:
+            logger.exception("MCP session managers failed at %s", phase)
+            await send({"type": f"lifespan.{phase}.failed", "message": repr(error)})
+            return
+        await send({"type": "lifespan.shutdown.complete"})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = Headers(scope=scope)

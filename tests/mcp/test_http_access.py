@@ -1,0 +1,122 @@
+"""Who may reach /mcp over real HTTP: bearer tokens, Host and Origin, sessions per token."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tools.models import McpToken
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"},
+    },
+}
+LIST_TOOLS = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def post_mcp(base_url: str, body: dict, *, token: str | None = None, **headers: str) -> httpx.Response:
+    sent = dict(MCP_HEADERS, **headers)
+    if token is not None:
+        sent["Authorization"] = f"Bearer {token}"
+    return httpx.post(f"{base_url}/mcp", json=body, headers=sent, timeout=30)
+
+
+def test_it_refuses_a_request_without_a_token(live_service):
+    response = post_mcp(live_service.url, INITIALIZE)
+
+    assert response.status_code == 401
+    assert response.headers["WWW-Authenticate"].startswith("Bearer ")
+    assert response.json()["error"] == "invalid_request"
+
+
+def test_it_refuses_a_token_it_never_issued(live_service):
+    response = post_mcp(live_service.url, INITIALIZE, token="avm_not-a-token-of-ours")
+
+    assert response.status_code == 401
+    assert 'error="invalid_token"' in response.headers["WWW-Authenticate"]
+
+
+def test_it_refuses_a_token_once_revoked(live_service, issue_token):
+    row, token = issue_token()
+    accepted = post_mcp(live_service.url, INITIALIZE, token=token)
+
+    row.revoke()
+    refused = post_mcp(live_service.url, INITIALIZE, token=token)
+
+    assert accepted.status_code == 200
+    assert refused.status_code == 401
+    assert 'error="invalid_token"' in refused.headers["WWW-Authenticate"]
+
+
+def test_it_refuses_a_host_outside_allowed_hosts(live_service, issue_token):
+    _row, token = issue_token()
+
+    response = post_mcp(live_service.url, INITIALIZE, token=token, Host="evil.example")
+
+    assert response.status_code == 421
+
+
+@pytest.mark.parametrize("host", ["localhost", "localhost:{port}", "127.0.0.1:{port}", "127.0.0.1"])
+def test_it_accepts_the_local_hosts_with_or_without_a_port(live_service, issue_token, host):
+    _row, token = issue_token()
+
+    response = post_mcp(live_service.url, INITIALIZE, token=token, Host=host.format(port=live_service.port))
+
+    assert response.status_code == 200
+
+
+def test_a_dotted_allowed_host_admits_its_subdomains_and_nothing_else(live_service, issue_token, settings):
+    settings.ALLOWED_HOSTS = [".example.com"]
+    _row, token = issue_token()
+
+    subdomain = post_mcp(live_service.url, INITIALIZE, token=token, Host="mcp.example.com:443")
+    apex = post_mcp(live_service.url, INITIALIZE, token=token, Host="example.com")
+    other = post_mcp(live_service.url, INITIALIZE, token=token, Host="example.org")
+    local = post_mcp(live_service.url, INITIALIZE, token=token, Host=f"127.0.0.1:{live_service.port}")
+
+    assert (subdomain.status_code, apex.status_code) == (200, 200)
+    assert (other.status_code, local.status_code) == (421, 421)
+
+
+def test_it_refuses_a_browser_origin_outside_allowed_hosts(live_service, issue_token):
+    _row, token = issue_token()
+
+    foreign = post_mcp(live_service.url, INITIALIZE, token=token, Origin="http://evil.example")
+    sandboxed = post_mcp(live_service.url, INITIALIZE, token=token, Origin="null")
+    local = post_mcp(live_service.url, INITIALIZE, token=token, Origin="http://localhost:6274")
+
+    assert (foreign.status_code, sandboxed.status_code) == (403, 403)
+    assert local.status_code == 200
+
+
+def test_a_session_opened_with_one_token_is_unknown_to_another(live_service, issue_token):
+    _first, token = issue_token()
+    _second, other_token = issue_token()
+    opened = post_mcp(live_service.url, INITIALIZE, token=token)
+    session = {"Mcp-Session-Id": opened.headers["mcp-session-id"], "Mcp-Protocol-Version": "2025-11-25"}
+
+    by_other = post_mcp(live_service.url, LIST_TOOLS, token=other_token, **session)
+    by_owner = post_mcp(live_service.url, LIST_TOOLS, token=token, **session)
+
+    assert by_other.status_code == 404
+    assert by_owner.status_code == 200
+
+
+def test_it_records_when_a_token_was_last_used_at_most_once_a_minute(live_service, issue_token):
+    row, token = issue_token()
+
+    post_mcp(live_service.url, INITIALIZE, token=token)
+    first_use = McpToken.objects.get(pk=row.pk).last_used_at
+    post_mcp(live_service.url, INITIALIZE, token=token)
+    second_use = McpToken.objects.get(pk=row.pk).last_used_at
+
+    assert row.last_used_at is None
+    assert first_use is not None
+    assert second_use == first_use
