@@ -1,0 +1,61 @@
+"""Query-string and path values, checked the way YNAB checks them (400 naming the value)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sandbox.api.errors import bad_request, not_found
+from sandbox.budget_math.calendar import month_of
+from sandbox.ledger import utc_today
+from sandbox.models import Plan
+
+
+def flag(value: str | None, name: str) -> bool:
+    if value is None:
+        return False
+    if value.lower() in ("true", "1"):
+        return True
+    if value.lower() in ("false", "0"):
+        return False
+    raise bad_request(f"{name} must be true or false")
+
+
+def knowledge(value: str | None) -> int | None:
+    """`last_knowledge_of_server`: a whole number, or absent."""
+    if value is None:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise bad_request("last_knowledge_of_server must be an integer") from None
+    if number < 0:
+        raise bad_request("last_knowledge_of_server must be 0 or greater")
+    return number
+
+
+def iso_day(value: str | None, name: str) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise bad_request(f"{name} must be a valid date (YYYY-MM-DD)") from None
+
+
+def plan_month(value: str, plan: Plan) -> date:
+    """A month in a path: `current` (UTC) or any date in it; 404.2 outside the plan's months."""
+    if value == "current":
+        month = month_of(utc_today())
+    else:
+        parsed = iso_day(value, "month")
+        assert parsed is not None
+        month = month_of(parsed)
+    if month < plan.first_month or month > max(plan.last_month, month_of(utc_today())):
+        raise not_found()
+    return month
+
+
+def transaction_type(value: str | None) -> str | None:
+    if value is None or value in ("uncategorized", "unapproved"):
+        return value
+    raise bad_request("type must be one of: uncategorized, unapproved")
