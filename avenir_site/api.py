@@ -14,6 +14,7 @@ api = NinjaAPI(
     description="Health and the audit API of avenir-mcp (operations, confirmations).",
     urls_namespace="api",
 )
+api.add_router("/operations", "tools.api.router")
 
 
 class Health(Schema):

@@ -12,6 +12,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import uvicorn
@@ -31,6 +32,11 @@ def django_db_setup(
     yield
     with django_db_blocker.unblock():
         teardown_databases(created, verbosity=0)
+    # SQLite's WAL side files outlive the database while other threads' connections are open.
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        for suffix in ("-wal", "-shm"):
+            Path(f"{database['TEST']['NAME']}{suffix}").unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,0 +1,115 @@
+"""The audit API, /api/operations: the log as JSON, for staff allowed to view it."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import httpx
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
+
+from tools.models import Operation
+
+LIST = "/api/operations"
+
+
+def _browser(user: User) -> Client:
+    browser = Client()
+    browser.force_login(user)
+    return browser
+
+
+def test_it_answers_401_without_a_session_and_403_to_anyone_not_allowed(
+    customer, staff_without_permission, plan_id, record_sync
+):
+    op = record_sync(plan_id)
+
+    for url in (LIST, f"{LIST}/{op.pk}"):
+        assert Client().get(url).status_code == 401
+        assert _browser(customer).get(url).status_code == 403
+        assert _browser(staff_without_permission).get(url).status_code == 403
+
+
+def test_it_lists_a_plans_operations_newest_first_with_their_summary(auditor, plan_id, record_sync, token):
+    first = record_sync(plan_id, tool="move_money", preview="Move 30.00 from Tennis to Restaurants?\n- x")
+    second = record_sync(plan_id, tool="import_transactions", preview="", undoable=False, confirmed_by="none")
+
+    answer = _browser(auditor).get(LIST, {"plan": plan_id})
+
+    assert answer.status_code == 200
+    body = answer.json()
+    assert [row["operation_id"] for row in body["operations"]] == [second.pk, first.pk]
+    assert body["next_cursor"] is None
+    newest = body["operations"][0]
+    assert newest["summary"] == "Import transactions"
+    assert (newest["status"], newest["confirmed_by"], newest["client"]) == ("applied", "none", "stdio")
+    assert (newest["undoable"], newest["can_be_undone"], newest["undo_of"]) == (False, False, None)
+    assert body["operations"][1]["summary"] == "Move 30.00 from Tennis to Restaurants?"
+    assert body["operations"][1]["can_be_undone"] is True
+
+
+def test_it_filters_by_tool_status_and_time_and_pages_with_a_cursor(auditor, plan_id, record_sync):
+    old = record_sync(plan_id, tool="move_money")
+    Operation.objects.filter(pk=old.pk).update(created_at=old.created_at - dt.timedelta(days=2))
+    moves = [record_sync(plan_id, tool="move_money") for _ in range(3)]
+    record_sync(plan_id, tool="move_money", status="failed")
+    record_sync(plan_id, tool="flag_transactions")
+    browser = _browser(auditor)
+    since = (old.created_at - dt.timedelta(days=1)).isoformat()
+    filters = {"plan": plan_id, "tool": "move_money", "status": "applied", "since": since, "limit": 2}
+
+    first = browser.get(LIST, filters).json()
+    second = browser.get(LIST, {**filters, "cursor": first["next_cursor"]}).json()
+    replayed = browser.get(LIST, {**filters, "tool": "flag_transactions", "cursor": first["next_cursor"]})
+
+    pages = [row["operation_id"] for row in first["operations"] + second["operations"]]
+    assert pages == [op.pk for op in reversed(moves)]
+    assert second["next_cursor"] is None
+    assert replayed.status_code == 400
+    assert "call again without cursor" in replayed.json()["detail"]
+
+
+def test_it_refuses_filters_it_does_not_know(auditor):
+    browser = _browser(auditor)
+
+    assert browser.get(LIST, {"status": "done"}).status_code == 422
+    assert browser.get(LIST, {"limit": 201}).status_code == 422
+
+
+def test_one_operation_comes_with_every_field(auditor, plan_id, record_sync):
+    op = record_sync(plan_id, status="unknown", undo_data={"before": 1, "after": 2})
+    Operation.objects.filter(pk=op.pk).update(error="No answer to the PATCH.")
+
+    answer = _browser(auditor).get(f"{LIST}/{op.pk}")
+    missing = _browser(auditor).get(f"{LIST}/000000000000")
+
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["operation_id"] == op.pk
+    assert body["subject"] == {"category_id": "cat-1", "month": "2026-09-01", "budgeted": 150000}
+    assert (body["undo_data"], body["error"], body["status"]) == (
+        {"before": 1, "after": 2},
+        "No answer to the PATCH.",
+        "unknown",
+    )
+    assert (body["fingerprint"], body["correlation_id"]) == ("f" * 64, str(op.correlation_id))
+    assert body["preview"].startswith("Budget Restaurants")
+    assert missing.status_code == 404
+
+
+def test_it_serves_the_log_over_http_to_a_staff_session(live_service, superuser, plan_id, record_sync):
+    op = record_sync(plan_id)
+    session = _browser(superuser).cookies[settings.SESSION_COOKIE_NAME].value
+
+    answer = httpx.get(
+        f"{live_service.url}{LIST}",
+        params={"plan": plan_id},
+        cookies={settings.SESSION_COOKIE_NAME: session},
+        timeout=10,
+    )
+    anonymous = httpx.get(f"{live_service.url}{LIST}", timeout=10)
+
+    assert answer.status_code == 200
+    assert [row["operation_id"] for row in answer.json()["operations"]] == [op.pk]
+    assert anonymous.status_code == 401
