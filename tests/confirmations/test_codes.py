@@ -1,0 +1,175 @@
+"""The in-memory store of confirmation codes and questions (CONFIRMATION.md, codes table)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from datetime import UTC, datetime
+
+import pytest
+
+from confirmations.codes import Binding, ConfirmationStore, Kind, StoreFull
+
+BINDING = Binding(fingerprint="f" * 64, plan_id="plan-1", tool="set_category_budget", principal_key="token:1")
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def store(clock: FakeClock) -> ConfirmationStore:
+    return ConfirmationStore(clock=clock, wall_clock=lambda: datetime(2026, 9, 1, 12, 0, tzinfo=UTC))
+
+
+def issue(store: ConfirmationStore, binding: Binding = BINDING, kind: Kind = Kind.CODE) -> str:
+    return store.issue(
+        kind, binding, preview="Budget Restaurants for 2026-09-01: 120.00 → 150.00?", principal_name="Claude"
+    )
+
+
+def test_a_code_is_eleven_url_safe_characters(store):
+    codes = {issue(store) for _ in range(50)}
+
+    assert len(codes) == 50
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{11}", code) for code in codes)
+
+
+def test_a_code_confirms_its_own_change_once(store):
+    code = issue(store)
+
+    assert store.spend(Kind.CODE, code, BINDING) is True
+    assert store.spend(Kind.CODE, code, BINDING) is False
+
+
+def test_a_code_lives_600_seconds_on_the_monotonic_clock(store, clock):
+    young, old = issue(store), issue(store)
+    clock.now += 599.9
+    assert store.spend(Kind.CODE, young, BINDING) is True
+    clock.now += 0.1
+    assert store.spend(Kind.CODE, old, BINDING) is False
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        Binding("e" * 64, "plan-1", "set_category_budget", "token:1"),  # other changes
+        Binding("f" * 64, "plan-2", "set_category_budget", "token:1"),  # other plan
+        Binding("f" * 64, "plan-1", "move_money", "token:1"),  # other tool
+        Binding("f" * 64, "plan-1", "set_category_budget", "token:2"),  # other token
+    ],
+)
+def test_a_code_spent_on_anything_else_is_refused_and_burnt(store, other):
+    code = issue(store)
+
+    assert store.spend(Kind.CODE, code, other) is False
+    assert store.spend(Kind.CODE, code, BINDING) is False
+
+
+def test_a_code_is_not_an_answer_to_a_question_nor_the_reverse(store):
+    code, nonce = issue(store), issue(store, kind=Kind.QUESTION)
+
+    assert store.spend(Kind.QUESTION, code, BINDING) is False
+    assert store.spend(Kind.CODE, nonce, BINDING) is False
+    assert store.spend(Kind.CODE, code, BINDING) is True
+    assert store.spend(Kind.QUESTION, nonce, BINDING) is True
+
+
+def test_an_unknown_code_is_refused(store):
+    assert store.spend(Kind.CODE, "AAAAAAAAAAA", BINDING) is False
+
+
+def test_a_full_store_refuses_new_codes_with_a_one_line_message(clock):
+    store = ConfirmationStore(capacity=3, clock=clock)
+    waiting = [issue(store) for _ in range(3)]
+
+    with pytest.raises(StoreFull) as full:
+        issue(store)
+
+    assert "\n" not in str(full.value)
+    assert "Too many confirmations are waiting (3)" in str(full.value)
+    assert "nothing was changed" in str(full.value)
+    assert all(store.spend(Kind.CODE, code, BINDING) for code in waiting)
+
+
+def test_expired_codes_make_room_before_the_store_counts_as_full(clock):
+    store = ConfirmationStore(capacity=2, clock=clock)
+    issue(store)
+    clock.now += 300
+    second = issue(store)
+    clock.now += 300  # the first is now 600 s old: expired
+
+    third = issue(store)
+
+    assert store.spend(Kind.CODE, second, BINDING) is True
+    assert store.spend(Kind.CODE, third, BINDING) is True
+
+
+def test_pending_lists_what_waits_without_the_secrets(store, clock):
+    code = issue(store)
+    nonce = issue(store, kind=Kind.QUESTION)
+    clock.now += 100
+
+    pending = store.pending()
+
+    assert [item.kind for item in pending] == [Kind.CODE, Kind.QUESTION]
+    first = pending[0]
+    assert (first.tool, first.plan_id, first.principal_name, first.principal_key) == (
+        "set_category_budget",
+        "plan-1",
+        "Claude",
+        "token:1",
+    )
+    assert first.preview == "Budget Restaurants for 2026-09-01: 120.00 → 150.00?"
+    assert first.issued_at == datetime(2026, 9, 1, 12, 0, tzinfo=UTC)
+    assert first.expires_in_seconds == 500
+    assert code not in repr(pending)
+    assert nonce not in repr(pending)
+
+
+def test_pending_leaves_out_what_expired_or_was_spent(store, clock):
+    spent, expiring = issue(store), issue(store)
+    store.spend(Kind.CODE, spent, BINDING)
+    clock.now += 600
+
+    assert store.pending() == []
+    assert store.spend(Kind.CODE, expiring, BINDING) is False
+
+
+def test_a_revoked_code_can_no_longer_be_spent(store):
+    code, other = issue(store), issue(store)
+    revoked_id = store.pending()[0].id
+
+    assert store.revoke(revoked_id) is True
+    assert store.revoke(revoked_id) is False
+    assert len(store.pending()) == 1
+    assert store.spend(Kind.CODE, code, BINDING) is False
+    assert store.spend(Kind.CODE, other, BINDING) is True
+
+
+def test_fifty_threads_spending_one_code_succeed_exactly_once(store):
+    code = issue(store)
+    results: list[bool] = []
+    start = threading.Barrier(50)
+
+    def spend() -> None:
+        start.wait(timeout=10)
+        results.append(store.spend(Kind.CODE, code, BINDING))
+
+    threads = [threading.Thread(target=spend) for _ in range(50)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+
+    assert len(results) == 50
+    assert results.count(True) == 1
