@@ -1,0 +1,108 @@
+"""`/sandbox/_faults`: fault injection over HTTP for tests and demos, only when enabled."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from sandbox.faults import clear_faults
+from sandbox.models import Fault
+
+
+@pytest.fixture(autouse=True)
+def no_faults_left(live_service) -> Iterator[None]:
+    clear_faults()
+    yield
+    clear_faults()
+
+
+@pytest.fixture
+def faults_url(live_service) -> str:
+    return f"{live_service.url}/sandbox/_faults"
+
+
+def test_it_creates_a_fault_that_then_acts_on_the_api(faults_url, sandbox_url):
+    path = f"/plans/{uuid.uuid4()}/payees"
+    wanted = {"kind": "status", "method": "GET", "path": path, "status": 502, "count": 1}
+
+    created = httpx.post(faults_url, json=wanted, timeout=10)
+    hit = httpx.get(f"{sandbox_url}{path}", headers={"Authorization": "Bearer sandbox"}, timeout=10)
+
+    assert created.status_code == 201
+    fault = created.json()["fault"]
+    assert {key: fault[key] for key in wanted if key != "count"} == {
+        k: v for k, v in wanted.items() if k != "count"
+    }
+    assert (fault["remaining"], fault["delay_ms"]) == (1, 0)
+    assert hit.status_code == 502
+
+
+def test_it_lists_faults_with_what_is_left_of_them(faults_url, sandbox_url):
+    path = f"/plans/{uuid.uuid4()}/payees"
+    httpx.post(faults_url, json={"kind": "status", "path": path, "status": 500, "count": 2}, timeout=10)
+    httpx.get(f"{sandbox_url}{path}", timeout=10)
+
+    listed = httpx.get(faults_url, timeout=10)
+
+    assert listed.status_code == 200
+    [fault] = listed.json()["faults"]
+    assert (fault["path"], fault["remaining"]) == (path, 1)
+
+
+def test_delete_clears_every_fault(faults_url):
+    for kind, extra in [("status", {"status": 500}), ("delay", {"delay_ms": 5}), ("drop_after_write", {})]:
+        httpx.post(faults_url, json={"kind": kind, "path": "^/never/$", **extra}, timeout=10)
+
+    cleared = httpx.delete(faults_url, timeout=10)
+
+    assert cleared.status_code == 200
+    assert cleared.json() == {"deleted": 3}
+    assert httpx.get(faults_url, timeout=10).json() == {"faults": []}
+
+
+@pytest.mark.parametrize(
+    ("payload", "reason"),
+    [
+        ({"kind": "status", "status": "500"}, "status"),
+        ({"kind": "status", "status": 500, "delay": 10}, "delay"),
+        ({"kind": "delay", "delay_ms": 10.5}, "delay_ms"),
+        ({"kind": "status", "status": 200}, "400 to 599"),
+        ({"kind": "drop_after_write", "path": "[unclosed"}, "regular expression"),
+        ({"method": "GET"}, "kind"),
+    ],
+)
+def test_it_refuses_a_malformed_fault_with_the_reason(faults_url, payload, reason):
+    answer = httpx.post(faults_url, json=payload, timeout=10)
+
+    assert answer.status_code == 400
+    assert answer.json()["error"]["id"] == "400"
+    assert reason in answer.json()["error"]["detail"]
+    assert not Fault.objects.exists()
+
+
+def test_it_refuses_a_body_that_is_not_json(faults_url):
+    answer = httpx.post(faults_url, content=b"kind=status", timeout=10)
+
+    assert answer.status_code == 400
+    assert not Fault.objects.exists()
+
+
+@pytest.mark.parametrize("method", ["GET", "POST", "DELETE"])
+def test_the_fault_hook_does_not_exist_unless_enabled(settings, faults_url, method):
+    settings.SANDBOX_FAULTS_ENABLED = False
+
+    answer = httpx.request(method, faults_url, json={"kind": "status", "status": 500}, timeout=10)
+
+    assert answer.status_code == 404
+    assert not Fault.objects.exists()
+
+
+def test_the_request_log_stays_served_when_faults_are_disabled(settings, live_service):
+    settings.SANDBOX_FAULTS_ENABLED = False
+
+    answer = httpx.get(f"{live_service.url}/sandbox/_requests", timeout=10)
+
+    assert answer.status_code == 200
