@@ -1,0 +1,257 @@
+"""`ask`: the single gate every confirmed write goes through before it changes anything.
+
+A write tool reads the plan, refuses what it must, builds the *subject* (the exact change,
+as data) and its `Preview`, then calls
+
+    decision = await ask(ctx, tool=..., plan_id=..., subject=..., preview=..., confirmation=...)
+
+and acts on `decision.outcome`:
+
+- `applied`: the person agreed (`decision.confirmed_by` says how): log, then write;
+- `declined`: write nothing; say `decision.message`;
+- `confirmation_required`: write nothing; return status `confirmation_required`,
+  `decision.preview`, `decision.code` and `decision.message`;
+- `input_required`: return `decision.input_required` (an `InputRequiredResult`) as is.
+
+Refusals (bad code, plan changed, replayed answer, codes disabled, ...) are raised as
+`ConfirmationError`, a `ToolError` whose text is the documented one; nothing is written.
+
+How the person is asked depends on what the client declared (CONFIRMATION.md):
+
+1. form elicitation + protocol 2026-07-28: an input-required round trip. The first call
+   returns the `confirm` question; `request_state` carries the fingerprint and a one-time
+   nonce (the SDK seals it). The answering call rebuilds the subject from fresh data; a
+   different fingerprint fails with `PLAN_CHANGED`; a used nonce fails: one answer, one use.
+2. form elicitation + an older protocol: the same form, asked during the call
+   (`elicitation/create`), waiting at most `settings.AVENIR_MCP_ELICITATION_TIMEOUT` seconds.
+3. no elicitation: a single-use confirmation code for the agent to return after the
+   person agreed.
+
+Answers: accepted with `value` exactly `True` → applied; accepted with anything else →
+declined; declined → declined; dismissed (cancel, timeout, or no answer) → a code; a client
+that declared elicitation but could not show the form → a code. With
+`AVENIR_MCP_REQUIRE_ELICITATION=1` (read at every call): dismissed → declined; a client
+that cannot ask → `CLIENT_CANNOT_ASK`; a code passed → `CODES_DISABLED`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import anyio
+from django.conf import settings
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
+from mcp.types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
+from mcp.types.version import is_version_at_least
+
+from confirmations import codes, messages
+from confirmations.codes import Binding, ConfirmationStore, Kind, StoreFull
+from confirmations.fingerprint import fingerprint
+from confirmations.preview import Preview, render
+from tools.auth import Principal, principal_of
+
+INPUT_REQUIRED_VERSION = "2026-07-28"
+CONFIRM_INPUT_KEY = "confirm"
+CONFIRM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"value": {"type": "boolean", "title": "Yes, make these changes"}},
+    "required": ["value"],
+}
+
+Outcome = Literal["applied", "declined", "confirmation_required", "input_required"]
+ConfirmedBy = Literal["input_required", "elicitation", "code"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What `ask` decided. `preview` is the rendered text the person saw (or will see)."""
+
+    outcome: Outcome
+    preview: str
+    fingerprint: str
+    confirmed_by: ConfirmedBy | None = None
+    code: str | None = None
+    input_required: InputRequiredResult | None = None
+
+    @property
+    def applied(self) -> bool:
+        return self.outcome == "applied"
+
+    @property
+    def message(self) -> str | None:
+        """The standard sentence for `declined` and `confirmation_required`; else None."""
+        if self.outcome == "declined":
+            return messages.DECLINED
+        if self.outcome == "confirmation_required" and self.code is not None:
+            return messages.code_message(self.code)
+        return None
+
+
+class ConfirmationError(ToolError):
+    """A refusal from the confirmation step; its text says what to do. Nothing was written."""
+
+
+async def ask(
+    ctx: Context[Any, Any],
+    *,
+    tool: str,
+    plan_id: str,
+    subject: dict[str, Any],
+    preview: Preview,
+    confirmation: str | None,
+    store: ConfirmationStore | None = None,
+) -> Decision:
+    """Ask the person to agree to `subject` (see the module docstring); never writes itself.
+
+    `tool` is the calling tool's name; `plan_id` the real plan id (`last-used` already
+    resolved); `subject` the exact change, rebuilt from fresh data on every call, so a code
+    or an answer only confirms what it was issued for; `confirmation` the tool's argument.
+    `store` defaults to this process's store (`codes.store`); tests may pass their own.
+    Raises `ConfirmationError` (nothing written) for the documented refusals.
+    """
+    principal = principal_of(ctx)
+    if principal.read_only:
+        raise ConfirmationError(messages.READ_ONLY)
+    binding = Binding(fingerprint(plan_id, subject), plan_id, tool, principal.key)
+    asking = _Asking(ctx, principal, store or codes.store, binding, render(preview))
+    if confirmation is not None:
+        return asking.spend_code(confirmation)
+    if not client_can_elicit_form(ctx):
+        return asking.client_cannot_ask()
+    if uses_input_required(ctx):
+        return asking.input_required_round()
+    return await asking.elicit_in_call()
+
+
+def client_can_elicit_form(ctx: Context[Any, Any]) -> bool:
+    """Did the client declare form elicitation? A bare `elicitation: {}` means form (the SDK's rule)."""
+    capabilities = ctx.client_capabilities
+    elicitation = capabilities.elicitation if capabilities is not None else None
+    return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
+
+
+def uses_input_required(ctx: Context[Any, Any]) -> bool:
+    """Is this call at 2026-07-28 or later, where the server cannot send requests mid-call?"""
+    version = ctx.protocol_version
+    return version is not None and is_version_at_least(version, INPUT_REQUIRED_VERSION)
+
+
+def _require_elicitation() -> bool:
+    return bool(settings.AVENIR_MCP_REQUIRE_ELICITATION)
+
+
+@dataclass(frozen=True)
+class _Asking:
+    """One call to `ask`: who asks, for what, and the text the person sees."""
+
+    ctx: Context[Any, Any]
+    principal: Principal
+    store: ConfirmationStore
+    binding: Binding
+    preview: str
+
+    def spend_code(self, code: str) -> Decision:
+        if _require_elicitation():
+            raise ConfirmationError(messages.CODES_DISABLED)
+        if not self.store.spend(Kind.CODE, code, self.binding):
+            raise ConfirmationError(messages.CODE_REFUSED)
+        return self._applied("code")
+
+    def client_cannot_ask(self) -> Decision:
+        """The client cannot show the question (not declared, or it failed to)."""
+        if _require_elicitation():
+            raise ConfirmationError(messages.CLIENT_CANNOT_ASK)
+        return self._code_issued()
+
+    def dismissed(self) -> Decision:
+        """The person closed the question without answering: not a no, unless required."""
+        if _require_elicitation():
+            return self._decision("declined")
+        return self._code_issued()
+
+    def input_required_round(self) -> Decision:
+        state = self.ctx.request_state
+        if state is None:
+            return self._question()
+        asked_fingerprint, nonce = _read_state(state)
+        asked = Binding(
+            asked_fingerprint, self.binding.plan_id, self.binding.tool, self.binding.principal_key
+        )
+        if not self.store.spend(Kind.QUESTION, nonce, asked):
+            raise ConfirmationError(messages.ANSWER_NOT_VALID)
+        if asked_fingerprint != self.binding.fingerprint:
+            raise ConfirmationError(messages.PLAN_CHANGED)
+        answer = (self.ctx.input_responses or {}).get(CONFIRM_INPUT_KEY)
+        return self._read_answer(answer if isinstance(answer, ElicitResult) else None, "input_required")
+
+    async def elicit_in_call(self) -> Decision:
+        try:
+            with anyio.fail_after(settings.AVENIR_MCP_ELICITATION_TIMEOUT):
+                answer = await self.ctx.session.elicit_form(
+                    self.preview, requested_schema=CONFIRM_SCHEMA, related_request_id=self.ctx.request_id
+                )
+        except TimeoutError:
+            return self.dismissed()
+        except (MCPError, ValueError):
+            # No back-channel (stateless or JSON-only HTTP), a client error, or a malformed
+            # answer: the person was not (properly) asked, so this counts as "cannot show it".
+            return self.client_cannot_ask()
+        return self._read_answer(answer, "elicitation")
+
+    def _read_answer(self, answer: ElicitResult | None, via: ConfirmedBy) -> Decision:
+        if answer is None or answer.action == "cancel":
+            return self.dismissed()
+        if answer.action == "accept" and (answer.content or {}).get("value") is True:
+            return self._applied(via)
+        return self._decision("declined")
+
+    def _question(self) -> Decision:
+        nonce = self._issue(Kind.QUESTION)
+        request = ElicitRequest(
+            params=ElicitRequestFormParams(message=self.preview, requested_schema=CONFIRM_SCHEMA)
+        )
+        result = InputRequiredResult(
+            input_requests={CONFIRM_INPUT_KEY: request},
+            request_state=_write_state(self.binding.fingerprint, nonce),
+        )
+        return self._decision("input_required", input_required=result)
+
+    def _code_issued(self) -> Decision:
+        return self._decision("confirmation_required", code=self._issue(Kind.CODE))
+
+    def _issue(self, kind: Kind) -> str:
+        try:
+            return self.store.issue(
+                kind, self.binding, preview=self.preview, principal_name=self.principal.name
+            )
+        except StoreFull as full:
+            raise ConfirmationError(str(full)) from None
+
+    def _applied(self, via: ConfirmedBy) -> Decision:
+        return self._decision("applied", confirmed_by=via)
+
+    def _decision(self, outcome: Outcome, **details: Any) -> Decision:
+        return Decision(
+            outcome=outcome, preview=self.preview, fingerprint=self.binding.fingerprint, **details
+        )
+
+
+def _write_state(fingerprint_hex: str, nonce: str) -> str:
+    """The plaintext of `request_state`; the SDK seals it (encrypted, bound to tool, args, principal)."""
+    return json.dumps({"fingerprint": fingerprint_hex, "nonce": nonce}, separators=(",", ":"))
+
+
+def _read_state(state: str) -> tuple[str, str]:
+    """(fingerprint, nonce) from our own `request_state`; anything else is not a valid answer."""
+    try:
+        data = json.loads(state)
+        asked_fingerprint, nonce = data["fingerprint"], data["nonce"]
+    except (ValueError, TypeError, KeyError):
+        raise ConfirmationError(messages.ANSWER_NOT_VALID) from None
+    if not isinstance(asked_fingerprint, str) or not isinstance(nonce, str):
+        raise ConfirmationError(messages.ANSWER_NOT_VALID)
+    return asked_fingerprint, nonce

@@ -1,0 +1,122 @@
+"""Older protocols: the question asked during the call, through the SDK's real client.
+
+Two clients: `Client(mode="legacy")` (negotiates 2025-11-25) and a session pinned to
+2025-06-18 with a hand-rolled initialize.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.types import INVALID_REQUEST, ElicitResult, ErrorData
+
+from confirmations import messages
+from confirmations.confirm import CONFIRM_SCHEMA
+from tests.confirmations.conftest import ADD, START, answering, pinned_session
+from tests.confirmations.write_server import TOOL
+
+pytestmark = pytest.mark.anyio
+
+OLDER = ["legacy", "2025-06-18"]
+
+
+@asynccontextmanager
+async def older_client(server, era: str, callback) -> AsyncIterator:
+    """Something with `call_tool`, at the older protocol `era`."""
+    if era == "legacy":
+        async with Client(server, mode="legacy", elicitation_callback=callback) as client:
+            assert client.protocol_version == "2025-11-25"
+            yield client
+    else:
+        async with pinned_session(server, era, callback) as session:
+            yield session
+
+
+async def call(server, era: str, callback, args: dict):
+    async with older_client(server, era, callback) as client:
+        with anyio.fail_after(10):
+            return await client.call_tool(TOOL, args)
+
+
+@pytest.mark.parametrize("era", OLDER)
+async def test_a_yes_applies_the_change_once(server, budget_row, era):
+    result = await call(server, era, answering("accept", True), budget_row.args)
+
+    assert result.structured_content["status"] == "applied"
+    assert result.structured_content["confirmed_by"] == "elicitation"
+    assert await budget_row.assigned() == START + ADD
+
+
+@pytest.mark.parametrize("era", OLDER)
+@pytest.mark.parametrize(
+    ("action", "content"),
+    [("accept", {"value": False}), ("accept", {"value": "true"}), ("decline", None)],
+)
+async def test_an_unticked_box_or_a_decline_is_declined_and_writes_nothing(
+    server, budget_row, era, action, content
+):
+    async def callback(context, params):
+        return ElicitResult(action=action, content=content)
+
+    result = await call(server, era, callback, budget_row.args)
+
+    assert result.structured_content["status"] == "declined"
+    assert await budget_row.assigned() == START
+
+
+@pytest.mark.parametrize("era", OLDER)
+async def test_a_dismissed_question_falls_back_to_a_code_that_then_applies(server, budget_row, era):
+    async with older_client(server, era, answering("cancel")) as client:
+        with anyio.fail_after(10):
+            first = await client.call_tool(TOOL, budget_row.args)
+            assert first.structured_content["status"] == "confirmation_required"
+            assert await budget_row.assigned() == START
+            code = first.structured_content["confirmation"]
+            second = await client.call_tool(TOOL, {**budget_row.args, "confirmation": code})
+
+    assert second.structured_content["confirmed_by"] == "code"
+    assert await budget_row.assigned() == START + ADD
+
+
+@pytest.mark.parametrize("era", OLDER)
+async def test_the_question_is_the_same_boolean_form_with_the_preview(server, budget_row, era):
+    seen = []
+
+    await call(server, era, answering("decline", seen=seen), budget_row.args)
+
+    assert [params.message for params in seen] == ["Budget Restaurants for 2026-09-01: 120.00 → 150.00?"]
+    assert seen[0].requested_schema == CONFIRM_SCHEMA
+
+
+@pytest.mark.parametrize("era", OLDER)
+async def test_a_client_that_fails_to_show_the_question_gets_a_code(server, budget_row, era):
+    async def refusing(context, params):
+        return ErrorData(code=INVALID_REQUEST, message="user interface unavailable")
+
+    result = await call(server, era, refusing, budget_row.args)
+
+    assert result.structured_content["status"] == "confirmation_required"
+    assert result.structured_content["message"] == messages.code_message(
+        result.structured_content["confirmation"]
+    )
+    assert await budget_row.assigned() == START
+
+
+async def test_a_question_left_unanswered_past_the_timeout_counts_as_dismissed(server, budget_row, settings):
+    settings.AVENIR_MCP_ELICITATION_TIMEOUT = 0.2
+    never = anyio.Event()
+
+    async def absent_person(context, params):
+        await never.wait()
+
+    async with Client(server, mode="legacy", elicitation_callback=absent_person) as client:
+        with anyio.fail_after(10):
+            result = await client.call_tool(TOOL, budget_row.args)
+        never.set()
+
+    assert result.structured_content["status"] == "confirmation_required"
+    assert await budget_row.assigned() == START
