@@ -15,6 +15,7 @@ api = NinjaAPI(
     urls_namespace="api",
 )
 api.add_router("/operations", "tools.api.router")
+api.add_router("/confirmations", "confirmations.api.router")
 
 
 class Health(Schema):

@@ -1,0 +1,62 @@
+"""Adds the "Pending confirmations" page to the admin site, and lists it on the admin index.
+
+Pending confirmations are not database rows (they live in the server's memory only), so
+there is no model to register. Instead the default admin site gets one extra URL, wrapped
+in `admin_view` (staff login, CSRF, no caching), and one extra entry in its app list, so
+the page appears on the index and in the sidebar like any other admin page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.urls import URLPattern, URLResolver, path, reverse
+
+from confirmations import views
+
+APP_LABEL = "confirmations"
+
+
+def _with_page(get_urls: Callable[[], list[URLPattern | URLResolver]]) -> Callable[[], list[Any]]:
+    def get_urls_with_page() -> list[URLPattern | URLResolver]:
+        page = admin.site.admin_view(views.pending_confirmations)
+        return [path("confirmations/pending/", page, name=views.PAGE_URL_NAME), *get_urls()]
+
+    return get_urls_with_page
+
+
+def _listing_page(get_app_list: Callable[..., list[dict[str, Any]]]) -> Callable[..., list[dict[str, Any]]]:
+    def get_app_list_with_page(request: HttpRequest, app_label: str | None = None) -> list[dict[str, Any]]:
+        app_list = get_app_list(request, app_label)
+        if request.user.is_active and request.user.is_staff and app_label in (None, APP_LABEL):
+            app_list.append(_app_entry())
+            app_list.sort(key=lambda app: app["name"].lower())
+        return app_list
+
+    return get_app_list_with_page
+
+
+def _app_entry() -> dict[str, Any]:
+    url = reverse(f"admin:{views.PAGE_URL_NAME}")
+    page = {
+        "name": views.PAGE_TITLE,
+        "object_name": "PendingConfirmation",
+        "admin_url": url,
+        "add_url": None,
+        "view_only": True,
+        "perms": {"view": True},
+    }
+    return {
+        "name": "Confirmations",
+        "app_label": APP_LABEL,
+        "app_url": url,
+        "has_module_perms": True,
+        "models": [page],
+    }
+
+
+admin.site.get_urls = _with_page(admin.site.get_urls)
+admin.site.get_app_list = _listing_page(admin.site.get_app_list)

@@ -1,0 +1,61 @@
+"""The "Pending confirmations" admin page: what waits for the person, and a revoke button.
+
+Served inside the Django admin (`confirmations.admin` adds it to the admin site), so it
+needs a logged-in staff user and every POST carries the CSRF token. Codes and questions
+live in the memory of the server process (`confirmations.codes.store`): the page shows the
+process that serves it, and never a code itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import admin, messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from confirmations import codes
+from confirmations.codes import Kind, PendingConfirmation
+
+PAGE_URL_NAME = "confirmations_pending"
+PAGE_TITLE = "Pending confirmations"
+KIND_LABELS = {Kind.CODE: "confirmation code (agent)", Kind.QUESTION: "question in the client"}
+
+
+@dataclass(frozen=True)
+class PendingRow:
+    """One line of the page: a pending confirmation as the owner reads it."""
+
+    item: PendingConfirmation
+    kind_label: str
+    expires_in: str
+
+
+@require_http_methods(["GET", "POST"])
+def pending_confirmations(request: HttpRequest) -> HttpResponse:
+    """List what waits (GET) or revoke one by its public id (POST)."""
+    if request.method == "POST":
+        return _revoke(request)
+    context = {
+        **admin.site.each_context(request),
+        "title": PAGE_TITLE,
+        "rows": [_row(item) for item in codes.store.pending()],
+    }
+    return TemplateResponse(request, "confirmations/pending.html", context)
+
+
+def _revoke(request: HttpRequest) -> HttpResponseRedirect:
+    if codes.store.revoke(request.POST.get("id", "")):
+        messages.success(request, "Revoked: that confirmation can no longer be used.")
+    else:
+        messages.warning(request, "Nothing to revoke: it was already used, expired or revoked.")
+    return HttpResponseRedirect(reverse(f"admin:{PAGE_URL_NAME}"))
+
+
+def _row(item: PendingConfirmation) -> PendingRow:
+    minutes, seconds = divmod(item.expires_in_seconds, 60)
+    return PendingRow(
+        item=item, kind_label=KIND_LABELS[item.kind], expires_in=f"{minutes} min {seconds:02d} s"
+    )

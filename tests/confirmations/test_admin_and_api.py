@@ -1,0 +1,116 @@
+"""The owner's view of pending confirmations: the admin page and GET /api/confirmations."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client as DjangoClient
+
+from confirmations import codes
+from confirmations.codes import Binding, Kind
+
+PAGE = "/admin/confirmations/pending/"
+API = "/api/confirmations"
+PREVIEW = "Budget Restaurants for 2026-09-01: 120.00 → 150.00?\n- a line"
+
+
+@pytest.fixture
+def waiting() -> Iterator[tuple[str, Binding]]:
+    """A code waiting in the server's own store, for a plan of this test."""
+    binding = Binding("a" * 64, f"plan-{uuid.uuid4()}", "set_category_budget", "token:41")
+    code = codes.store.issue(Kind.CODE, binding, preview=PREVIEW, principal_name="Claude Desktop")
+    yield code, binding
+    for item in codes.store.pending():
+        if item.plan_id == binding.plan_id:
+            codes.store.revoke(item.id)
+
+
+def user(*, staff: bool) -> User:
+    return User.objects.create_user(username=f"u-{uuid.uuid4().hex[:12]}", password="x", is_staff=staff)
+
+
+def logged_in(*, staff: bool, enforce_csrf: bool = False) -> DjangoClient:
+    client = DjangoClient(enforce_csrf_checks=enforce_csrf)
+    client.force_login(user(staff=staff))
+    return client
+
+
+def test_the_page_lists_what_waits_for_staff_without_the_code(waiting):
+    code, binding = waiting
+
+    response = logged_in(staff=True).get(PAGE)
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Pending confirmations" in page
+    for shown in (
+        "set_category_budget",
+        binding.plan_id,
+        "Claude Desktop",
+        "Budget Restaurants for 2026-09-01",
+    ):
+        assert shown in page
+    assert "9 min" in page  # expires in
+    assert "memory of the server" in page
+    assert code not in page
+
+
+def test_the_admin_index_links_to_the_page_for_staff():
+    response = logged_in(staff=True).get("/admin/")
+
+    assert response.status_code == 200
+    assert f'href="{PAGE}"' in response.content.decode()
+
+
+@pytest.mark.parametrize("client_of", [lambda: DjangoClient(), lambda: logged_in(staff=False)])
+def test_the_page_is_refused_to_anyone_but_staff(client_of, waiting):
+    response = client_of().get(PAGE)
+
+    assert response.status_code == 302
+    assert response["Location"].startswith("/admin/login/")
+
+
+def test_revoking_makes_the_code_unusable(waiting):
+    code, binding = waiting
+    [item] = [item for item in codes.store.pending() if item.plan_id == binding.plan_id]
+    client = logged_in(staff=True)
+
+    response = client.post(PAGE, {"id": item.id}, follow=True)
+
+    assert response.status_code == 200
+    assert "Revoked: that confirmation can no longer be used." in response.content.decode()
+    assert binding.plan_id not in response.content.decode()
+    assert codes.store.spend(Kind.CODE, code, binding) is False
+
+
+def test_revoking_needs_the_csrf_token(waiting):
+    code, binding = waiting
+    [item] = [item for item in codes.store.pending() if item.plan_id == binding.plan_id]
+
+    response = logged_in(staff=True, enforce_csrf=True).post(PAGE, {"id": item.id})
+
+    assert response.status_code == 403
+    assert codes.store.spend(Kind.CODE, code, binding) is True
+
+
+def test_the_api_lists_what_waits_for_staff_without_the_code(waiting):
+    code, binding = waiting
+
+    response = logged_in(staff=True).get(API)
+
+    assert response.status_code == 200
+    [item] = [item for item in response.json() if item["plan_id"] == binding.plan_id]
+    assert item["tool"] == "set_category_budget"
+    assert item["kind"] == "code"
+    assert item["token"] == "Claude Desktop"
+    assert item["preview"] == PREVIEW
+    assert 590 <= item["expires_in_seconds"] <= 600
+    assert code not in response.content.decode()
+
+
+def test_the_api_answers_401_without_a_session_and_403_to_non_staff(waiting):
+    assert DjangoClient().get(API).status_code == 401
+    assert logged_in(staff=False).get(API).status_code == 403
