@@ -2,6 +2,7 @@
 
 - Without a YNAB token, seed the sandbox's demo plan when the sandbox holds no plan.
 - Create an admin login when no superuser exists, and print it once.
+- Create a first MCP token when none was ever issued, and print it once with client set-ups.
 """
 
 from __future__ import annotations
@@ -14,14 +15,19 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from sandbox.models import Plan
+from tools.client_config import client_setup
+from tools.models import McpToken
+
+FIRST_TOKEN_NAME = "First token (make run)"
 
 
 class Command(BaseCommand):
-    help = "Prepare a first run: demo plan in the sandbox (when it is used), an admin login."
+    help = "Prepare a first run: demo plan in the sandbox (when it is used), an admin login, an MCP token."
 
     def handle(self, *args, **options) -> None:
         self._seed_sandbox()
         self._create_admin()
+        self._create_first_token()
 
     def _seed_sandbox(self) -> None:
         if settings.YNAB_API_KEY:
@@ -44,4 +50,17 @@ class Command(BaseCommand):
             self.style.SUCCESS(
                 f"Admin login created (shown once): {base}/admin/  user: admin  password: {password}"
             )
+        )
+
+    def _create_first_token(self) -> None:
+        # Only when none was ever issued: a person who revoked every token meant it.
+        if McpToken.objects.exists():
+            return
+        _token, plaintext = McpToken.issue(FIRST_TOKEN_NAME)
+        self.stdout.write(
+            self.style.SUCCESS(f"MCP token created (shown once; only its hash is kept): {plaintext}")
+        )
+        self.stdout.write(client_setup(plaintext))
+        self.stdout.write(
+            "More tokens: manage.py create_mcp_token NAME [--read-only], or the admin (MCP tokens)."
         )

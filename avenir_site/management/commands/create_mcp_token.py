@@ -1,0 +1,36 @@
+"""`manage.py create_mcp_token NAME [--read-only]`: issue a bearer token for /mcp.
+
+The token goes to stdout, alone, so it can be captured (`TOKEN=$(... create_mcp_token x)`);
+everything meant for the person goes to stderr. It is shown this once: only its SHA-256 is kept.
+"""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tools.client_config import client_setup
+from tools.models import McpToken
+
+_NAME_LENGTH = McpToken._meta.get_field("name").max_length
+
+
+class Command(BaseCommand):
+    help = "Create an MCP bearer token; prints it once, on stdout (read-write unless --read-only)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("name", help="Who will use it, e.g. 'Claude Desktop'.")
+        parser.add_argument("--read-only", action="store_true", help="The token never sees write tools.")
+
+    def handle(self, *args, name: str, read_only: bool, **options) -> None:
+        name = name.strip()
+        if not name or len(name) > _NAME_LENGTH:
+            raise CommandError(f"Give a name of 1 to {_NAME_LENGTH} characters.")
+        if McpToken.objects.filter(name=name).exists():
+            raise CommandError(f"A token named {name!r} exists already; choose another name.")
+        token, plaintext = McpToken.issue(name, read_only=read_only)
+        self.stdout.write(plaintext)
+        scope = "read-only" if token.read_only else "read-write"
+        self.stderr.write(
+            f"Created the {scope} MCP token {name!r} (shown once: only its hash is kept).\n\n"
+            + client_setup(plaintext)
+        )

@@ -1,0 +1,35 @@
+"""`manage.py mcp_stdio [--read-only]`: serve avenir-mcp over stdio for desktop clients.
+
+stdout carries the protocol and nothing else; logs go to stderr (settings.LOGGING). The
+caller is the person at this machine (principal "stdio"): read-write when writes are
+enabled (AVENIR_MCP_WRITE=1), unless --read-only.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from avenir_site.mcp_server import local_server
+from tools.auth import Principal
+from tools.registry import writes_allowed
+
+logger = logging.getLogger(__name__)
+
+STDIO_PRINCIPAL_NAME = "stdio"
+
+
+class Command(BaseCommand):
+    help = "Serve avenir-mcp over stdio (for clients that start the server themselves)."
+    requires_system_checks = []  # nothing may reach stdout before the protocol does
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--read-only", action="store_true", help="Never list or accept write tools.")
+
+    def handle(self, *args, read_only: bool, **options) -> None:
+        principal = Principal.local(STDIO_PRINCIPAL_NAME, read_only=read_only)
+        server = local_server(principal)
+        access = "read-write" if writes_allowed(principal) else "read-only"
+        logger.info("avenir-mcp serving over stdio (%s)", access)
+        server.run("stdio")

@@ -1,0 +1,100 @@
+"""create_mcp_token and the token step of bootstrap: a working token, shown once, hash only."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import uuid
+
+import httpx
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import transaction
+
+from tests.mcp.test_http_access import INITIALIZE, post_mcp
+from tools.client_config import http_entry
+from tools.models import McpToken
+
+
+def create_token(*args: str) -> tuple[str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    call_command("create_mcp_token", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def test_create_mcp_token_prints_a_working_token_alone_on_stdout(live_service):
+    name = f"cli {uuid.uuid4().hex[:8]}"
+
+    out, err = create_token(name)
+    token = out.strip()
+
+    assert out == f"{token}\n"
+    assert "shown once" in err
+    assert post_mcp(live_service.url, INITIALIZE, token=token).status_code == 200
+
+
+def test_create_mcp_token_stores_only_the_hash_of_the_token():
+    name = f"cli {uuid.uuid4().hex[:8]}"
+
+    token = create_token(name)[0].strip()
+    row = McpToken.objects.get(name=name)
+    stored = {field.attname: str(getattr(row, field.attname)) for field in McpToken._meta.fields}
+
+    assert row.token_hash == hashlib.sha256(token.encode()).hexdigest()
+    assert not any(token in value for value in stored.values())
+    assert row.read_only is False
+
+
+def test_create_mcp_token_issues_a_read_only_token_when_asked():
+    name = f"cli {uuid.uuid4().hex[:8]}"
+
+    create_token(name, "--read-only")
+
+    assert McpToken.objects.get(name=name).read_only is True
+
+
+def test_create_mcp_token_refuses_a_name_already_used():
+    name = f"cli {uuid.uuid4().hex[:8]}"
+    create_token(name)
+
+    with pytest.raises(CommandError, match="exists already"):
+        create_token(name)
+
+
+def test_bootstrap_issues_a_first_token_once_and_prints_client_setups(live_service, settings):
+    settings.YNAB_API_KEY = "set, so the sandbox is not seeded here"
+    with transaction.atomic():
+        McpToken.objects.all().delete()  # a fresh install, rolled back below
+        first, second = io.StringIO(), io.StringIO()
+        call_command("bootstrap", stdout=first)
+        call_command("bootstrap", stdout=second)
+        tokens = list(McpToken.objects.all())
+        transaction.set_rollback(True)
+
+    printed = first.getvalue()
+    token = printed.split("only its hash is kept): ")[1].split()[0]
+    entry = json.loads(printed[printed.index("{") : printed.index("\n}\n") + 2])["mcpServers"]["avenir-mcp"]
+    assert [row.token_hash for row in tokens] == [hashlib.sha256(token.encode()).hexdigest()]
+    assert entry == {
+        "type": "http",
+        "url": f"{live_service.url}/mcp",
+        "headers": {"Authorization": f"Bearer {token}"},
+    }
+    assert f"claude mcp add --transport http avenir-mcp {live_service.url}/mcp" in printed
+    assert "mcp_stdio" in printed
+    assert token not in second.getvalue()
+
+
+def test_the_printed_http_entry_reaches_the_service(live_service, issue_token):
+    _row, token = issue_token()
+    entry = json.loads(http_entry(token))["mcpServers"]["avenir-mcp"]
+
+    response = httpx.post(
+        entry["url"],
+        json=INITIALIZE,
+        headers={**entry["headers"], "Accept": "application/json, text/event-stream"},
+        timeout=30,
+    )
+
+    assert response.status_code == 200

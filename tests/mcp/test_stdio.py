@@ -1,0 +1,52 @@
+"""`manage.py mcp_stdio` serves the same server over stdio, gated like /mcp."""
+
+from __future__ import annotations
+
+import sys
+
+import anyio
+import pytest
+from django.conf import settings
+from mcp import Client, StdioServerParameters
+
+from tests.mcp.conftest import MODES, instructions_of
+from tools.resources import GUIDE_URI, guide_text
+
+pytestmark = pytest.mark.anyio
+
+
+def stdio_server(sandbox_url: str, *options: str, writes: bool = False) -> StdioServerParameters:
+    """The command a desktop client runs, pointed at this run's database and sandbox."""
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["manage.py", "mcp_stdio", *options],
+        cwd=str(settings.BASE_DIR),
+        env={
+            "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+            "AVENIR_MCP_YNAB_URL": sandbox_url,
+            "AVENIR_MCP_WRITE": "1" if writes else "0",
+        },
+    )
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_it_serves_the_guide_and_tools_over_stdio(sandbox_url, mode):
+    with anyio.fail_after(60):
+        async with Client(stdio_server(sandbox_url), mode=mode) as client:
+            instructions = await instructions_of(client)
+            guide = (await client.read_resource(GUIDE_URI)).contents[0].text
+            tools = (await client.list_tools()).tools
+
+    assert instructions == guide == guide_text(writes=False)
+    assert all(tool.annotations.read_only_hint for tool in tools)
+
+
+@pytest.mark.parametrize(("options", "writes_seen"), [((), True), (("--read-only",), False)])
+async def test_with_writes_on_the_local_person_has_writes_unless_started_read_only(
+    sandbox_url, options, writes_seen
+):
+    with anyio.fail_after(60):
+        async with Client(stdio_server(sandbox_url, *options, writes=True), mode="legacy") as client:
+            instructions = client.instructions
+
+    assert instructions == guide_text(writes=writes_seen)
