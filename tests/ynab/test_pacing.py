@@ -1,0 +1,125 @@
+"""Pacing: at most 180 requests in any rolling hour, and a pause after a 429 (no sleeping)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from email.utils import format_datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tools.ynab.errors import PacingRefused
+from tools.ynab.pacing import LIMIT, Pacer, pause_seconds
+
+START = 1_800_000_000.0  # some fixed epoch second
+
+
+class FakeClock:
+    def __init__(self, now: float = START) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_181st_request_within_an_hour_is_refused_with_when_the_next_may_leave():
+    clock = FakeClock()
+    pacer = Pacer(clock=clock, history=False)
+    for _ in range(LIMIT):
+        pacer.reserve()
+        clock.now += 1
+
+    with pytest.raises(PacingRefused) as refused:
+        pacer.reserve()
+
+    assert refused.value.retry_at == datetime.fromtimestamp(START + 3600, UTC)
+    assert "180 requests went to YNAB in the last hour" in refused.value.message
+    assert "(in 57 minutes)" in refused.value.message
+    assert refused.value.status is None
+
+
+def test_a_request_may_leave_again_once_the_oldest_is_an_hour_old():
+    clock = FakeClock()
+    pacer = Pacer(clock=clock, history=False)
+    for _ in range(LIMIT):
+        pacer.reserve()
+    clock.now = START + 3600.5
+
+    pacer.reserve()
+
+    assert pacer.used() == 1
+
+
+@settings(max_examples=200)
+@given(st.lists(st.floats(0, 5000, allow_nan=False), min_size=1, max_size=400))
+def test_it_never_lets_more_than_180_requests_into_any_hour(gaps):
+    clock = FakeClock()
+    pacer = Pacer(clock=clock, history=False)
+    sent: list[float] = []
+    refusals: list[tuple[float, PacingRefused, int]] = []
+    for gap in gaps:
+        clock.now += gap
+        try:
+            sent.append(pacer.reserve())
+        except PacingRefused as refused:
+            in_window = sum(1 for stamp in sent if stamp > clock.now - 3600)
+            refusals.append((clock.now, refused, in_window))
+
+    for now, refused, in_window in refusals:  # refused only when the hour is full, until later
+        assert refused.retry_at.timestamp() > now
+        assert in_window == LIMIT
+    for stamp in sent:
+        assert sum(1 for other in sent if stamp <= other < stamp + 3600) <= LIMIT
+
+
+def test_a_request_never_sent_gives_its_place_back():
+    pacer = Pacer(clock=FakeClock(), history=False)
+    stamp = pacer.reserve()
+
+    pacer.release(stamp)
+
+    assert pacer.used() == 0
+
+
+def test_after_a_429_nothing_leaves_until_retry_after_has_passed():
+    clock = FakeClock()
+    pacer = Pacer(clock=clock, history=False)
+    pacer.pause("120")
+    clock.now += 119
+
+    with pytest.raises(PacingRefused) as refused:
+        pacer.reserve()
+    clock.now += 1
+    pacer.reserve()
+
+    assert "too many requests" in refused.value.message
+    assert "(in 1 minute)" in refused.value.message
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "seconds"),
+    [(None, 600), ("", 600), ("soon", 600), ("5", 60), ("120", 120), ("86400", 3600)],
+)
+def test_retry_after_is_clamped_to_a_minute_and_an_hour_and_defaults_to_ten_minutes(retry_after, seconds):
+    assert pause_seconds(retry_after, START) == seconds
+
+
+def test_retry_after_may_be_an_http_date():
+    when = format_datetime(datetime.fromtimestamp(START + 900, UTC), usegmt=True)
+
+    assert pause_seconds(when, START) == 900
+
+
+def test_history_is_counted_once_at_first_use():
+    clock = FakeClock()
+    pacer = Pacer(clock=clock)
+    assert pacer.needs_history
+
+    pacer.seed([START - 10] * LIMIT)
+    pacer.seed([START - 5] * LIMIT)  # a second, late seeding is ignored
+
+    assert not pacer.needs_history
+    assert pacer.used() == LIMIT
+    with pytest.raises(PacingRefused):
+        pacer.reserve()
