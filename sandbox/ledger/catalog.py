@@ -37,6 +37,7 @@ def create_category(plan: Plan, group: CategoryGroup, name: str, **fields: Any) 
             plan=plan, knowledge=write.knowledge, group=group, name=name, sort_order=last + 1, **fields
         )
         write.forget_rules()
+        write.months_changed_from(write.plan.first_month)  # every month lists the new category
         return category
 
 

@@ -79,6 +79,10 @@ class PlanWrite:
         self._changed_months.add(month)
         self._changed_categories.add((category_id, month))
 
+    def months_changed_from(self, month: date) -> None:
+        """Something every month from `month` on shows changed (a category's name or goal)."""
+        self._changed_months.add(month)
+
     def finish(self) -> None:
         effects = self._effects.nonzero()
         figures.apply_balances(self.plan, effects.balances, self.knowledge)

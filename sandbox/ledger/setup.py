@@ -114,6 +114,7 @@ def create_account(
         account.save(update_fields=["transfer_payee"])
         if type == "creditCard" and on_budget:
             _payment_category(plan, account, write.knowledge)
+            write.months_changed_from(write.plan.first_month)
         write.forget_rules()
         if balance:
             starting = _starting_balance(plan, account, balance, date or write.today, write.knowledge)

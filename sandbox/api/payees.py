@@ -1,0 +1,73 @@
+"""Payees (list with delta, one, create, rename) and payee locations (read only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sandbox.api.delta import changed, since
+from sandbox.api.errors import bad_request, not_found
+from sandbox.api.fields import MISSING, Body
+from sandbox.api.http import Answer, Call
+from sandbox.ledger import plan_write
+from sandbox.models import Payee, PayeeLocation, Plan
+from sandbox.serialize.payees import LOCATION_FIELDS, PAYEE_FIELDS, payee, payee_location
+
+
+def list_payees(call: Call, plan: Plan) -> dict[str, Any]:
+    knowledge = plan.server_knowledge
+    rows = changed(Payee.objects.filter(plan=plan), since(call)).values(*PAYEE_FIELDS)
+    return {"payees": [payee(row) for row in rows], "server_knowledge": knowledge}
+
+
+def get_payee(call: Call, plan: Plan, payee_id: str) -> dict[str, Any]:
+    return {"payee": payee(_live_payee(plan, payee_id))}
+
+
+def create_payee(call: Call, plan: Plan) -> Answer:
+    name = Body.wrapped(call.body(), "payee").text(
+        "name", required=True, nullable=False, max_length=500, non_blank=True
+    )
+    with plan_write(plan.id) as write:
+        created = Payee.objects.create(plan=plan, name=name, knowledge=write.knowledge)
+    row = Payee.objects.filter(pk=created.pk).values(*PAYEE_FIELDS).get()
+    return Answer({"payee": payee(row), "server_knowledge": write.knowledge}, status=201)
+
+
+def update_payee(call: Call, plan: Plan, payee_id: str) -> dict[str, Any]:
+    body = Body.wrapped(call.body(), "payee")
+    name = body.text("name", nullable=False, max_length=500, non_blank=True)
+    with plan_write(plan.id) as write:
+        row = _live_payee(plan, payee_id)
+        if name is not MISSING and name != row["name"]:
+            if row["transfer_account_id"]:
+                raise bad_request("name of a transfer payee cannot be changed")
+            Payee.objects.filter(pk=payee_id).update(name=name, knowledge=write.knowledge)
+    return {"payee": payee(_live_payee(plan, payee_id)), "server_knowledge": write.knowledge}
+
+
+def list_payee_locations(call: Call, plan: Plan) -> dict[str, Any]:
+    rows = PayeeLocation.objects.filter(plan=plan, deleted=False).values(*LOCATION_FIELDS)
+    return {"payee_locations": [payee_location(row) for row in rows]}
+
+
+def get_payee_location(call: Call, plan: Plan, payee_location_id: str) -> dict[str, Any]:
+    row = PayeeLocation.objects.filter(plan=plan, pk=payee_location_id, deleted=False).values(
+        *LOCATION_FIELDS
+    )
+    found = row.first()
+    if found is None:
+        raise not_found()
+    return {"payee_location": payee_location(found)}
+
+
+def list_locations_of_payee(call: Call, plan: Plan, payee_id: str) -> dict[str, Any]:
+    _live_payee(plan, payee_id)
+    rows = PayeeLocation.objects.filter(plan=plan, payee_id=payee_id, deleted=False).values(*LOCATION_FIELDS)
+    return {"payee_locations": [payee_location(row) for row in rows]}
+
+
+def _live_payee(plan: Plan, payee_id: str) -> dict[str, Any]:
+    row = Payee.objects.filter(plan=plan, pk=payee_id, deleted=False).values(*PAYEE_FIELDS).first()
+    if row is None:
+        raise not_found()
+    return row

@@ -1,0 +1,37 @@
+"""Names shown beside ids (account_name, payee_name, category_name), loaded once per answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sandbox.models import Account, Category, Payee, Plan
+
+SPLIT_NAME = "Split"
+
+
+@dataclass(frozen=True)
+class Names:
+    accounts: dict[str, str]
+    payees: dict[str, str]
+    categories: dict[str, str]
+
+    def account(self, account_id: str | None) -> str | None:
+        return self.accounts.get(account_id) if account_id else None
+
+    def payee(self, payee_id: str | None) -> str | None:
+        return self.payees.get(payee_id) if payee_id else None
+
+    def category(self, category_id: str | None) -> str | None:
+        return self.categories.get(category_id) if category_id else None
+
+
+def load_names(plan: Plan) -> Names:
+    categories = {
+        category_id: SPLIT_NAME if role == Category.ROLE_SPLIT else name
+        for category_id, name, role in Category.objects.filter(plan=plan).values_list("id", "name", "role")
+    }
+    return Names(
+        accounts=dict(Account.objects.filter(plan=plan).values_list("id", "name")),
+        payees=dict(Payee.objects.filter(plan=plan).values_list("id", "name")),
+        categories=categories,
+    )
