@@ -1,0 +1,231 @@
+"""The demo plan: an invented household with six months of believable, noisy history.
+
+`seed_demo_plan()` builds it; `demo_catalog` holds its content as data, `demo_history` the
+months gone by, `demo_inbox` what is waiting for the person (pending imports, a duplicate,
+a transfer-looking pair, memos that try to instruct an agent, the bank's queue).
+Everything is deterministic given `today`; ids are deterministic given the plan id.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, date, datetime, time, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from sandbox import ledger
+from sandbox.models import Account, Category, Plan, new_id
+from sandbox.seeding import demo_catalog as catalog
+from sandbox.seeding.builder import Flag, PlanBuilder
+from sandbox.seeding.dates import add_months, month_start, on_day
+from sandbox.seeding.demo_history import add_history
+from sandbox.seeding.demo_inbox import add_inbox
+from sandbox.seeding.household import Household
+from sandbox.seeding.ids import IdSource
+from sandbox.seeding.targets import (
+    Target,
+    balance_by_date,
+    debt_payment,
+    monthly_funding,
+    monthly_need,
+    target_balance,
+    yearly_need,
+)
+
+
+def seed_demo_plan(plan_id: str | None = None, today: date | None = None) -> Plan:
+    """Create the demo household as a new plan (`plan_id`, default a fresh uuid4).
+
+    Its history runs from five months before `today`'s month (default: the server's local
+    date) through `today`, so it always looks recent. Raises IntegrityError when a plan with
+    that id exists.
+    """
+    today = today or timezone.localdate()
+    first_month = add_months(month_start(today), 1 - catalog.MONTHS_OF_HISTORY)
+    with transaction.atomic():
+        plan = ledger.create_plan(
+            name=catalog.DEMO_PLAN_NAME,
+            first_month=first_month,
+            plan_id=plan_id or new_id(),
+            currency_format=dict(catalog.CURRENCY_FORMAT),
+            date_format=dict(catalog.DATE_FORMAT),
+        )
+        accounts = _create_accounts(plan, first_month, today)
+        build = PlanBuilder(plan, IdSource(plan.id))
+        household = Household(
+            build=build,
+            accounts=accounts,
+            categories={},
+            months=[add_months(first_month, n) for n in range(catalog.MONTHS_OF_HISTORY)],
+            today=today,
+            rng=random.Random("avenir-mcp demo household"),
+        )
+        _add_categories(household)
+        _assign_budgets(household)
+        add_history(household)
+        add_inbox(household)
+        _add_schedules(household)
+        return build.save()
+
+
+def _create_accounts(plan: Plan, first_month: date, today: date) -> dict[str, Account]:
+    """The household's accounts, opened on the plan's first day with their starting balances."""
+    accounts = {}
+    for order, spec in enumerate(catalog.ACCOUNTS):
+        accounts[spec.key] = ledger.create_account(
+            plan,
+            name=spec.name,
+            type=spec.type,
+            on_budget=spec.on_budget,
+            balance=spec.balance,
+            date=first_month,
+            note=spec.note,
+            direct_import_linked=spec.linked,
+            direct_import_in_error=spec.link_broken,
+            sort_order=order,
+            **_account_extras(spec.key, first_month, today),
+        )
+    return accounts
+
+
+def _account_extras(key: str, first_month: date, today: date) -> dict:
+    """Loan terms for the car loan, the reconciliation date of checking, the closed account."""
+    if key == "car_loan":
+        start = first_month.isoformat()
+        return {
+            "debt_interest_rates": {start: catalog.CAR_LOAN_RATE},
+            "debt_minimum_payments": {start: catalog.CAR_LOAN_MINIMUM},
+            "debt_escrow_amounts": {start: 0},
+        }
+    if key == "checking":
+        reconciled_on = month_start(add_months(month_start(today), -1)) + timedelta(days=2)
+        return {"last_reconciled_at": datetime.combine(reconciled_on, time(18, 30), tzinfo=UTC)}
+    if key == "old_bank":
+        return {"closed": True}
+    return {}
+
+
+def _add_categories(household: Household) -> None:
+    build, targets = household.build, _targets(household)
+    for group_name, specs in catalog.GROUPS:
+        group = build.group(group_name)
+        for spec in specs:
+            household.categories[spec.key] = build.category(
+                group, spec.name, target=targets.get(spec.target or ""), hidden=spec.hidden
+            )
+    card = Category.objects.get(plan=build.plan, linked_account=household.accounts["visa"])
+    household.categories["visa_payment"] = card
+    Category.objects.filter(pk=card.pk).update(
+        **monthly_funding(catalog.CARD_DEBT_TARGET).model_fields(household.months[0])
+    )
+
+
+def _targets(household: Household) -> dict[str, Target]:
+    """Every kind of target YNAB has, with due dates relative to the current month."""
+    current, insurance_month = household.current_month, household.months[2]
+    snoozed = datetime.combine(household.ago(10), time(9, 15), tzinfo=UTC)
+    return {
+        "need_rent": monthly_need(950_000, day=5),
+        "refill_electricity": monthly_need(75_000, whole=False),
+        "need_phone": monthly_need(55_000),
+        "yearly_insurance": yearly_need(480_000, on_day(add_months(insurance_month, 12), 15)),
+        "debt_car_loan": debt_payment(catalog.CAR_LOAN_MINIMUM, day=10),
+        "need_transport": monthly_need(86_400, day=4),
+        "refill_groceries": monthly_need(450_000, whole=False),
+        "refill_dining": monthly_need(120_000, whole=False),
+        "need_streaming": monthly_need(25_480),
+        "need_gym": monthly_need(29_900, day=3),
+        "balance_emergency": target_balance(10_000_000),
+        "by_date_holidays": balance_by_date(1_800_000, add_months(current, 7)),
+        "snoozed_laptop": balance_by_date(1_200_000, add_months(current, 10), snoozed_at=snoozed),
+        "funding_car_upkeep": monthly_funding(50_000),
+        "funding_retirement": monthly_funding(150_000),
+    }
+
+
+def _assign_budgets(household: Household) -> None:
+    """Each month's assignments; the first month also builds the buffers and pays card debt."""
+    for index, month in enumerate(household.months):
+        for _group, specs in catalog.GROUPS:
+            for spec in specs:
+                amount = spec.monthly + (spec.first_month_extra if index == 0 else 0)
+                if amount:
+                    household.build.assign(household.categories[spec.key], month, amount)
+        if index < 3:
+            household.build.assign(household.categories["visa_payment"], month, catalog.CARD_DEBT_TARGET)
+
+
+def _add_schedules(household: Household) -> None:
+    """Monthly and yearly schedules, two of them transfers, all due after today."""
+    build, accounts, categories = household.build, household.accounts, household.categories
+    first, today = household.months[0], household.today
+    checking = accounts["checking"]
+    build.schedule(
+        checking,
+        on_day(first, 5),
+        "monthly",
+        -950_000,
+        "Foncia (rent)",
+        today=today,
+        category=categories["rent"],
+    )
+    build.schedule(
+        checking,
+        on_day(first, catalog.SALARY_DAY),
+        "monthly",
+        catalog.SALARY,
+        catalog.SALARY_PAYEE,
+        today=today,
+        category=build.ready_to_assign,
+    )
+    build.schedule(
+        checking,
+        on_day(first, 28),
+        "monthly",
+        -200_000,
+        None,
+        today=today,
+        transfer_to=accounts["savings"],
+        memo="Monthly saving",
+    )
+    build.schedule(
+        checking,
+        on_day(first, 10),
+        "monthly",
+        -catalog.CAR_LOAN_MINIMUM,
+        None,
+        today=today,
+        transfer_to=accounts["car_loan"],
+        category=categories["car_loan"],
+    )
+    build.schedule(
+        checking,
+        on_day(household.months[2], 15),
+        "yearly",
+        -480_000,
+        "MAIF",
+        today=today,
+        category=categories["insurance"],
+        memo="Car insurance, yearly",
+    )
+    build.schedule(
+        accounts["visa"],
+        on_day(first, 14),
+        "monthly",
+        -13_490,
+        "Netflix",
+        today=today,
+        category=categories["streaming"],
+    )
+    build.schedule(
+        accounts["visa"],
+        on_day(add_months(household.current_month, 2), 1),
+        "yearly",
+        -69_000,
+        "Amazon Prime",
+        today=today,
+        category=categories["household"],
+        flag=Flag("orange", "Cancel?"),
+        memo="Renews yearly",
+    )
