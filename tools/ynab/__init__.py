@@ -2,49 +2,44 @@
 
 What tools use:
 
-- `await plan_snapshot(plan_id)` → `PlanSnapshot` (see `tools.ynab.snapshot` for its API):
-  the plan, current as of the call, for one YNAB request when warm (the full export when
+- `await plan_snapshot(plan_id)` → `PlanSnapshot` (its API: `tools.ynab.snapshot`): the
+  plan, current as of the call, for one YNAB request when warm (the full export when
   cold). `plan_id` is an id from `list_plans`, or `last-used`; the snapshot carries the
-  real id. Raises `IdError` (bad id, nothing sent) or `YnabError`.
+  real id. Raises `IdError` (a malformed id, nothing sent) or `YnabError`.
 - `await list_plans()` → `PlanList` (`plans`, `default_plan_id`): one request.
 - `get_ynab_client()` → `YnabClient`: one method per endpoint, for writes and the reads the
-  snapshot does not cover. Writes are never resent; see `tools.ynab.client`.
+  snapshot does not cover; a write is never resent (see `tools.ynab.client`).
 - Errors: `YnabError` (`status`, `error_id`, `name`, `detail`, `retryable`, `message`),
   `PacingRefused` (nothing sent; `retry_at`), `UnknownOutcome` (a write sent, no answer).
-- For health and the admin: `plan_cache_state()`, `requests_last_hour()`, `pacing_state()`.
+- For health and the admin (synchronous): `plan_cache_state()`, `requests_last_hour()`,
+  `ynab_status()`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
-
-from tools.ynab.cache import PlanCache, PlanCacheState
-from tools.ynab.client import PlanList, YnabClient, get_ynab_client, token_tag
+from tools.ynab.cache import PlanCacheState, plan_cache
+from tools.ynab.client import PlanList, YnabClient, get_ynab_client
 from tools.ynab.errors import PacingRefused, UnknownOutcome, YnabError
-from tools.ynab.pacing import LIMIT, pacer_for
 from tools.ynab.records import requests_last_hour as _requests_last_hour
 from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.status import YnabStatus, ynab_status
 
 __all__ = [
     "PacingRefused",
-    "PacingState",
     "PlanCacheState",
     "PlanList",
     "PlanSnapshot",
     "UnknownOutcome",
     "YnabClient",
     "YnabError",
+    "YnabStatus",
     "get_ynab_client",
     "list_plans",
-    "pacing_state",
-    "plan_cache",
     "plan_cache_state",
     "plan_snapshot",
     "requests_last_hour",
+    "ynab_status",
 ]
-
-plan_cache = PlanCache()
 
 
 async def plan_snapshot(plan_id: str, *, client: YnabClient | None = None) -> PlanSnapshot:
@@ -62,23 +57,6 @@ def plan_cache_state() -> list[PlanCacheState]:
     return plan_cache.states()
 
 
-def requests_last_hour(token: str | None = None) -> int:
-    """Requests sent to YNAB in the last hour with `token` (default: the configured one).
-
-    Counted from the `YnabRequest` rows (synchronous: for the admin and health views).
-    """
-    return _requests_last_hour(token_tag(token) if token else get_ynab_client().token_tag)
-
-
-@dataclass(frozen=True, slots=True)
-class PacingState:
-    """The configured token's budget as this process sees it."""
-
-    used: int
-    limit: int
-    paused_until: datetime | None
-
-
-def pacing_state() -> PacingState:
-    pacer = pacer_for(get_ynab_client().token_tag)
-    return PacingState(used=pacer.used(), limit=LIMIT, paused_until=pacer.paused_until())
+def requests_last_hour() -> int:
+    """Requests sent to YNAB in the last hour with the configured token (counted from rows)."""
+    return _requests_last_hour(get_ynab_client().token_tag)

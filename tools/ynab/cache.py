@@ -226,3 +226,6 @@ def _state(key: CacheKey, entry: CacheEntry) -> PlanCacheState:
         base_url=key[0],
         token_tag=key[1],
     )
+
+
+plan_cache = PlanCache()  # the process's cache, used by `tools.ynab.plan_snapshot`
