@@ -88,7 +88,7 @@ def requests_since(entry_id: int) -> list[RequestLogEntry]:
 def check_fault(fault: Fault) -> None:
     """Refuse a fault that could never act as its kind says (ValidationError, every reason)."""
     problems = [*_kind_problems(fault), *_match_problems(fault)]
-    if not isinstance(fault.remaining, int) or isinstance(fault.remaining, bool) or fault.remaining < 1:
+    if not _is_whole(fault.remaining) or fault.remaining < 1:
         problems.append("A fault must apply to at least 1 request (count).")
     if problems:
         raise ValidationError(problems)
@@ -126,21 +126,28 @@ def _path_matches(pattern: str, path: str) -> bool:
 def _kind_problems(fault: Fault) -> list[str]:
     if fault.kind not in KINDS:
         return [f"The kind must be one of {', '.join(KINDS)}, not {fault.kind!r}."]
-    problems = []
+    return [*_status_problems(fault), *_delay_problems(fault)]
+
+
+def _status_problems(fault: Fault) -> list[str]:
+    if fault.kind != Fault.KIND_STATUS:
+        return (
+            [] if fault.status is None else [f"status only applies to a status fault, not to {fault.kind}."]
+        )
+    if not _is_whole(fault.status) or not 400 <= fault.status <= 599:
+        return ["A status fault needs a status from 400 to 599."]
+    return []
+
+
+def _delay_problems(fault: Fault) -> list[str]:
     if not _is_whole(fault.delay_ms) or not 0 <= fault.delay_ms <= MAX_DELAY_MS:
-        problems.append(f"delay_ms must be a whole number from 0 to {MAX_DELAY_MS}.")
-    if fault.kind == Fault.KIND_STATUS:
-        if not _is_whole(fault.status) or not 400 <= fault.status <= 599:
-            problems.append("A status fault needs a status from 400 to 599.")
-        elif fault.status != 429 and fault.delay_ms:
-            problems.append("delay_ms only applies to a status fault answering 429 (its Retry-After).")
-    elif fault.status is not None:
-        problems.append(f"status only applies to a status fault, not to {fault.kind}.")
-    if fault.kind == Fault.KIND_DELAY and _is_whole(fault.delay_ms) and fault.delay_ms <= 0:
-        problems.append("A delay fault needs delay_ms above 0.")
-    if fault.kind == Fault.KIND_DROP and fault.delay_ms:
-        problems.append("delay_ms does not apply to drop_after_write.")
-    return problems
+        return [f"delay_ms must be a whole number from 0 to {MAX_DELAY_MS}."]
+    if fault.kind == Fault.KIND_DELAY and fault.delay_ms == 0:
+        return ["A delay fault needs delay_ms above 0."]
+    announces_retry_after = fault.kind == Fault.KIND_STATUS and fault.status == 429
+    if fault.kind != Fault.KIND_DELAY and fault.delay_ms and not announces_retry_after:
+        return ["delay_ms only applies to a delay fault, or to a 429 status fault (its Retry-After)."]
+    return []
 
 
 def _match_problems(fault: Fault) -> list[str]:

@@ -106,3 +106,16 @@ def test_the_request_log_stays_served_when_faults_are_disabled(settings, live_se
     answer = httpx.get(f"{live_service.url}/sandbox/_requests", timeout=10)
 
     assert answer.status_code == 200
+
+
+def test_the_admin_adds_a_fault_only_when_it_could_act(admin_client):
+    form = {"kind": "status", "method": "patch", "path_pattern": "/payees/", "delay_ms": 0, "remaining": 2}
+
+    refused = admin_client.post("/admin/sandbox/fault/add/", {**form, "status": ""})
+    added = admin_client.post("/admin/sandbox/fault/add/", {**form, "status": 503})
+
+    assert refused.status_code == 200  # the form again, with the reason
+    assert "A status fault needs a status from 400 to 599." in refused.content.decode()
+    assert added.status_code == 302
+    fault = Fault.objects.get()
+    assert (fault.method, fault.status, fault.remaining) == ("PATCH", 503, 2)
