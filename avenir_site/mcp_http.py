@@ -77,7 +77,7 @@ class McpHttpApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = Headers(scope=scope)
-        refusal = origin_refusal(headers)
+        refusal = host_or_origin_refusal(headers)
         if refusal is not None:
             await refusal(scope, receive, send)
             return
@@ -90,7 +90,7 @@ class McpHttpApp:
         await server.session_manager.handle_request(with_principal(scope, principal), receive, send)
 
 
-def origin_refusal(headers: Headers) -> Response | None:
+def host_or_origin_refusal(headers: Headers) -> Response | None:
     """421 for a Host outside ALLOWED_HOSTS, 403 for such an Origin, None when both are fine."""
     if not host_allowed(headers.get("host", "")):
         return PlainTextResponse("Invalid Host header", status_code=421)
