@@ -112,6 +112,7 @@ async def test_a_question_left_unanswered_past_the_timeout_counts_as_dismissed(s
 
     async def absent_person(context, params):
         await never.wait()
+        return ElicitResult(action="accept", content={"value": True})  # too late: the call is over
 
     async with Client(server, mode="legacy", elicitation_callback=absent_person) as client:
         with anyio.fail_after(10):
