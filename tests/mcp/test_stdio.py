@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import sys
+import uuid
+from datetime import date
 
 import anyio
 import pytest
 from django.conf import settings
 from mcp import Client, StdioServerParameters
 
+from sandbox.ledger import create_plan
 from tests.mcp.conftest import MODES, instructions_of
 from tools.resources import GUIDE_URI, guide_text
 
@@ -25,20 +28,30 @@ def stdio_server(sandbox_url: str, *options: str, writes: bool = False) -> Stdio
             "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
             "AVENIR_MCP_YNAB_URL": sandbox_url,
             "AVENIR_MCP_WRITE": "1" if writes else "0",
+            "YNAB_API_KEY": "",
+            "SANDBOX_TOKEN": settings.SANDBOX_TOKEN,
         },
     )
 
 
+@pytest.fixture
+def own_plan():
+    return create_plan(name=f"Stdio {uuid.uuid4().hex[:8]}", first_month=date(2025, 1, 1))
+
+
 @pytest.mark.parametrize("mode", MODES)
-async def test_it_serves_the_guide_and_tools_over_stdio(sandbox_url, mode):
+async def test_it_serves_the_guide_and_the_tools_over_stdio(sandbox_url, own_plan, mode):
     with anyio.fail_after(60):
         async with Client(stdio_server(sandbox_url), mode=mode) as client:
             instructions = await instructions_of(client)
             guide = (await client.read_resource(GUIDE_URI)).contents[0].text
             tools = (await client.list_tools()).tools
+            listed = await client.call_tool("list_plans", {})
 
+    plan_ids = [plan["plan_id"] for plan in listed.structured_content["plans"]]
     assert instructions == guide == guide_text(writes=False)
     assert all(tool.annotations.read_only_hint for tool in tools)
+    assert own_plan.id in plan_ids
 
 
 @pytest.mark.parametrize(("options", "writes_seen"), [((), True), (("--read-only",), False)])

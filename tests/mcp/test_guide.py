@@ -1,0 +1,118 @@
+"""The guide each caller reads names only tools that exist and that this caller can see."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+import anyio
+import pytest
+from mcp import Client
+
+from avenir_site.mcp_server import build_server
+from tests.mcp.conftest import instructions_of
+from tests.mcp.sample_tools import SAMPLE_GUIDE, SAMPLE_SPECS
+from tools.catalog import catalog_specs
+from tools.registry import ToolSpec, hidden_tool_names
+from tools.resources import GUIDE_URI, GuideMarkupError, render_guide
+
+CODE_SPAN = re.compile(r"`([^`]+)`")
+SNAKE_CASE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+def schema_fields(schema: object) -> Iterator[str]:
+    """Every property name anywhere in a JSON schema."""
+    if isinstance(schema, dict):
+        yield from (schema.get("properties") or {}).keys()
+        for value in schema.values():
+            yield from schema_fields(value)
+    elif isinstance(schema, list):
+        for value in schema:
+            yield from schema_fields(value)
+
+
+def names_out_of_sight(
+    text: str, tools: Sequence[dict], specs: Sequence[ToolSpec], *, writes: bool
+) -> set[str]:
+    """Code identifiers that are no visible tool or field, and hidden tools named anywhere."""
+    known = {tool["name"] for tool in tools}
+    for tool in tools:
+        known |= set(schema_fields(tool["inputSchema"])) | set(schema_fields(tool.get("outputSchema")))
+    in_code = {name for span in CODE_SPAN.findall(text) for name in SNAKE_CASE.findall(span)}
+    hidden = {name for name in hidden_tool_names(specs, writes=writes) if re.search(rf"\b{name}\b", text)}
+    return (in_code - known) | hidden
+
+
+async def what_the_caller_reads(specs, guide_markdown, *, writes: bool) -> tuple[str, str, list[dict]]:
+    server = build_server(writes=writes, local_principal=None, specs=specs, guide_markdown=guide_markdown)
+    with anyio.fail_after(10):
+        async with Client(server, mode="legacy") as client:
+            instructions = await instructions_of(client)
+            resource = (await client.read_resource(GUIDE_URI)).contents[0].text
+            tools = [
+                tool.model_dump(by_alias=True, mode="json") for tool in (await client.list_tools()).tools
+            ]
+    return instructions, resource, tools
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("writes", [False, True], ids=["read-only", "read-write"])
+async def test_the_guide_names_only_tools_and_fields_the_caller_can_see(writes):
+    specs = catalog_specs()
+
+    instructions, resource, tools = await what_the_caller_reads(specs, None, writes=writes)
+
+    assert instructions == resource
+    assert names_out_of_sight(resource, tools, specs, writes=writes) == set()
+
+
+@pytest.mark.anyio
+async def test_a_caller_without_writes_reads_no_write_section_and_no_write_tool():
+    instructions, resource, tools = await what_the_caller_reads(SAMPLE_SPECS, SAMPLE_GUIDE, writes=False)
+
+    assert "rename_label" not in resource
+    assert "Changes are made in YNAB itself." in resource
+    assert instructions == resource
+    assert names_out_of_sight(resource, tools, SAMPLE_SPECS, writes=False) == set()
+
+
+@pytest.mark.anyio
+async def test_a_caller_with_writes_reads_the_write_section_and_not_the_read_only_one():
+    _instructions, resource, tools = await what_the_caller_reads(SAMPLE_SPECS, SAMPLE_GUIDE, writes=True)
+
+    assert "Rename with `rename_label`" in resource
+    assert "YNAB itself" not in resource
+    assert names_out_of_sight(resource, tools, SAMPLE_SPECS, writes=True) == set()
+
+
+@pytest.mark.anyio
+async def test_the_check_catches_a_guide_naming_a_missing_or_hidden_tool():
+    guide = SAMPLE_GUIDE + "\nThen call `list_widgets`; rename_label also helps.\n"
+
+    _instructions, resource, tools = await what_the_caller_reads(SAMPLE_SPECS, guide, writes=False)
+
+    assert names_out_of_sight(resource, tools, SAMPLE_SPECS, writes=False) == {"list_widgets", "rename_label"}
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("specs", [catalog_specs(), SAMPLE_SPECS], ids=["catalog", "sample"])
+async def test_no_tool_a_read_only_caller_sees_names_a_write_tool(specs):
+    _instructions, _resource, tools = await what_the_caller_reads(specs, None, writes=False)
+    hidden = hidden_tool_names(specs, writes=False)
+
+    mentions = {tool["name"]: sorted(name for name in hidden if name in str(tool)) for tool in tools}
+
+    assert mentions == {tool["name"]: [] for tool in tools}
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        "<!-- writes -->never closed",
+        "<!-- /writes -->",
+        "<!-- writes --><!-- no-writes --><!-- /no-writes -->",
+    ],
+)
+def test_a_guide_with_unpaired_section_markers_is_refused(markdown):
+    with pytest.raises(GuideMarkupError):
+        render_guide(markdown, writes=True)
