@@ -37,8 +37,9 @@ that cannot ask → `CLIENT_CANNOT_ASK`; a code passed → `CODES_DISABLED`.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 import anyio
 from django.conf import settings
@@ -53,6 +54,8 @@ from confirmations.codes import Binding, ConfirmationStore, Kind, StoreFull
 from confirmations.fingerprint import fingerprint
 from confirmations.preview import Preview, render
 from tools.auth import Principal, principal_of
+
+logger = logging.getLogger(__name__)
 
 INPUT_REQUIRED_VERSION = "2026-07-28"
 CONFIRM_INPUT_KEY = "confirm"
@@ -158,7 +161,7 @@ class _Asking:
         if _require_elicitation():
             raise ConfirmationError(messages.CODES_DISABLED)
         if not self.store.spend(Kind.CODE, code, self.binding):
-            raise ConfirmationError(messages.CODE_REFUSED)
+            self._refuse("a confirmation code", messages.CODE_REFUSED)
         return self._applied("code")
 
     def client_cannot_ask(self) -> Decision:
@@ -182,9 +185,9 @@ class _Asking:
             asked_fingerprint, self.binding.plan_id, self.binding.tool, self.binding.principal_key
         )
         if not self.store.spend(Kind.QUESTION, nonce, asked):
-            raise ConfirmationError(messages.ANSWER_NOT_VALID)
+            self._refuse("an answer already used, expired or revoked", messages.ANSWER_NOT_VALID)
         if asked_fingerprint != self.binding.fingerprint:
-            raise ConfirmationError(messages.PLAN_CHANGED)
+            self._refuse("an answer to a preview the plan no longer matches", messages.PLAN_CHANGED)
         answer = (self.ctx.input_responses or {}).get(CONFIRM_INPUT_KEY)
         return self._read_answer(answer if isinstance(answer, ElicitResult) else None, "input_required")
 
@@ -230,6 +233,15 @@ class _Asking:
             )
         except StoreFull as full:
             raise ConfirmationError(str(full)) from None
+
+    def _refuse(self, what: str, message: str) -> NoReturn:
+        # The owner's trace of refused attempts (never the code itself): many in a row may
+        # mean an agent is trying codes it should not have.
+        binding = self.binding
+        logger.warning(
+            "Refused %s for %s on plan %s from %s", what, binding.tool, binding.plan_id, binding.principal_key
+        )
+        raise ConfirmationError(message)
 
     def _applied(self, via: ConfirmedBy) -> Decision:
         return self._decision("applied", confirmed_by=via)

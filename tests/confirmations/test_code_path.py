@@ -189,3 +189,16 @@ async def test_a_read_only_token_is_refused_before_anything_is_asked(store, budg
     assert refused.content[0].text == f"Error executing tool {TOOL}: {messages.READ_ONLY}"
     assert store.pending() == []
     assert await budget_row.assigned() == START
+
+
+async def test_a_refused_code_leaves_a_trace_for_the_owner_without_the_code(server, budget_row, caplog):
+    async with Client(server, mode="2026-07-28") as client:
+        with anyio.fail_after(10):
+            await client.call_tool(TOOL, {**budget_row.args, "confirmation": "GuessedCode"})
+
+    [record] = [record for record in caplog.records if record.name == "confirmations.confirm"]
+    assert record.levelname == "WARNING"
+    assert record.getMessage() == (
+        f"Refused a confirmation code for {TOOL} on plan {budget_row.plan_id} from alice"
+    )
+    assert "GuessedCode" not in caplog.text
