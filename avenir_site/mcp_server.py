@@ -11,6 +11,7 @@ where a hidden tool could show through.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from tools.resources import guide_text, register_resources, render_guide
 
 SERVER_NAME = "avenir-mcp"
 SERVER_TITLE = "avenir-mcp for YNAB"
+SERVER_VERSION = tomllib.loads((settings.BASE_DIR / "pyproject.toml").read_text())["project"]["version"]
 
 
 def build_server(
@@ -48,6 +50,7 @@ def build_server(
     server = MCPServer(
         SERVER_NAME,
         title=SERVER_TITLE,
+        version=SERVER_VERSION,
         instructions=guide,
         lifespan=_lifespan_with(ServerState(local_principal=local_principal)),
         request_state_security=request_state_security(),

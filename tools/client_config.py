@@ -29,7 +29,10 @@ def claude_code_command(token: str) -> str:
 def stdio_entry() -> str:
     """An `mcpServers` entry that starts avenir-mcp over stdio (Claude Desktop): no token needed."""
     manage = str(settings.BASE_DIR / "manage.py")
-    entry = {"command": sys.executable, "args": [manage, "mcp_stdio"]}
+    entry: dict[str, object] = {"command": sys.executable, "args": [manage, "mcp_stdio"]}
+    if not settings.YNAB_API_KEY:
+        # The sandbox is served by the HTTP service: tell the stdio server where it runs.
+        entry["env"] = {"AVENIR_MCP_SELF_URL": settings.AVENIR_MCP_SELF_URL}
     return json.dumps({"mcpServers": {SERVER_KEY: entry}}, indent=2)
 
 
