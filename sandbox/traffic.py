@@ -28,7 +28,8 @@ from django.conf import settings
 from sandbox.faults import claim_fault
 from sandbox.models import Fault, RequestLogEntry
 from sandbox.traffic_limit import rate_limiter
-from sandbox.traffic_log import bearer_token, in_db_thread, token_tag, write_entry
+from sandbox.traffic_log import bearer_token, token_tag, write_entry
+from sandbox.traffic_worker import database_worker
 
 logger = logging.getLogger(__name__)
 
@@ -109,7 +110,7 @@ class _Exchange:
         limit = settings.SANDBOX_RATE_LIMIT
         if limit > 0 and not await self._admit(limit):
             return
-        fault = await in_db_thread(claim_fault, self.scope["method"], self.scope["path"])
+        fault = await database_worker.run(claim_fault, self.scope["method"], self.scope["path"])
         if fault is None:
             await app(self.scope, receive, self._send_from_app)
             return

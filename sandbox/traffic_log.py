@@ -1,53 +1,24 @@
-"""The traffic layer's database work, done off the event loop, and the token tags it logs.
-
-Database work runs on a small pool of threads of its own rather than Django's shared
-thread-sensitive executor: a request must never wait for a thread that something else
-(a sync caller waiting on this same server) may be holding. Each unit of work opens and
-closes its connection as a Django request does (`CONN_MAX_AGE` applies), so these threads
-hold no connection the settings did not ask for.
-"""
+"""The request log's rows and the token tags they carry (never a token itself)."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import logging
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from functools import partial
-from typing import TypeVar
 
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections
+from django.db import DatabaseError
 
 from sandbox.models import RequestLogEntry
+from sandbox.traffic_worker import database_worker
 
 logger = logging.getLogger(__name__)
-
-T = TypeVar("T")
-
-_db_threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sandbox-traffic")
-
-
-async def in_db_thread(work: Callable[..., T], *args: object) -> T:
-    """Run `work(*args)` on the traffic layer's database threads and wait for it."""
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_db_threads, partial(_unit_of_work, work, *args))
-
-
-def _unit_of_work(work: Callable[..., T], *args: object) -> T:
-    close_old_connections()
-    try:
-        return work(*args)
-    finally:
-        close_old_connections()
 
 
 async def write_entry(entry: RequestLogEntry) -> None:
     """Save one request-log row; a database failure is logged, never turned into the answer."""
     try:
-        await in_db_thread(entry.save)
+        await database_worker.run(entry.save)
     except DatabaseError:
         logger.exception("The sandbox could not log %s %s", entry.method, entry.path)
 
