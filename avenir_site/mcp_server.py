@@ -89,8 +89,12 @@ def _lifespan_with(state: ServerState) -> Callable[[MCPServer], AbstractAsyncCon
     return lifespan
 
 
-def local_server(principal: Principal, *, specs: Sequence[ToolSpec] | None = None) -> MCPServer:
-    """The server for one local person (stdio, in-memory clients), gated as of now."""
+def local_server(principal: Principal | None = None, *, specs: Sequence[ToolSpec] | None = None) -> MCPServer:
+    """The server for one local person (stdio, in-memory `Client(server)`), gated as of now.
+
+    Without `principal`, the caller is `Principal.local()` ("local", read-write).
+    """
+    principal = Principal.local() if principal is None else principal
     return build_server(writes=writes_allowed(principal), local_principal=principal, specs=specs)
 
 

@@ -19,15 +19,11 @@ from tools.models import McpToken
 
 @admin.register(McpToken)
 class McpTokenAdmin(admin.ModelAdmin):
-    list_display = ("name", "scope", "prefix", "created_at", "last_used_at", "is_active")
+    list_display = ("name", "scope", "prefix", "created_at", "last_used_at", "revoked_at")
     list_filter = ("scope", ("revoked_at", admin.EmptyFieldListFilter))
     search_fields = ("name", "prefix")
     actions = ("revoke_tokens",)
     readonly_fields = ("prefix", "created_at", "last_used_at", "revoked_at")
-
-    @admin.display(boolean=True, description="active")
-    def is_active(self, token: McpToken) -> bool:
-        return not token.revoked
 
     def get_fields(self, request: HttpRequest, obj: McpToken | None = None) -> list[str]:
         if obj is None:

@@ -45,6 +45,7 @@ def test_the_list_shows_scope_and_last_use(owner, issue_token):
     assert row.name in listing
     assert "read-only" in listing
     assert "Last used at" in listing
+    assert "Revoked at" in listing
 
 
 def test_revoking_from_the_list_refuses_the_token_from_then_on(owner, issue_token):

@@ -1,0 +1,56 @@
+"""In memory, the caller is a local principal the test chooses, gated like a token."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+from mcp import Client
+
+from avenir_site.mcp_server import build_server, local_server
+from tests.mcp.sample_tools import SAMPLE_SPECS
+from tools.auth import Principal
+
+pytestmark = pytest.mark.anyio
+
+
+async def caller_and_tools(server) -> tuple[dict | None, list[str]]:
+    with anyio.fail_after(10):
+        async with Client(server) as client:
+            called = await client.call_tool("describe_caller", {})
+            names = [tool.name for tool in (await client.list_tools()).tools]
+    return called.structured_content, names
+
+
+async def test_without_a_chosen_principal_the_caller_is_the_local_person(settings):
+    settings.AVENIR_MCP_WRITE = True
+
+    caller, names = await caller_and_tools(local_server(specs=SAMPLE_SPECS))
+
+    assert caller == {"principal": "local", "read_only": False}
+    assert names == ["describe_caller", "rename_label"]
+
+
+async def test_a_read_only_local_principal_gets_no_write_tool_even_with_writes_on(settings):
+    settings.AVENIR_MCP_WRITE = True
+
+    caller, names = await caller_and_tools(
+        local_server(Principal.local("tester", read_only=True), specs=SAMPLE_SPECS)
+    )
+
+    assert caller == {"principal": "tester", "read_only": True}
+    assert names == ["describe_caller"]
+
+
+async def test_a_server_built_for_http_names_nobody_when_a_request_comes_without_http():
+    server = build_server(writes=False, local_principal=None, specs=SAMPLE_SPECS)
+
+    with anyio.fail_after(10):
+        async with Client(server) as client:
+            called = await client.call_tool("describe_caller", {})
+
+    assert called.is_error is True
+
+
+def test_a_local_principal_cannot_pass_for_a_token():
+    with pytest.raises(ValueError, match="pass for a token"):
+        Principal.local("token:1")
