@@ -12,7 +12,7 @@ from dataclasses import dataclass
 TRANSACTIONS_PER_MONTH = 300  # below this rate a plan gets fewer months, never more than
 MAX_MONTHS = 36
 PAYEE_COUNT = 300
-ZIPF_EXPONENT = 1.1  # a few payees get most of the purchases, the rest a long tail
+ZIPF_EXPONENT = 1.5  # a few payees get most of the purchases, the rest a long tail
 SPLIT_SHARE = 0.03
 REFUND_SHARE = 0.02
 PENDING_DAYS = 10  # purchases this recent may still be unapproved, uncategorised imports

@@ -78,7 +78,7 @@ def _target(spec: catalog.HeavyCategory, today: date) -> Target:
 def make_payees(rng: random.Random, categories: dict[str, Category]) -> tuple[list[HeavyPayee], list[float]]:
     """`PAYEE_COUNT` payees spread over the spending categories by how often each is used,
     and cumulative weights giving a long tail: within a category, the k-th payee is used
-    1/k^1.1 as often as the first."""
+    1/k^1.5 as often as the first."""
     spending = [spec for _group, specs in catalog.GROUPS for spec in specs if spec.share]
     total_share = sum(spec.share for spec in spending)
     payees, weights, names = [], [], set()
