@@ -13,7 +13,7 @@ from django.utils import timezone
 from sandbox.models import new_id
 from sandbox.seeding import seed_demo_plan
 from sandbox.seeding.dates import add_months, month_start
-from tests.sandbox.seeded import get, likely_duplicates, pending, transactions, transfer_pairs
+from tests.sandbox.test_seed_rules import get, likely_duplicates, pending, transactions, transfer_pairs
 from tools.logic.payees import normalise_payee
 
 MASKED_CARD = re.compile(r"\b\d{6}\*{6}\d\b")
