@@ -1,0 +1,220 @@
+"""Money crosses the tool boundary exactly: decimal text in, int milliunits inside, text out."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tools.logic.money import (
+    AmountError,
+    amount_text,
+    format_amount,
+    from_units,
+    parse_amount,
+    to_units,
+)
+
+AMOUNTS = st.integers(min_value=-(10**12), max_value=10**12)  # ±1,000,000,000 units
+INT64 = st.integers(min_value=-(2**63) + 1, max_value=2**63 - 1)
+DIGITS = st.sampled_from([0, 2, 3])
+SEPARATORS = st.sampled_from([".", ",", "٫"])
+
+
+@given(AMOUNTS, DIGITS)
+def test_it_reads_back_every_amount_it_writes(milliunits, digits):
+    assert parse_amount(amount_text(milliunits, digits)) == milliunits
+
+
+@given(AMOUNTS, DIGITS)
+def test_it_writes_at_least_the_currency_digits_and_at_most_three(milliunits, digits):
+    text = amount_text(milliunits, digits)
+    decimals = text.partition(".")[2]
+
+    assert digits <= len(decimals) <= 3
+    assert text.startswith("-") == (milliunits < 0)
+
+
+@given(INT64)
+def test_it_converts_milliunits_to_units_and_back_exactly(milliunits):
+    units = to_units(milliunits)
+
+    assert units.as_tuple().exponent == -3
+    assert from_units(units) == milliunits
+
+
+@given(st.decimals(min_value=-(10**15), max_value=10**15, places=3, allow_nan=False, allow_infinity=False))
+def test_it_converts_units_with_three_decimals_to_milliunits_and_back(units):
+    assert to_units(from_units(units)) == units
+
+
+@given(AMOUNTS, DIGITS, SEPARATORS, st.booleans())
+def test_its_preview_amounts_never_lose_a_milliunit(milliunits, digits, separator, statement):
+    currency_format = {"decimal_digits": digits, "decimal_separator": separator}
+    text = format_amount(milliunits, currency_format, statement=statement)
+    magnitude = parse_amount(text.replace(separator, ".").lstrip("+-"))
+
+    assert magnitude == abs(milliunits)
+    if statement:
+        assert text.startswith("+") == (milliunits > 0)
+        assert not text.startswith("-")
+    else:
+        assert text.startswith("-") == (milliunits < 0)
+
+
+@pytest.mark.parametrize(
+    ("milliunits", "digits", "expected"),
+    [
+        (150000, 2, "150.00"),
+        (-42500, 2, "-42.50"),
+        (1234, 2, "1.234"),
+        (5000, 0, "5"),
+        (5500, 0, "5.5"),
+        (0, 2, "0.00"),
+        (-1, 2, "-0.001"),
+        (7, 3, "0.007"),
+        (1200000000, 2, "1200000.00"),
+    ],
+)
+def test_it_writes_amount_text_with_the_currency_digits(milliunits, digits, expected):
+    assert amount_text(milliunits, digits) == expected
+
+
+@pytest.mark.parametrize(
+    ("given_amount", "milliunits"),
+    [
+        ("-42.50", -42500),
+        ("42", 42000),
+        ("+86.4", 86400),
+        ("0.001", 1),
+        ("-0", 0),
+        (" 12.5 ", 12500),
+        ("007.10", 7100),
+        (42, 42000),
+        (-3, -3000),
+        (Decimal("3.5"), 3500),
+        (Decimal("-0.125"), -125),
+        ("1000000000", 10**12),
+        ("-1000000000.000", -(10**12)),
+        (-1_000_000_000, -(10**12)),
+    ],
+)
+def test_it_reads_decimal_amounts_as_milliunits(given_amount, milliunits):
+    assert parse_amount(given_amount) == milliunits
+
+
+@pytest.mark.parametrize(
+    ("given_amount", "said"),
+    [
+        ("NaN", "finite"),
+        ("inf", "finite"),
+        ("-Infinity", "finite"),
+        (Decimal("NaN"), "finite"),
+        ("1e3", "exponent"),
+        ("2E-2", "exponent"),
+        (Decimal("1E+3"), "exponent"),
+        ("", "empty"),
+        ("   ", "empty"),
+        ("1 000", "space"),
+        ("-\t5", "space"),
+        ("+", "not a decimal"),
+        ("-", "not a decimal"),
+        ("1,234.50", "separator"),
+        ("12,50", "comma"),
+        ("1_000", "separator"),
+        (".5", "not a decimal"),
+        ("5.", "not a decimal"),
+        ("--5", "not a decimal"),
+        ("0x10", "not a decimal"),
+        ("١٢", "not a decimal"),
+        ("1.2345", "at most 3"),
+        ("1.2300", "at most 3"),
+        ("1000000000.001", "1,000,000,000"),
+        ("-1000000001", "1,000,000,000"),
+        (1_000_000_001, "1,000,000,000"),
+        ("9" * 60, "too long"),
+        (True, "not a decimal amount"),
+        (None, "not a decimal amount"),
+        (42.5, "float"),
+    ],
+)
+def test_it_refuses_amounts_it_cannot_take_exactly_saying_what_to_give(given_amount, said):
+    with pytest.raises(AmountError) as refusal:
+        parse_amount(given_amount)
+
+    message = str(refusal.value)
+    assert said in message
+    assert "\n" not in message
+    assert "give" in message
+
+
+def test_it_names_the_argument_in_the_refusal():
+    with pytest.raises(AmountError, match=r"^monthly_income '12,5' "):
+        parse_amount("12,5", field="monthly_income")
+
+
+def test_it_refuses_a_huge_integer_without_failing_to_print_it():
+    with pytest.raises(AmountError, match="too long to show"):
+        parse_amount(10**5000)
+
+
+@pytest.mark.parametrize("units", ["1.0001", "0.00012", "NaN", "Infinity", "1E+19", "9223372036854775.808"])
+def test_it_refuses_units_that_are_not_an_exact_storable_milliunit(units):
+    with pytest.raises(AmountError):
+        from_units(Decimal(units))
+
+
+@pytest.mark.parametrize(
+    ("units", "milliunits"),
+    [("1.2500", 1250), ("-0.001", -1), ("1200E-5", 12), ("0E+99999999", 0), ("12E+3", 12_000_000)],
+)
+def test_it_takes_units_whose_extra_digits_are_zeros(units, milliunits):
+    assert from_units(Decimal(units)) == milliunits
+
+
+def test_it_refuses_floats_in_conversions():
+    with pytest.raises(TypeError):
+        from_units(1.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        to_units(1.5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("milliunits", "statement", "expected"),
+    [
+        (-86400, True, "86.40"),
+        (86400, True, "+86.40"),
+        (0, True, "0.00"),
+        (-12000, False, "-12.00"),
+        (150000, False, "150.00"),
+        (1200000, False, "1200.00"),
+        (1234, True, "+1.234"),
+    ],
+)
+def test_it_formats_preview_amounts_without_symbol_or_grouping(milliunits, statement, expected):
+    usd = {"decimal_digits": 2, "decimal_separator": ".", "group_separator": ",", "currency_symbol": "$"}
+
+    assert format_amount(milliunits, usd, statement=statement) == expected
+
+
+@pytest.mark.parametrize(
+    ("currency_format", "milliunits", "expected"),
+    [
+        ({"decimal_digits": 2, "decimal_separator": ","}, -1234560, "-1234,56"),
+        ({"decimal_digits": 0, "decimal_separator": "."}, 5000, "5"),
+        ({"decimal_digits": 0, "decimal_separator": "."}, 5500, "5.5"),
+        ({"decimal_digits": 3, "decimal_separator": "."}, 1500, "1.500"),
+        (None, 150000, "150.00"),
+        ({}, -150000, "-150.00"),
+        ({"decimal_digits": 7, "decimal_separator": "."}, 1500, "1.500"),
+        ({"decimal_digits": "2", "decimal_separator": ""}, 1500, "1.50"),
+        ({"decimal_digits": 2, "decimal_separator": "5"}, 1500, "1.50"),
+        ({"decimal_digits": 2, "decimal_separator": "\u202e"}, 1500, "1.50"),
+    ],
+)
+def test_it_formats_in_the_plans_digits_and_separator_when_they_are_usable(
+    currency_format, milliunits, expected
+):
+    assert format_amount(milliunits, currency_format) == expected
