@@ -1,0 +1,79 @@
+"""Fixtures for the YNAB client's tests: a client on the live sandbox, plans of their own."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+from sandbox import faults
+from sandbox.models import RequestLogEntry
+from sandbox.seeding import seed_demo_plan
+from tools.ynab.cache import PlanCache
+from tools.ynab.client import YnabClient
+from tools.ynab.pacing import Pacer, reset_pacing
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def _whole_pacing_budget() -> Iterator[None]:
+    """Each test starts with the whole hourly budget (a suite sends far more than 180)."""
+    reset_pacing()
+    yield
+    reset_pacing()
+
+
+@pytest.fixture
+def no_faults(live_service) -> Iterator[None]:
+    faults.clear_faults()
+    yield
+    faults.clear_faults()
+
+
+@pytest.fixture
+def client(sandbox_url: str) -> YnabClient:
+    """A client of the live sandbox with its own pacer and no waiting between retries."""
+    return YnabClient(
+        base_url=sandbox_url, token=settings.SANDBOX_TOKEN, pacer=Pacer(history=False), delays=(0, 0)
+    )
+
+
+@pytest.fixture
+def cache() -> PlanCache:
+    """A cache of this test's own (the process's cache is shared by every test)."""
+    return PlanCache()
+
+
+@pytest.fixture
+def demo_plan_id(live_service) -> str:
+    """A fresh copy of the demo household, under an id no other test uses."""
+    return seed_demo_plan(plan_id=str(uuid.uuid4())).id
+
+
+class SandboxLog:
+    """What reached the sandbox after a mark: `log.mark()`, act, `await log.requests()`."""
+
+    def __init__(self) -> None:
+        self._mark = 0
+
+    async def mark(self) -> None:
+        self._mark = await sync_to_async(faults.last_request_id)()
+
+    async def requests(self, containing: str = "") -> list[RequestLogEntry]:
+        entries = await sync_to_async(faults.requests_since)(self._mark)
+        return [entry for entry in entries if containing in entry.path]
+
+
+@pytest.fixture
+def sandbox_log(live_service) -> SandboxLog:
+    return SandboxLog()
+
+
+inject = sync_to_async(faults.inject)

@@ -1,0 +1,251 @@
+"""The plan cache against the live sandbox: one full load, then one delta request per use.
+
+Every change here goes through the sandbox's API over HTTP (mostly the client's own write
+methods); the merged snapshot must then equal a snapshot built from a fresh full export.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import anyio
+import httpx
+import pytest
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+from sandbox.models import Account, Transaction
+from sandbox.seeding import seed_demo_plan
+from tests.ynab.compare import differences, index_errors
+from tools.logic.ids import IdError
+from tools.ynab import plan_snapshot
+from tools.ynab.cache import PlanCache
+from tools.ynab.errors import YnabError
+
+pytestmark = pytest.mark.anyio
+
+
+async def _sandbox(client, method: str, path: str, body: dict | None = None) -> dict:
+    """A write the client has no method for (accounts, schedules), over HTTP all the same."""
+    async with httpx.AsyncClient(base_url=client.base_url, timeout=10) as http:
+        answer = await http.request(
+            method, path, json=body, headers={"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"}
+        )
+    assert answer.is_success, answer.text
+    return answer.json()["data"]
+
+
+async def test_the_first_use_loads_the_whole_plan_in_one_request(client, cache, demo_plan_id, sandbox_log):
+    await sandbox_log.mark()
+
+    snapshot = await cache.snapshot(client, demo_plan_id)
+
+    [request] = await sandbox_log.requests(demo_plan_id)
+    assert (request.method, request.query) == ("GET", "")
+    live = await sync_to_async(
+        lambda: Transaction.objects.filter(plan_id=demo_plan_id, deleted=False).count()
+    )()
+    assert snapshot.plan_id == demo_plan_id
+    assert len(snapshot.transactions) == live
+    account = await sync_to_async(lambda: Account.objects.filter(plan_id=demo_plan_id).first())()
+    assert snapshot.accounts[account.id].balance == account.balance
+    assert snapshot.settings.currency_format is not None
+    assert index_errors(snapshot) == []
+
+
+async def test_a_later_use_sends_one_delta_request_and_merges_changes_of_every_kind(
+    client, cache, demo_plan_id, sandbox_log
+):
+    before = await cache.snapshot(client, demo_plan_id)
+    await _change_every_kind(client, before)
+    await sandbox_log.mark()
+
+    merged = await cache.snapshot(client, demo_plan_id)
+
+    [request] = await sandbox_log.requests(demo_plan_id)
+    assert request.query == f"last_knowledge_of_server={before.server_knowledge}"
+    fresh = await PlanCache().snapshot(client, demo_plan_id)
+    assert merged.server_knowledge > before.server_knowledge
+    assert differences(merged, fresh) == []
+    assert index_errors(merged) == []
+    assert "Holiday fund" in {account.name for account in merged.accounts.values()}
+    assert any(merged.subtransactions_of(t.id) for t in merged.transactions_with_payee(_payee_named(merged)))
+
+
+async def _change_every_kind(client, snapshot) -> None:
+    """Create, update and delete entities of each kind YNAB's API can write."""
+    plan = snapshot.plan_id
+    checking = next(a for a in snapshot.accounts.values() if a.type == "checking" and not a.closed)
+    group = next(
+        g
+        for g in snapshot.category_groups.values()
+        if not g.internal and g.name != "Credit Card Payments" and len(snapshot.categories_in_group(g.id)) > 1
+    )
+    spendable = [c for c in snapshot.categories_in_group(group.id) if not c.hidden]
+    victim = next(t for t in snapshot.transactions_in_account(checking.id) if not snapshot.is_split(t))
+    edited = next(t for t in snapshot.transactions_in_account(checking.id) if t.id != victim.id)
+    split = next(t for t in snapshot.transactions.values() if snapshot.is_split(t))
+    payee = next(p for p in snapshot.payees.values() if p.transfer_account_id is None)
+    today = datetime.now(UTC).date().isoformat()
+
+    await _sandbox(
+        client,
+        "POST",
+        f"/plans/{plan}/accounts",
+        {"account": {"name": "Holiday fund", "type": "savings", "balance": 250_000}},
+    )
+    new_group = await _sandbox(
+        client, "POST", f"/plans/{plan}/category_groups", {"category_group": {"name": "Test group"}}
+    )
+    await _sandbox(
+        client,
+        "PATCH",
+        f"/plans/{plan}/category_groups/{group.id}",
+        {"category_group": {"name": "Renamed group"}},
+    )
+    await client.post_category(
+        plan, {"name": "Piano lessons", "category_group_id": new_group["category_group"]["id"]}
+    )
+    await client.patch_category(plan, spendable[0].id, {"name": "Renamed category"})
+    await client.patch_month_category(plan, "current", spendable[1].id, 123_450)
+    await client.patch_payee(plan, payee.id, "Renamed payee")
+    lines = [
+        {"amount": -10_000, "category_id": spendable[0].id},
+        {"amount": -20_000, "category_id": spendable[1].id, "memo": "line two"},
+    ]
+    new = {
+        "account_id": checking.id,
+        "date": today,
+        "payee_name": "Corner Cafe",
+        "category_id": spendable[0].id,
+    }
+    new_split = {"account_id": checking.id, "date": today, "payee_id": payee.id, "subtransactions": lines}
+    await client.post_transactions(plan, [{**new, "amount": -12_340}, {**new_split, "amount": -30_000}])
+    await client.patch_transactions(
+        plan, [{"id": edited.id, "memo": "edited", "flag_color": "red", "approved": True}]
+    )
+    await client.delete_transaction(plan, victim.id)
+    await client.delete_transaction(plan, split.id)
+    await _change_schedules(client, snapshot, checking.id, payee.id)
+
+
+async def _change_schedules(client, snapshot, account_id: str, payee_id: str) -> None:
+    plan = snapshot.plan_id
+    first, second = sorted(snapshot.scheduled_transactions)[:2]
+    next_month = (datetime.now(UTC).date() + timedelta(days=31)).isoformat()
+    body = {
+        "account_id": account_id,
+        "date": next_month,
+        "amount": -5_000,
+        "payee_id": payee_id,
+        "frequency": "monthly",
+    }
+    await _sandbox(client, "POST", f"/plans/{plan}/scheduled_transactions", {"scheduled_transaction": body})
+    await _sandbox(
+        client,
+        "PUT",
+        f"/plans/{plan}/scheduled_transactions/{first}",
+        {"scheduled_transaction": {**body, "amount": -7_000}},
+    )
+    await _sandbox(client, "DELETE", f"/plans/{plan}/scheduled_transactions/{second}")  # fmt: skip
+
+
+def _payee_named(snapshot) -> str:
+    return next(p.id for p in snapshot.payees.values() if p.name == "Renamed payee")
+
+
+async def test_twenty_concurrent_uses_share_one_request(client, cache, demo_plan_id, sandbox_log):
+    await cache.snapshot(client, demo_plan_id)
+    await client.patch_month_category(
+        demo_plan_id, "current", _any_category(await cache.snapshot(client, demo_plan_id)), 1_000
+    )
+    await sandbox_log.mark()
+
+    with anyio.fail_after(30):
+        snapshots = await asyncio.gather(*(cache.snapshot(client, demo_plan_id) for _ in range(20)))
+
+    assert len(await sandbox_log.requests(demo_plan_id)) == 1
+    assert all(snapshot is snapshots[0] for snapshot in snapshots)
+
+
+async def test_twenty_concurrent_first_uses_load_the_plan_once(client, cache, demo_plan_id, sandbox_log):
+    await sandbox_log.mark()
+
+    with anyio.fail_after(30):
+        snapshots = await asyncio.gather(*(cache.snapshot(client, demo_plan_id) for _ in range(20)))
+
+    [request] = await sandbox_log.requests(demo_plan_id)
+    assert request.query == ""
+    assert {snapshot.server_knowledge for snapshot in snapshots} == {snapshots[0].server_knowledge}
+
+
+def _any_category(snapshot) -> str:
+    return next(c.id for c in snapshot.categories.values() if not c.internal)
+
+
+async def test_a_use_after_a_write_sees_the_write(client, cache, demo_plan_id):
+    snapshot = await cache.snapshot(client, demo_plan_id)
+    category = _any_category(snapshot)
+
+    await client.patch_month_category(demo_plan_id, snapshot.month_keys()[-2], category, 777_000)
+    after = await cache.snapshot(client, demo_plan_id)
+
+    assert after.month_category(snapshot.month_keys()[-2], category).budgeted == 777_000
+
+
+async def test_last_used_resolves_to_the_real_plan_and_never_mixes_two_plans(client, cache, sandbox_log):
+    first = await sync_to_async(seed_demo_plan)()
+    second = await sync_to_async(seed_demo_plan)()
+    await client.get_plan(first.id, 10**9)  # opening a plan makes it YNAB's last-used
+
+    cold = await cache.snapshot(client, "last-used")
+    await client.patch_month_category(first.id, "current", _any_category(cold), 4_000)
+    await sandbox_log.mark()
+    warm = await cache.snapshot(client, "last-used")
+    one_delta = await sandbox_log.requests("/plans/")
+
+    await client.get_plan(second.id, 10**9)  # now the other plan is the last used
+    await sandbox_log.mark()
+    switched = await cache.snapshot(client, "last-used")
+    after_switch = await sandbox_log.requests("/plans/")
+
+    assert (cold.plan_id, warm.plan_id, switched.plan_id) == (first.id, first.id, second.id)
+    assert [(r.path.rsplit("/", 1)[1], r.query) for r in one_delta] == [
+        ("last-used", f"last_knowledge_of_server={cold.server_knowledge}")
+    ]
+    assert [(r.path.rsplit("/", 1)[1], r.query) for r in after_switch] == [
+        ("last-used", f"last_knowledge_of_server={warm.server_knowledge}"),
+        (second.id, ""),  # the answer about another plan is discarded; that plan is read fully
+    ]
+    assert differences(switched, await PlanCache().snapshot(client, second.id)) == []
+    assert differences(warm, await PlanCache().snapshot(client, first.id)) == []
+
+
+async def test_the_entry_point_uses_the_configured_sandbox_and_shows_in_the_cache_state(demo_plan_id):
+    snapshot = await plan_snapshot(demo_plan_id)
+
+    from tools.ynab import plan_cache_state
+
+    [state] = [state for state in plan_cache_state() if state.plan_id == demo_plan_id]
+    assert (state.name, state.server_knowledge) == (snapshot.name, snapshot.server_knowledge)
+    assert state.counts["transactions"] == len(snapshot.transactions)
+    assert state.loaded_at <= state.last_refresh_at
+
+
+async def test_a_malformed_plan_id_is_refused_before_any_request(client, cache, sandbox_log):
+    await sandbox_log.mark()
+
+    with pytest.raises(IdError):
+        await cache.snapshot(client, "../user")
+
+    assert await sandbox_log.requests() == []
+
+
+async def test_an_unknown_plan_is_a_ynab_404_that_says_which_ids_to_use(client, cache):
+    with pytest.raises(YnabError) as refused:
+        await cache.snapshot(client, "0a1b2c3d-0000-4000-8000-000000000000")
+
+    assert (refused.value.status, refused.value.error_id) == (404, "404.2")
+    assert "list_plans" in refused.value.message
+    assert not refused.value.retryable

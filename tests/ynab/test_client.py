@@ -1,0 +1,154 @@
+"""The client's contract: ids checked first, HTTPS only, errors made actionable, attempts recorded."""
+
+from __future__ import annotations
+
+import asyncio
+
+import anyio
+import pytest
+from asgiref.sync import sync_to_async
+
+from tests.ynab.conftest import inject
+from tools.logic.ids import IdError
+from tools.models import YnabRequest
+from tools.ynab.client import YnabClient
+from tools.ynab.errors import YnabError
+from tools.ynab.pacing import Pacer
+from tools.ynab.paths import MonthSegmentError
+
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda c, plan: c.get_transaction(plan, "../../user"),
+        lambda c, plan: c.patch_payee(plan, "p?x=1", "New name"),
+        lambda c, plan: c.get_plan("plan/../other"),
+        lambda c, plan: c.patch_month_category(plan, "current", "cat%2F", 1),
+        lambda c, plan: c.delete_transaction(plan, ""),
+    ],
+)
+async def test_an_id_that_could_change_the_url_is_refused_before_any_request(client, sandbox_log, call):
+    await sandbox_log.mark()
+
+    with pytest.raises(IdError):
+        await call(client, "a-plan-id")
+
+    assert await sandbox_log.requests() == []
+
+
+@pytest.mark.parametrize("month", ["2026-13-01", "2026-1-01", "next", "2026-01-01/../x", ""])
+async def test_a_month_that_is_not_current_or_a_real_date_is_refused_before_any_request(
+    client, sandbox_log, month
+):
+    await sandbox_log.mark()
+
+    with pytest.raises(MonthSegmentError):
+        await client.get_month("a-plan-id", month)
+
+    assert await sandbox_log.requests() == []
+
+
+@pytest.mark.parametrize("url", ["http://api.ynab.com/v1", "http://10.0.0.2:8000/sandbox/v1", "ftp://x/v1"])
+def test_plain_http_is_refused_except_on_loopback(url):
+    with pytest.raises(YnabError, match="must start with https://"):
+        YnabClient(base_url=url, token="t", pacer=Pacer(history=False))
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://api.ynab.com/v1",
+        "http://127.0.0.1:8000/sandbox/v1",
+        "http://[::1]:8000/v1",
+        "http://localhost/v1",
+    ],
+)
+def test_https_and_loopback_addresses_are_accepted(url):
+    assert YnabClient(base_url=url, token="t", pacer=Pacer(history=False)).base_url == url
+
+
+async def test_a_revoked_token_says_to_set_a_new_ynab_api_key(sandbox_url, demo_plan_id):
+    stranger = YnabClient(
+        base_url=sandbox_url, token="not-the-token", pacer=Pacer(history=False), delays=(0, 0)
+    )
+
+    with pytest.raises(YnabError) as refused:
+        await stranger.get_settings(demo_plan_id)
+
+    assert (refused.value.status, refused.value.error_id, refused.value.retryable) == (401, "401", False)
+    assert "set it as YNAB_API_KEY" in refused.value.message
+
+
+async def test_an_unknown_transaction_is_404_2_with_advice_to_use_listed_ids(client, demo_plan_id):
+    with pytest.raises(YnabError) as refused:
+        await client.get_transaction(demo_plan_id, "0000-not-here")
+
+    assert (refused.value.status, refused.value.error_id, refused.value.name) == (
+        404,
+        "404.2",
+        "resource_not_found",
+    )
+    assert "use ids from the list tools" in refused.value.message
+
+
+@pytest.mark.parametrize(
+    ("status", "error_id", "advice"),
+    [
+        (403, "403.1", "subscription has lapsed"),
+        (409, "409", "conflicts with an existing item"),
+        (400, "400", "invalid (400)"),
+    ],
+)
+async def test_ynab_refusals_keep_their_id_and_detail_and_say_what_happened(
+    client, demo_plan_id, status, error_id, advice
+):
+    await inject("status", method="PATCH", path=f"{demo_plan_id}/payees/", status=status)
+
+    with pytest.raises(YnabError) as refused:
+        await client.patch_payee(demo_plan_id, "0a1b2c3d-0000-4000-8000-000000000000", "Renamed")
+
+    assert (refused.value.status, refused.value.error_id, refused.value.retryable) == (
+        status,
+        error_id,
+        False,
+    )
+    assert advice in refused.value.message
+    assert "YNAB said: " in refused.value.message
+    assert refused.value.detail in refused.value.message
+
+
+async def test_every_attempt_is_recorded_with_its_outcome(client, demo_plan_id):
+    await client.get_plan(demo_plan_id, last_knowledge=5)
+    with pytest.raises(YnabError):
+        await client.get_transaction(demo_plan_id, "missing")
+
+    rows = await sync_to_async(list)(
+        YnabRequest.objects.filter(token_tag=client.token_tag, path__contains=demo_plan_id).order_by("id")
+    )
+
+    assert [(r.method, r.path, r.status, r.outcome) for r in rows] == [
+        ("GET", f"/plans/{demo_plan_id}?last_knowledge_of_server=5", 200, "ok"),
+        ("GET", f"/plans/{demo_plan_id}/transactions/missing", 404, "refused"),
+    ]
+    assert all(row.duration_ms > 0 for row in rows)
+
+
+async def test_an_assigned_amount_must_be_integer_milliunits(client, demo_plan_id, sandbox_log):
+    await sandbox_log.mark()
+
+    with pytest.raises(TypeError):
+        await client.patch_month_category(demo_plan_id, "current", "some-category", 12.5)
+
+    assert await sandbox_log.requests() == []
+
+
+async def test_one_client_serves_several_event_loops(client, demo_plan_id):
+    """Each loop gets its own connections: a client created on one loop works on the next."""
+    mine = await client.get_plans()
+
+    with anyio.fail_after(30):
+        theirs = await anyio.to_thread.run_sync(lambda: asyncio.run(client.get_plans()))
+
+    assert theirs.plans == mine.plans
