@@ -11,7 +11,7 @@ import httpx
 import pytest
 from django.core.exceptions import ValidationError
 
-from sandbox.faults import clear_faults, inject, last_request_id, requests_since
+from sandbox.faults import _take_one_use, clear_faults, inject, last_request_id, requests_since
 from sandbox.models import Fault
 
 TOKEN = "sandbox"
@@ -158,6 +158,16 @@ def test_concurrent_requests_never_share_a_fault_last_use(sandbox_url):
 
     assert statuses.count(500) == 3
     assert Fault.objects.get(path_pattern=path).remaining == 0
+
+
+def test_of_two_requests_that_both_saw_the_last_use_only_one_takes_it():
+    fault = inject("status", path=_own_path(), status=500)
+    seen_by_one, seen_by_other = Fault.objects.get(pk=fault.pk), Fault.objects.get(pk=fault.pk)
+
+    taken = [_take_one_use(seen_by_one), _take_one_use(seen_by_other)]
+
+    assert taken == [True, False]
+    assert Fault.objects.get(pk=fault.pk).remaining == 0
 
 
 @pytest.mark.parametrize(
