@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from datetime import date, timedelta
+from datetime import date
 
 from sandbox.models import Account, Transaction
 from sandbox.seeding import heavy_catalog as catalog
@@ -15,6 +15,7 @@ from sandbox.seeding.dates import add_months, days_in_month, months_between, on_
 from sandbox.seeding.heavy_structure import (
     MORTGAGE_PAYMENT,
     HeavyPayee,
+    add_schedules,
     assign_budgets,
     make_categories,
     make_payees,
@@ -77,7 +78,7 @@ class HeavyPlan:
         self._settle_card_bills()
         self._settle_salaries()
         assign_budgets(self.build, self.categories, self.months, self.rng)
-        self._schedules()
+        add_schedules(self.build, self.accounts, self.categories, self.months[0], self.today)
 
     # --- the skeleton ------------------------------------------------------------------
 
@@ -254,64 +255,3 @@ class HeavyPlan:
             for row in rows:
                 paid_out = -net[(row.account_id, month)]
                 row.amount = max(paid_out * 108 // 100, 1_000_000) // 10_000 * 10_000
-
-    def _schedules(self) -> None:
-        build, accounts, categories, first = self.build, self.accounts, self.categories, self.months[0]
-        build.schedule(
-            accounts["main"],
-            on_day(first, 1),
-            "monthly",
-            -MORTGAGE_PAYMENT,
-            None,
-            today=self.today,
-            transfer_to=accounts["mortgage"],
-            category=categories["Mortgage Payment"],
-        )
-        build.schedule(
-            accounts["main"],
-            on_day(first, 26),
-            "monthly",
-            -400_000,
-            None,
-            today=self.today,
-            transfer_to=accounts["savings"],
-        )
-        for bill in catalog.BILLS:
-            build.schedule(
-                accounts["main"],
-                on_day(first, bill.day),
-                "monthly",
-                bill.amount,
-                bill.creditor,
-                today=self.today,
-                category=categories[bill.category],
-            )
-        for name, creditor, month, day, amount in catalog.YEARLY_BILLS:
-            start = date(first.year, month, day)
-            build.schedule(
-                accounts["main"],
-                start,
-                "yearly",
-                amount,
-                creditor,
-                today=self.today,
-                category=categories[name],
-            )
-        build.schedule(
-            accounts["main"],
-            on_day(first, 25),
-            "monthly",
-            3_000_000,
-            "ACME SAS",
-            today=self.today,
-            category=build.ready_to_assign,
-        )
-        build.schedule(
-            accounts["joint"],
-            self.today + timedelta(days=3),
-            "everyOtherWeek",
-            -60_000,
-            "Cleaner",
-            today=self.today,
-            category=categories["Childcare"],
-        )

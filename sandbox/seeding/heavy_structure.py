@@ -6,9 +6,9 @@ import math
 import random
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 
-from sandbox.models import Category
+from sandbox.models import Account, Category
 from sandbox.seeding import heavy_catalog as catalog
 from sandbox.seeding.builder import PlanBuilder
 from sandbox.seeding.dates import add_months, on_day
@@ -144,6 +144,58 @@ def assign_budgets(
                 build.assign(category, month, assigned)
 
 
-def monthly_dates(month: date, day: int, today: date) -> date | None:
-    result = on_day(month, day)
-    return result if result <= today else None
+def add_schedules(
+    build: PlanBuilder,
+    accounts: dict[str, Account],
+    categories: dict[str, Category],
+    first: date,
+    today: date,
+) -> None:
+    """What the household has scheduled: pay, the mortgage and savings transfers, every bill
+    (monthly and yearly), and a cleaner every other week."""
+    main = accounts["main"]
+    build.schedule(
+        main,
+        on_day(first, 1),
+        "monthly",
+        -MORTGAGE_PAYMENT,
+        None,
+        today=today,
+        transfer_to=accounts["mortgage"],
+        category=categories["Mortgage Payment"],
+    )
+    build.schedule(
+        main, on_day(first, 26), "monthly", -400_000, None, today=today, transfer_to=accounts["savings"]
+    )
+    build.schedule(
+        main, on_day(first, 25), "monthly", 3_000_000, "ACME SAS", today=today, category=build.ready_to_assign
+    )
+    for bill in catalog.BILLS:
+        build.schedule(
+            main,
+            on_day(first, bill.day),
+            "monthly",
+            bill.amount,
+            bill.creditor,
+            today=today,
+            category=categories[bill.category],
+        )
+    for name, creditor, month, day, amount in catalog.YEARLY_BILLS:
+        build.schedule(
+            main,
+            date(first.year, month, day),
+            "yearly",
+            amount,
+            creditor,
+            today=today,
+            category=categories[name],
+        )
+    build.schedule(
+        accounts["joint"],
+        today + timedelta(days=3),
+        "everyOtherWeek",
+        -60_000,
+        "Cleaner",
+        today=today,
+        category=categories["Childcare"],
+    )
