@@ -179,6 +179,9 @@ class Month(KnowledgeStamped):
     note = models.TextField(null=True, blank=True)
     # Materialised by `sandbox.ledger` (FIFO over the plan's cash flows): null when not computable.
     age_of_money = models.IntegerField(null=True, blank=True)
+    # The age-of-money FIFO as it stood when the month began (`budget_math.age_of_money`),
+    # so a write replays only the months from its own on.
+    fifo_state = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["month"]

@@ -1,19 +1,24 @@
 """GET /plans/{plan_id}: the whole plan in one answer (YNAB's `*Base` shapes, no money
 companions), or with `last_knowledge_of_server=N` every entity changed since N.
 
-Built from `.values_list()` rows straight into dicts: no model instances per row.
+Built from raw `values_list` rows straight into dicts (no model instance per row); a delta
+computes month figures and loads names only when something that shows them changed, so a
+delta after one change stays small and quick on a 50,000-transaction plan.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from sandbox.api.delta import changed, since
 from sandbox.api.http import Call
 from sandbox.api.plans_lookup import mark_opened
 from sandbox.ledger.budget import load_budget
+from sandbox.ledger.rows import fetch
 from sandbox.models import (
     Account,
+    Category,
     CategoryGroup,
     Month,
     Payee,
@@ -27,8 +32,8 @@ from sandbox.models import (
 from sandbox.serialize.accounts import ACCOUNT_FIELDS, account_base
 from sandbox.serialize.categories import GROUP_FIELDS, category_base, category_group
 from sandbox.serialize.months import month_detail_base
-from sandbox.serialize.names import load_names
-from sandbox.serialize.payees import LOCATION_FIELDS, PAYEE_FIELDS, payee, payee_location
+from sandbox.serialize.names import Names, load_names
+from sandbox.serialize.payees import LOCATION_FIELDS, PAYEE_FIELDS, payee_location
 from sandbox.serialize.plans import plan_summary
 from sandbox.serialize.scheduled import (
     SCHEDULED_KEYS,
@@ -48,40 +53,57 @@ MONTH_FIELDS = ("month", "note", "age_of_money", "deleted", "knowledge")
 
 def get_plan(call: Call, plan: Plan) -> dict[str, Any]:
     last_known = since(call)
-    knowledge = plan.server_knowledge
+    knowledge = plan.server_knowledge  # read before the entities: a write meanwhile is sent again
     mark_opened(plan)
+    names = cache(lambda: load_names(plan))
     detail = plan_summary(plan)
-    detail["accounts"] = [
-        account_base(row)
-        for row in changed(Account.objects.filter(plan=plan), last_known).values(*ACCOUNT_FIELDS)
-    ]
-    detail["payees"] = [
-        payee(row) for row in changed(Payee.objects.filter(plan=plan), last_known).values(*PAYEE_FIELDS)
-    ]
-    locations = changed(PayeeLocation.objects.filter(plan=plan), last_known).values(*LOCATION_FIELDS)
-    detail["payee_locations"] = [payee_location(row) for row in locations]
-    groups = changed(CategoryGroup.objects.filter(plan=plan), last_known).values(*GROUP_FIELDS)
-    detail["category_groups"] = [category_group(row) for row in groups]
+    detail.update(_directory(plan, last_known))
     detail.update(_budget(plan, last_known))
-    detail.update(_transactions(plan, last_known))
-    detail.update(_scheduled(plan, last_known))
+    detail.update(_transactions(plan, last_known, names))
+    detail.update(_scheduled(plan, last_known, names))
     return {"plan": detail, "server_knowledge": knowledge}
 
 
+def _directory(plan: Plan, last_known: int | None) -> dict[str, Any]:
+    accounts = changed(Account.objects.filter(plan=plan), last_known).values(*ACCOUNT_FIELDS)
+    payees = changed(Payee.objects.filter(plan=plan), last_known).order_by()
+    locations = changed(PayeeLocation.objects.filter(plan=plan), last_known).values(*LOCATION_FIELDS)
+    groups = changed(CategoryGroup.objects.filter(plan=plan), last_known).values(*GROUP_FIELDS)
+    return {
+        "accounts": [account_base(row) for row in accounts],
+        "payees": [
+            dict(zip(PAYEE_FIELDS, row, strict=True)) for row in fetch(payees.values_list(*PAYEE_FIELDS))
+        ],
+        "payee_locations": [payee_location(row) for row in locations],
+        "category_groups": [category_group(row) for row in groups],
+    }
+
+
 def _budget(plan: Plan, last_known: int | None) -> dict[str, Any]:
+    """Categories (current month figures) and months (each with its categories' figures)."""
+    month_rows = {row["month"]: row for row in Month.objects.filter(plan=plan).values(*MONTH_FIELDS)}
+    if last_known is not None and not _budget_changed(plan, last_known, month_rows):
+        return {"categories": [], "months": []}
     budget = load_budget(plan)
-    current = budget.current_month
     if last_known is None:
         categories = [c for c in budget.categories if not c["deleted"]]
     else:
         categories = [c for c in budget.categories if c["knowledge"] > last_known]
-    rows = {row["month"]: row for row in Month.objects.filter(plan=plan).values(*MONTH_FIELDS)}
     months = [
-        month_detail_base(budget, month, rows.get(month))
+        month_detail_base(budget, month, month_rows.get(month))
         for month in budget.months
-        if _month_wanted(rows.get(month), last_known)
+        if _month_wanted(month_rows.get(month), last_known)
     ]
-    return {"categories": [category_base(c, budget, current) for c in categories], "months": months}
+    return {
+        "categories": [category_base(c, budget, budget.current_month) for c in categories],
+        "months": months,
+    }
+
+
+def _budget_changed(plan: Plan, last_known: int, month_rows: dict[Any, dict[str, Any]]) -> bool:
+    if any(row["knowledge"] > last_known for row in month_rows.values()):
+        return True
+    return Category.objects.filter(plan=plan, knowledge__gt=last_known).exists()
 
 
 def _month_wanted(row: dict[str, Any] | None, last_known: int | None) -> bool:
@@ -90,25 +112,28 @@ def _month_wanted(row: dict[str, Any] | None, last_known: int | None) -> bool:
     return bool(row) and row["knowledge"] > last_known
 
 
-def _transactions(plan: Plan, last_known: int | None) -> dict[str, Any]:
-    names = load_names(plan)
-    rows = changed(Transaction.objects.filter(plan=plan), last_known).order_by("date", "id")
+def _transactions(plan: Plan, last_known: int | None, names: Any) -> dict[str, Any]:
+    rows = fetch(
+        changed(Transaction.objects.filter(plan=plan), last_known).order_by().values_list(*TRANSACTION_FIELDS)
+    )
     subs = changed(Subtransaction.objects.filter(plan=plan), last_known).order_by(
         "transaction_id", "sort_order"
     )
+    sub_rows = fetch(subs.values_list(*SUB_FIELDS))
     return {
-        "transactions": [transaction_base(row) for row in rows.values_list(*TRANSACTION_FIELDS)],
-        "subtransactions": [subtransaction_base(row, names) for row in subs.values_list(*SUB_FIELDS)],
+        "transactions": [transaction_base(row) for row in rows],
+        "subtransactions": [subtransaction_base(row, names()) for row in sub_rows],
     }
 
 
-def _scheduled(plan: Plan, last_known: int | None) -> dict[str, Any]:
-    names = load_names(plan)
-    rows = changed(ScheduledTransaction.objects.filter(plan=plan), last_known)
+def _scheduled(plan: Plan, last_known: int | None, names: Any) -> dict[str, Any]:
+    rows = changed(ScheduledTransaction.objects.filter(plan=plan), last_known).values_list(*SCHEDULED_KEYS)
     subs = changed(ScheduledSubtransaction.objects.filter(plan=plan), last_known)
+    sub_rows = list(subs.values_list(*SCHEDULED_SUB_FIELDS))
     return {
-        "scheduled_transactions": [scheduled_base(row) for row in rows.values_list(*SCHEDULED_KEYS)],
-        "scheduled_subtransactions": [
-            scheduled_sub_base(row, names) for row in subs.values_list(*SCHEDULED_SUB_FIELDS)
-        ],
+        "scheduled_transactions": [scheduled_base(row) for row in rows],
+        "scheduled_subtransactions": [scheduled_sub_base(row, names()) for row in sub_rows],
     }
+
+
+__all__ = ["Names", "get_plan"]

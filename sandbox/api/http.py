@@ -98,7 +98,8 @@ def unknown_route(request: HttpRequest, rest: str = "") -> HttpResponse:
 
 
 def render(body: dict[str, Any], status: int) -> HttpResponse:
-    content = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    # ASCII escapes and no cycle check: the C encoder's fastest path (a 30 MB export).
+    content = json.dumps(body, separators=(",", ":"), check_circular=False)
     return HttpResponse(content, status=status, content_type="application/json; charset=utf-8")
 
 

@@ -25,12 +25,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import NamedTuple
 
 Amounts = Mapping[date, tuple[int, int]]  # month -> (budgeted, activity)
 
 
-@dataclass(frozen=True)
-class CategoryMonth:
+class CategoryMonth(NamedTuple):
     budgeted: int
     activity: int
     balance: int

@@ -57,7 +57,7 @@ def rebuild_derived(plan: Plan) -> None:
         _write_balances(locked, totals.balances)
         _write_activity(locked, totals.activity)
         _span_months(locked, knowledge)
-        refresh_age_of_money(locked, rules, utc_today())
+        refresh_age_of_money(locked, utc_today())
         for model in STAMPED_MODELS:
             model.objects.filter(plan=locked).update(knowledge=knowledge)
         locked.server_knowledge = knowledge

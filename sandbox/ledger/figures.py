@@ -8,9 +8,8 @@ from datetime import date
 
 from django.db.models import F
 
-from sandbox.budget_math.age_of_money import ages_of_money
+from sandbox.budget_math.age_of_money import FifoState, ages_of_money
 from sandbox.budget_math.calendar import months_between
-from sandbox.budget_math.effects import PlanRules
 from sandbox.ledger.loading import cash_flows
 from sandbox.models import Account, Category, Month, MonthCategory, Plan
 
@@ -54,15 +53,27 @@ def ensure_months(plan: Plan, first: date, last: date, knowledge: int) -> None:
     )
 
 
-def refresh_age_of_money(plan: Plan, rules: PlanRules, today: date) -> date | None:
-    """Recompute every month's age of money; the earliest month whose figure changed, if any."""
-    rows = list(Month.objects.filter(plan=plan).order_by("month").only("id", "month", "age_of_money"))
-    ages = ages_of_money(cash_flows(plan, rules), [row.month for row in rows], today)
-    changed = [row for row in rows if row.age_of_money != ages[row.month]]
+def refresh_age_of_money(plan: Plan, today: date, from_month: date | None = None) -> date | None:
+    """Recompute age of money from `from_month` on (all months when None, or when that
+    month's starting FIFO state is unknown); the earliest month whose figure changed."""
+    rows = list(
+        Month.objects.filter(plan=plan).order_by("month").only("id", "month", "age_of_money", "fifo_state")
+    )
+    first = next((i for i, row in enumerate(rows) if from_month and row.month >= from_month), 0)
+    if first and rows[first].fifo_state is None:
+        first = 0
+    rows = rows[first:]
+    start = FifoState.from_json(rows[0].fifo_state) if first else None
+    flows = cash_flows(plan, since=rows[0].month if first else None)
+    ages, states = ages_of_money(flows, [row.month for row in rows], today, start)
+    aged = [row.month for row in rows if row.age_of_money != ages[row.month]]
+    changed = [
+        row for row in rows if (row.age_of_money, row.fifo_state) != (ages[row.month], states[row.month])
+    ]
     for row in changed:
-        row.age_of_money = ages[row.month]
-    Month.objects.bulk_update(changed, ["age_of_money"], batch_size=500)
-    return changed[0].month if changed else None
+        row.age_of_money, row.fifo_state = ages[row.month], states[row.month]
+    Month.objects.bulk_update(changed, ["age_of_money", "fifo_state"], batch_size=500)
+    return aged[0] if aged else None
 
 
 def stamp_months_from(plan: Plan, month: date, knowledge: int) -> None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from datetime import date
 
 from sandbox.budget_math.age_of_money import CashFlow
 from sandbox.budget_math.effects import AccountRules, Line, PlanRules, TransactionView
+from sandbox.ledger.rows import fetch
 from sandbox.models import Account, Category, Payee, Plan, Subtransaction, Transaction
 
 STARTING_BALANCE = "Starting Balance"
@@ -57,7 +59,9 @@ def load_views(plan: Plan, transaction_ids: Iterable[str] | None = None) -> dict
         ids = list(transaction_ids)
         rows, subs = rows.filter(id__in=ids), subs.filter(transaction_id__in=ids)
     lines_of: dict[str, list[Line]] = defaultdict(list)
-    sub_rows = subs.order_by().values_list("transaction_id", "amount", "category_id", "transfer_account_id")
+    sub_rows = fetch(
+        subs.order_by().values_list("transaction_id", "amount", "category_id", "transfer_account_id")
+    )
     for transaction_id, amount, category_id, transfer_account_id in sub_rows:
         lines_of[transaction_id].append(Line(amount, category_id, transfer_account_id))
     fields = (*_TRANSACTION_FIELDS, "transfer_account_id")
@@ -70,15 +74,17 @@ def _view(row: tuple, sub_lines: list[Line] | None) -> TransactionView:
     return TransactionView(account_id, day, amount, cleared, payee_id, lines)
 
 
-def cash_flows(plan: Plan, rules: PlanRules) -> list[CashFlow]:
-    """The plan's cash flows for age of money (see `budget_math.age_of_money`)."""
-    flows = []
-    for view in load_views(plan).values():
-        account = rules.accounts.get(view.account_id)
-        if account is None or not account.on_budget:
-            continue
-        for line in view.lines:
-            other = rules.accounts.get(line.transfer_account_id) if line.transfer_account_id else None
-            if other is None or not other.on_budget:
-                flows.append(CashFlow(view.date, line.amount))
-    return flows
+def cash_flows(plan: Plan, since: date | None = None) -> list[CashFlow]:
+    """The plan's cash flows for age of money (see `budget_math.age_of_money`), dated `since`
+    or later: lines of on-budget accounts that are not transfers between two on-budget accounts."""
+    live = Transaction.objects.filter(plan=plan, deleted=False, account__on_budget=True)
+    if since is not None:
+        live = live.filter(date__gte=since)
+    split_ids = Subtransaction.objects.filter(plan=plan, deleted=False).values("transaction_id")
+    whole = live.exclude(transfer_account__on_budget=True).exclude(id__in=split_ids)
+    lines = Subtransaction.objects.filter(
+        plan=plan, deleted=False, transaction__in=live.values("id")
+    ).exclude(transfer_account__on_budget=True)
+    rows = fetch(whole.order_by().values_list("date", "amount"))
+    rows += fetch(lines.order_by().values_list("transaction__date", "amount"))
+    return [CashFlow(day, amount) for day, amount in rows]

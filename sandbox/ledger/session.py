@@ -48,7 +48,7 @@ class PlanWrite:
         self._effects = Effects()
         self._changed_months: set[date] = set()  # (category activity or budget) months
         self._changed_categories: set[tuple[str, date]] = set()
-        self._flows_moved = False  # anything age of money depends on
+        self._flows_from: date | None = None  # earliest month whose cash flows moved
 
     @property
     def rules(self) -> PlanRules:
@@ -72,7 +72,12 @@ class PlanWrite:
             old, new = before.get(transaction_id), after.get(transaction_id)
             self._effects.add(transaction_effects(old, self.rules), -1)
             self._effects.add(transaction_effects(new, self.rules))
-            self._flows_moved |= old != new
+            if old != new:
+                self._flows_moved_in(old, new)
+
+    def _flows_moved_in(self, *views: TransactionView | None) -> None:
+        months = [month_of(view.date) for view in views if view is not None]
+        self._flows_from = min([*months, *([self._flows_from] if self._flows_from else [])])
 
     def budget_changed(self, category_id: str, month: date) -> None:
         """A category's assigned amount changed in `month` (the caller saved the row)."""
@@ -104,8 +109,8 @@ class PlanWrite:
     def _stamp_figures(self) -> None:
         """Months from the earliest change on (carry-over), and categories whose figures moved."""
         starts = set(self._changed_months)
-        if self._flows_moved:
-            starts.add(figures.refresh_age_of_money(self.plan, self.rules, self.today))
+        if self._flows_from is not None:
+            starts.add(figures.refresh_age_of_money(self.plan, self.today, self._flows_from))
         starts.discard(None)
         if starts:
             figures.stamp_months_from(self.plan, min(starts), self.knowledge)
