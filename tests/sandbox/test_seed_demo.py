@@ -13,6 +13,7 @@ from django.utils import timezone
 from sandbox.models import new_id
 from sandbox.seeding import seed_demo_plan
 from sandbox.seeding.dates import add_months, month_start
+from tests.sandbox.contract import check
 from tests.sandbox.test_seed_rules import get, likely_duplicates, pending, transactions, transfer_pairs
 from tools.logic.payees import normalise_payee
 
@@ -294,6 +295,26 @@ def test_the_same_day_gives_the_same_demo_and_dates_follow_it(api):
     assert _contents(rows_one) == _contents(transactions(api, other.id, other.first_month))
     assert one.first_month == date(2025, 10, 1)
     assert max(row["date"] for row in rows_one) == "2026-03-01"
+
+
+@pytest.mark.parametrize(
+    ("operation_id", "path"),
+    [
+        ("getPlanById", ""),
+        ("getAccounts", "/accounts"),
+        ("getCategories", "/categories"),
+        ("getPayees", "/payees"),
+        ("getPlanMonths", "/months"),
+        ("getPlanMonth", "/months/current"),
+        ("getTransactions", "/transactions"),
+        ("getScheduledTransactions", "/scheduled_transactions"),
+    ],
+)
+def test_the_demo_is_served_as_ynab_documents_it(api, demo, operation_id, path):
+    """Noisy labels, control characters and every kind of row still fit YNAB's contract."""
+    since = {"since_date": demo.first_month.isoformat()}
+
+    check(operation_id, api.get(f"/plans/{demo.id}{path}", params=since if path == "/transactions" else None))
 
 
 def _overspent(month: dict) -> list[str]:
