@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from tools.registry import ToolSpec, tool_specs_in
 
-TOOL_MODULES: tuple[str, ...] = ("tools.reads.plans",)
+TOOL_MODULES: tuple[str, ...] = ("tools.reads.plans", "tools.reads.operations")
 
 
 def catalog_specs() -> list[ToolSpec]:

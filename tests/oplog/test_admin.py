@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import path, reverse
+from django.utils import timezone
 
 from tools.admin_operations import OperationAdmin
 from tools.models import Operation
@@ -42,7 +43,7 @@ def test_the_log_lists_operations_with_filters_by_plan_tool_status_date_and_conf
         CHANGELIST,
         {"plan_id": plan_id, "tool": "move_money", "status__exact": "applied", "confirmed_by__exact": "code"},
     )
-    today = moved.created_at.date()
+    today = timezone.localdate(moved.created_at)
     by_date = browser.get(
         CHANGELIST,
         {

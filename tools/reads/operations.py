@@ -1,0 +1,161 @@
+"""`list_operations`: the operation log of a plan, as the agent reads it (TOOLS.md §2).
+
+It reads the database only: no YNAB request, except to learn which plan `last-used` (or
+no plan at all) means.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from django.conf import settings
+from django.utils import timezone
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel, Field
+
+from tools import oplog, ynab
+from tools.logic.ids import IdError, check_id
+from tools.logic.months import DateError, parse_date
+from tools.models import Operation
+from tools.reads.plans import default_plan_id
+from tools.registry import read_tool
+from tools.ynab.client import ALIASES
+
+StatusName = Literal["pending", "applied", "failed", "unknown", "undone"]
+ConfirmedBy = Literal["input_required", "elicitation", "code", "none"]
+
+
+class LoggedOperation(BaseModel):
+    operation_id: str = Field(description="The operation's id (12 letters and digits).")
+    tool: str = Field(description="The tool that made the change.")
+    summary: str = Field(description="The question the person agreed to, or a one-line description.")
+    status: StatusName = Field(
+        description="pending: sent or about to be; applied; failed: not applied; unknown: YNAB never "
+        "answered, so it may or may not be in effect; undone."
+    )
+    confirmed_by: ConfirmedBy = Field(
+        description="How the person agreed: input_required or elicitation (a question in their client), "
+        "code (a confirmation code), none (the tool acts at once)."
+    )
+    client: str = Field(description="Which MCP client made it: its token's name, or stdio.")
+    created_at: datetime = Field(description="When it was logged (server time zone).")
+    completed_at: datetime | None = Field(description="When YNAB's answer was recorded; null while pending.")
+    undoable: bool = Field(
+        description="True when it can still be undone: its kind of change can be, it is applied or "
+        "unknown, not undone yet, and not itself an undo."
+    )
+    undo_of: str | None = Field(description="For an undo: the operation it reversed.")
+    undone_by: str | None = Field(description="For an undone operation: the undo that reversed it.")
+
+
+class OperationLog(BaseModel):
+    plan_id: str = Field(description="The plan's real id (also when asked for last-used).")
+    operations: list[LoggedOperation] = Field(description="Newest first.")
+    next_cursor: str | None = Field(description="Pass as cursor for the next page; null at the end.")
+
+
+@read_tool(title="List the operation log", toolset="operations")
+async def list_operations(
+    plan_id: Annotated[
+        str | None, Field(description="An id from list_plans, or last-used; omitted: the default plan.")
+    ] = None,
+    status: Annotated[StatusName | None, Field(description="Only operations with this status.")] = None,
+    tool: Annotated[
+        str | None,
+        Field(description="Only operations of this tool (its name).", pattern=r"^[a-z][a-z_]{0,63}$"),
+    ] = None,
+    since_date: Annotated[
+        str | None, Field(description="YYYY-MM-DD: only operations logged on or after this day.")
+    ] = None,
+    limit: Annotated[int, Field(ge=1, le=oplog.MAX_PAGE, description="Operations per page, 1-200.")] = 50,
+    cursor: Annotated[
+        str | None, Field(max_length=500, description="next_cursor of the previous page; omit for the first.")
+    ] = None,
+) -> Annotated[CallToolResult, OperationLog]:
+    """The plan's operation log: every change made through avenir-mcp, by any client, newest first.
+
+    Each entry says what changed (the question the person agreed to), when, through which
+    client, how it was confirmed, its status (unknown means YNAB never answered, so the
+    change may or may not be in effect), and whether it can still be undone (`undoable`).
+    Use it to answer "what was changed?", to find an operation's id, or to follow up a
+    change whose outcome was unknown. It reads the log, not YNAB (YNAB is asked only what
+    `last-used` means).
+    """
+    since = _start_of(since_date)
+    real_plan_id = await _plan_of(plan_id)
+    query = oplog.OperationQuery(plan_id=real_plan_id, status=status, tool=tool, since=since)
+    try:
+        found = await oplog.page(query, limit=limit, cursor=cursor, scope="list_operations")
+    except oplog.InvalidCursor as refusal:
+        raise ToolError(str(refusal)) from None
+    log = OperationLog(
+        plan_id=real_plan_id,
+        operations=[_entry(op) for op in found.operations],
+        next_cursor=found.next_cursor,
+    )
+    return CallToolResult(
+        content=[TextContent(type="text", text=_one_line(log))],
+        structured_content=log.model_dump(mode="json"),
+    )
+
+
+def _start_of(since_date: str | None) -> datetime | None:
+    if since_date is None:
+        return None
+    try:
+        return oplog.start_of_day(parse_date(since_date, field="since_date"))
+    except DateError as refusal:
+        raise ToolError(str(refusal)) from None
+
+
+async def _plan_of(plan_id: str | None) -> str:
+    """The real plan id: as given, the default plan, or what YNAB says `last-used` means.
+
+    Only an alias, or no plan and no configured default, costs a YNAB request.
+    """
+    try:
+        chosen = check_id(
+            plan_id or settings.AVENIR_MCP_DEFAULT_PLAN or await _ynab_default_plan(),
+            what="plan",
+            source="list_plans",
+        )
+        if chosen in ALIASES:
+            return (await ynab.plan_snapshot(chosen)).plan_id
+    except IdError as refusal:
+        raise ToolError(str(refusal)) from None
+    except ynab.YnabError as error:
+        raise ToolError(error.message) from error
+    return chosen
+
+
+async def _ynab_default_plan() -> str:
+    chosen = default_plan_id(await ynab.list_plans())
+    if chosen is None:
+        raise ToolError("There are several plans and no default: pass plan_id, an id from list_plans.")
+    return chosen
+
+
+def _entry(op: Operation) -> LoggedOperation:
+    return LoggedOperation(
+        operation_id=op.pk,
+        tool=op.tool,
+        summary=oplog.summary(op),
+        status=op.status,
+        confirmed_by=op.confirmed_by,
+        client=op.client,
+        created_at=timezone.localtime(op.created_at),
+        completed_at=timezone.localtime(op.completed_at) if op.completed_at else None,
+        undoable=op.can_be_undone,
+        undo_of=op.undo_of_id,
+        undone_by=op.undone_by_id,
+    )
+
+
+def _one_line(log: OperationLog) -> str:
+    count = len(log.operations)
+    if count == 0:
+        return f"No operations logged for plan {log.plan_id} with these filters."
+    more = "; more with next_cursor" if log.next_cursor else ""
+    return f"{count} operation(s) of plan {log.plan_id}, newest first{more}."
