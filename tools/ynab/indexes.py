@@ -10,9 +10,10 @@ their `id`, so an updated entity replaces its old self.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
 
+from tools.ynab.parse import Changes
 from tools.ynab.pmap import PersistentMap
 
 
@@ -78,3 +79,16 @@ def _remove(working: list[T], entity: T, order: Order) -> None:
         if entry.id == entity.id:
             del working[position]
             return
+
+
+def evolved(entities: PersistentMap, changes: Changes) -> PersistentMap:
+    """`entities` (by id) with a delta's upserts set and its deletions dropped."""
+    return entities.evolve({entity.id: entity for entity in changes.upserts}, changes.deleted_ids)
+
+
+def present(entities: PersistentMap, ids: Iterable[str]) -> Iterator:
+    """The entities among `ids` that `entities` holds, each once."""
+    for entity_id in dict.fromkeys(ids):
+        entity = entities.get(entity_id)
+        if entity is not None:
+            yield entity
