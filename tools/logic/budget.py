@@ -1,0 +1,166 @@
+"""A plan month's figures, as YNAB gives them: per category, the month's totals, utilisation.
+
+Pure functions over a `PlanSnapshot` and a month (the first day of a month); no I/O, no
+clock. Every figure is YNAB's own month data (`month_category`, `months[month]`), never
+recomputed from transactions, in `int` milliunits. Names are returned as YNAB holds them:
+the tool layer makes them safe to show.
+
+Which categories (the rules the read tools share):
+- *Budget view* (`budget_categories`): what YNAB's budget screen shows, i.e. every category
+  that is neither hidden nor internal, in a group that is neither. Credit card payment
+  categories are kept: YNAB shows them in its budget view, in "Credit Card Payments".
+- *Overspent* (`overspent_categories`): every category but internal ones with available < 0,
+  hidden ones included: a hidden category's overspending still comes out of next month's
+  Ready to Assign, so the person needs to hear about it.
+- Order: group name, then category name (both case-folded), then id. The plan export carries
+  no display order, so name order is the stable one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from tools.ynab.entities import Category
+from tools.ynab.snapshot import PlanSnapshot
+
+PERCENT_DECIMALS = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryMonth:
+    """One category's figures for one month (milliunits; YNAB's `budgeted` is `assigned`)."""
+
+    category_id: str
+    name: str
+    group: str
+    assigned: int
+    activity: int
+    available: int
+
+    @property
+    def is_empty(self) -> bool:
+        """Nothing assigned, nothing spent or received, nothing available."""
+        return self.assigned == 0 and self.activity == 0 and self.available == 0
+
+
+@dataclass(frozen=True, slots=True)
+class MonthTotals:
+    """A month's totals as YNAB gives them, and its overspent categories."""
+
+    month: date
+    income: int
+    assigned: int
+    activity: int
+    ready_to_assign: int
+    age_of_money: int | None
+    overspent: tuple[CategoryMonth, ...]
+
+
+def group_name(snapshot: PlanSnapshot, category: Category) -> str:
+    """The name of the category's group now (the month data may carry an older one)."""
+    group = snapshot.category_groups.get(category.category_group_id)
+    if group is not None:
+        return group.name
+    return category.category_group_name or ""
+
+
+def is_internal(snapshot: PlanSnapshot, category: Category) -> bool:
+    """YNAB's own categories (Ready to Assign, Uncategorized, split), or any in their group."""
+    group = snapshot.category_groups.get(category.category_group_id)
+    return category.internal or (group is not None and group.internal)
+
+
+def is_shown_in_budget(snapshot: PlanSnapshot, category: Category) -> bool:
+    """Neither internal nor hidden, in a group that is not hidden either."""
+    group = snapshot.category_groups.get(category.category_group_id)
+    hidden = category.hidden or (group is not None and group.hidden)
+    return not hidden and not is_internal(snapshot, category)
+
+
+def display_order(snapshot: PlanSnapshot, category: Category) -> tuple[str, str, str]:
+    return (group_name(snapshot, category).casefold(), category.name.casefold(), category.id)
+
+
+def category_month(snapshot: PlanSnapshot, month: date, category: Category) -> CategoryMonth:
+    """`category`'s figures in `month`; all zero when YNAB has no figures for it that month."""
+    figures = snapshot.month_category(month, category.id)
+    return CategoryMonth(
+        category_id=category.id,
+        name=category.name,
+        group=group_name(snapshot, category),
+        assigned=figures.budgeted if figures else 0,
+        activity=figures.activity if figures else 0,
+        available=figures.balance if figures else 0,
+    )
+
+
+def budget_categories(snapshot: PlanSnapshot, month: date, *, include_empty: bool) -> list[CategoryMonth]:
+    """The budget view's categories in `month`, in display order; all-zero ones only if asked."""
+    shown = sorted(
+        (category for category in snapshot.categories.values() if is_shown_in_budget(snapshot, category)),
+        key=lambda category: display_order(snapshot, category),
+    )
+    figures = [category_month(snapshot, month, category) for category in shown]
+    return figures if include_empty else [row for row in figures if not row.is_empty]
+
+
+def overspent_categories(snapshot: PlanSnapshot, month: date) -> list[CategoryMonth]:
+    """Categories (hidden ones too, internal ones never) whose available is below zero."""
+    candidates = sorted(
+        (category for category in snapshot.categories.values() if not is_internal(snapshot, category)),
+        key=lambda category: display_order(snapshot, category),
+    )
+    figures = (category_month(snapshot, month, category) for category in candidates)
+    return [row for row in figures if row.available < 0]
+
+
+def month_totals(snapshot: PlanSnapshot, month: date) -> MonthTotals:
+    """`month`'s income, assigned, activity, Ready to Assign, age of money and overspending.
+
+    Raises KeyError when the plan has no such month (callers check the month first).
+    """
+    totals = snapshot.months[month]
+    return MonthTotals(
+        month=month,
+        income=totals.income,
+        assigned=totals.budgeted,
+        activity=totals.activity,
+        ready_to_assign=totals.to_be_budgeted,
+        age_of_money=totals.age_of_money,
+        overspent=tuple(overspent_categories(snapshot, month)),
+    )
+
+
+def utilisation_pct(activity: int, assigned: int) -> Decimal | None:
+    """The share of the assigned amount spent, in percent with one decimal (`Decimal("87.5")`).
+
+    See `utilisation_tenths`; the Decimal is exact (tenths scaled down, never a float).
+    """
+    tenths = utilisation_tenths(activity, assigned)
+    return None if tenths is None else Decimal(tenths).scaleb(-PERCENT_DECIMALS)
+
+
+def utilisation_tenths(activity: int, assigned: int) -> int | None:
+    """−activity ÷ assigned × 100, in tenths of a percent, rounded half away from zero.
+
+    None when nothing (or a negative amount) is assigned: there is no budget to measure
+    against. Exact: integer arithmetic only, one rounding at the end. 150 % of the budget
+    spent is 1500; money received into the category gives a negative figure.
+    """
+    if assigned <= 0:
+        return None
+    scaled = -activity * 100 * 10**PERCENT_DECIMALS
+    return round_half_away_from_zero(scaled, assigned)
+
+
+def round_half_away_from_zero(numerator: int, denominator: int) -> int:
+    """The integer nearest numerator ÷ denominator; halves go away from zero (2.5 → 3, −2.5 → −3)."""
+    if denominator == 0:
+        raise ZeroDivisionError("denominator is 0")
+    sign = -1 if (numerator < 0) != (denominator < 0) else 1
+    quotient, remainder = divmod(abs(numerator), abs(denominator))
+    if 2 * remainder >= abs(denominator):
+        quotient += 1
+    return sign * quotient
