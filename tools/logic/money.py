@@ -51,15 +51,14 @@ def parse_amount(value: str | int | Decimal, *, field: str = "Amount") -> int:
 
 
 def _parse_decimal_text(text: str, field: str) -> int:
-    shown = quoted(text)
     if not text:
         raise AmountError(f"{field} is empty: {_EXAMPLE}.")
     match = _DECIMAL_TEXT.fullmatch(text) if len(text) <= _LONGEST_TEXT else None
     if match is None:
-        raise AmountError(f"{field} {shown} {_flaw(text)}: {_EXAMPLE}.")
+        raise AmountError(f"{field} {quoted(text)} {_flaw(text)}: {_EXAMPLE}.")
     fraction = match["fraction"] or ""
     if len(fraction) > 3:
-        raise AmountError(f"{field} {shown} has {len(fraction)} decimals: give at most 3.")
+        raise AmountError(f"{field} {quoted(text)} has {len(fraction)} decimals: give at most 3.")
     magnitude = int(match["whole"]) * MILLIUNITS_PER_UNIT + int(fraction.ljust(3, "0"))
     return _within_range(-magnitude if match["sign"] == "-" else magnitude, field, text)
 

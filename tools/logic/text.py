@@ -44,8 +44,9 @@ def safe_text(value: str | None, limit: int | None = 80) -> str | None:
         return None
     if limit is not None and limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
-    one_line = " ".join("".join(_shown_char(char) for char in value).split())
-    return _cut(one_line, limit)
+    if not (value.isascii() and value.isprintable()):  # the common case needs no per-character pass
+        value = "".join(_shown_char(char) for char in value)
+    return _cut(" ".join(value.split()), limit)
 
 
 def _shown_char(char: str) -> str:
