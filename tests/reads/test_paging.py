@@ -1,0 +1,117 @@
+"""Cursors of paged reads: opaque, bound to one query, refused when altered or reused elsewhere."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from mcp.server.mcpserver.exceptions import ToolError
+
+from tools.paging import CURSOR_REFUSAL, make_cursor, paginate
+
+QUERY = {"tool": "list_payees", "plan": "p1", "search": None}
+
+
+def walk(items, limit: int, query=QUERY) -> list[list]:
+    """Every page of `items`, following next_cursor to the end."""
+    pages, cursor = [], None
+    while True:
+        page = paginate(items, limit=limit, cursor=cursor, query=query)
+        pages.append(list(page.items))
+        cursor = page.next_cursor
+        if cursor is None:
+            return pages
+
+
+@given(st.lists(st.integers(), max_size=60), st.integers(min_value=1, max_value=200))
+def test_following_the_cursors_gives_every_item_once_in_order(items, limit):
+    pages = walk(items, limit)
+
+    assert [item for page in pages for item in page] == items
+    assert all(len(page) == limit for page in pages[:-1])
+    assert len(pages[-1]) <= limit
+
+
+def test_an_iterator_is_paged_like_a_list_and_read_no_further_than_needed():
+    consumed = []
+
+    def numbers():
+        for number in range(1000):
+            consumed.append(number)
+            yield number
+
+    first = paginate(numbers(), limit=10, cursor=None, query=QUERY)
+    second = paginate(range(1000), limit=10, cursor=first.next_cursor, query=QUERY)
+
+    assert first.items == tuple(range(10))
+    assert first.total is None
+    assert len(consumed) == 11
+    assert second.items == tuple(range(10, 20))
+    assert second.total == 1000
+
+
+def test_the_last_page_has_no_cursor():
+    page = paginate([1, 2, 3], limit=3, cursor=None, query=QUERY)
+
+    assert page.items == (1, 2, 3)
+    assert page.next_cursor is None
+
+
+def test_the_same_query_in_another_key_order_accepts_the_cursor():
+    cursor = paginate(list(range(10)), limit=4, cursor=None, query=QUERY).next_cursor
+    reordered = {"search": None, "plan": "p1", "tool": "list_payees"}
+
+    assert paginate(list(range(10)), limit=4, cursor=cursor, query=reordered).items == (4, 5, 6, 7)
+
+
+@pytest.mark.parametrize(
+    "other_query",
+    [
+        {**QUERY, "tool": "find_transactions"},
+        {**QUERY, "plan": "p2"},
+        {**QUERY, "search": "market"},
+    ],
+)
+def test_a_cursor_of_another_tool_plan_or_filter_is_refused(other_query):
+    cursor = paginate(list(range(10)), limit=4, cursor=None, query=QUERY).next_cursor
+
+    with pytest.raises(ToolError, match=r"^This cursor belongs to another query"):
+        paginate(list(range(10)), limit=4, cursor=cursor, query=other_query)
+
+
+def test_an_altered_cursor_is_refused():
+    cursor = make_cursor(4, QUERY)
+    payload, signature = cursor.split(".")
+    forged_payload = base64.urlsafe_b64encode(b'[400,"' + b"0" * 16 + b'"]').rstrip(b"=").decode()
+
+    for forged in (f"{forged_payload}.{signature}", f"{payload}.{signature[:-2]}AA", cursor + "x"):
+        with pytest.raises(ToolError) as refused:
+            paginate(list(range(10)), limit=4, cursor=forged, query=QUERY)
+        assert str(refused.value) == CURSOR_REFUSAL
+
+
+@given(st.text(max_size=600))
+def test_any_text_that_is_not_a_cursor_is_refused_in_one_line(text):
+    with pytest.raises(ToolError) as refused:
+        paginate([1, 2], limit=1, cursor=text, query=QUERY)
+
+    assert str(refused.value) == CURSOR_REFUSAL
+
+
+def test_a_cursor_made_under_another_secret_key_is_refused(settings):
+    cursor = make_cursor(4, QUERY)
+    settings.SECRET_KEY = "another key " + settings.SECRET_KEY
+
+    with pytest.raises(ToolError, match="another query"):
+        paginate(list(range(10)), limit=4, cursor=cursor, query=QUERY)
+
+
+def test_a_cursor_reveals_no_filter_it_is_bound_to():
+    query = {**QUERY, "search": "NETFLIX secret words"}
+    cursor = make_cursor(50, query)
+    decoded = base64.urlsafe_b64decode(cursor.split(".")[0] + "==")
+
+    assert b"NETFLIX" not in decoded
+    assert b"p1" not in decoded
