@@ -10,7 +10,6 @@ Pending transactions do not exist in the sandbox.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -22,6 +21,7 @@ from sandbox.api.errors import not_found
 from sandbox.api.http import Call
 from sandbox.budget_math.calendar import add_months
 from sandbox.ledger import utc_today
+from sandbox.ledger.rows import fetch
 from sandbox.models import Account, Category, Payee, Plan, Subtransaction, Transaction
 from sandbox.serialize.money import MoneyFormat
 from sandbox.serialize.names import load_names
@@ -74,12 +74,14 @@ def transaction_answer(plan: Plan, transaction_id: str, *, deleted: bool = False
 
 def details_of(plan: Plan, rows: QuerySet) -> list[dict[str, Any]]:
     """TransactionDetail for each of `rows`, with its subtransactions, by date."""
-    found = list(rows.order_by("date", "id").values_list(*TRANSACTION_FIELDS))
-    subs_of = _subtransactions([row[0] for row in found])
+    found = fetch(rows.order_by("date", "id").values_list(*TRANSACTION_FIELDS))
+    subs_of = _subtransactions(rows)
     names, money = load_names(plan), MoneyFormat(plan.currency_format)
     deleted_at = TRANSACTION_FIELDS.index("deleted")
     return [
-        transaction_detail(row, [s for s in subs_of[row[0]] if s[-1] == row[deleted_at]], names, money)
+        transaction_detail(
+            row, [s for s in subs_of.get(row[0], ()) if s[-1] == row[deleted_at]], names, money
+        )
         for row in found
     ]
 
@@ -112,12 +114,14 @@ def _filtered(call: Call, plan: Plan, rows: QuerySet, default_since: bool) -> Qu
     return rows
 
 
-def _subtransactions(transaction_ids: Sequence[str]) -> dict[str, list[tuple]]:
+def _subtransactions(rows: QuerySet) -> dict[str, list[tuple]]:
+    """The lines of the split transactions among `rows`, by transaction id, in their order."""
+    lines = Subtransaction.objects.filter(transaction__in=rows.values("id")).order_by(
+        "transaction_id", "sort_order"
+    )
     subs_of: dict[str, list[tuple]] = defaultdict(list)
-    for start in range(0, len(transaction_ids), 900):  # SQLite's bound-parameter limit
-        chunk = transaction_ids[start : start + 900]
-        for sub in Subtransaction.objects.filter(transaction_id__in=chunk).values_list(*SUB_FIELDS):
-            subs_of[sub[1]].append(sub)
+    for sub in fetch(lines.values_list(*SUB_FIELDS)):
+        subs_of[sub[1]].append(sub)
     return subs_of
 
 

@@ -50,28 +50,30 @@ class MonthFigures:
 def plan_months(
     months: Sequence[date],
     category_ids: Iterable[str],
-    amounts: Mapping[str, Amounts],
+    amounts: Mapping[date, Mapping[str, tuple[int, int]]],
     ready_to_assign_id: str,
 ) -> list[MonthFigures]:
-    """Every month's figures, each with every category's, following the module's rules."""
+    """Every month's figures following the module's rules. `amounts` is month -> category ->
+    (budgeted, activity). A category whose four figures are all 0 in a month is left out of
+    that month's `categories` (read it as zeros)."""
     categories = [c for c in category_ids if c != ready_to_assign_id]
     available = dict.fromkeys(categories, 0)
     result: list[MonthFigures] = []
-    ready, overspent_before = 0, 0
+    ready, overspent_before, nothing = 0, 0, (0, 0)
     for month in months:
-        figures = MonthFigures(month)
+        figures, in_month = MonthFigures(month), amounts.get(month, {})
         overspent = 0
         for category_id in categories:
-            budgeted, activity = amounts.get(category_id, {}).get(month, (0, 0))
-            carried = max(0, available[category_id])
-            available[category_id] = carried + budgeted + activity
-            figures.categories[category_id] = CategoryMonth(
-                budgeted, activity, available[category_id], carried
-            )
-            figures.budgeted += budgeted
-            figures.activity += activity
-            overspent += max(0, -available[category_id])
-        figures.income = amounts.get(ready_to_assign_id, {}).get(month, (0, 0))[1]
+            budgeted, activity = in_month.get(category_id, nothing)
+            carried = available[category_id] if available[category_id] > 0 else 0
+            balance = available[category_id] = carried + budgeted + activity
+            if budgeted or activity or balance or carried:
+                figures.categories[category_id] = CategoryMonth(budgeted, activity, balance, carried)
+                figures.budgeted += budgeted
+                figures.activity += activity
+                if balance < 0:
+                    overspent -= balance
+        figures.income = in_month.get(ready_to_assign_id, nothing)[1]
         ready += figures.income - figures.budgeted - overspent_before
         figures.to_be_budgeted, overspent_before = ready, overspent
         figures.categories[ready_to_assign_id] = CategoryMonth(0, figures.income, ready, 0)

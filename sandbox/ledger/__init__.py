@@ -32,8 +32,9 @@ Public API (what seeding and the API views call):
 
 from __future__ import annotations
 
+from sandbox.ledger.clock import utc_today
 from sandbox.ledger.derived import rebuild_derived
-from sandbox.ledger.session import PlanWrite, plan_write, utc_today
+from sandbox.ledger.session import PlanWrite, plan_write
 from sandbox.ledger.setup import create_account, create_plan
 
 __all__ = ["PlanWrite", "create_account", "create_plan", "plan_write", "rebuild_derived", "utc_today"]

@@ -2,19 +2,30 @@
 
 One query for the MonthCategory rows (categories x months, not transactions) and one for
 the categories; the arithmetic is `budget_math.months` and `budget_math.goals`.
+
+The result is kept per plan for as long as the plan's `server_knowledge` and the current
+month (UTC) stay the same: every write raises the knowledge, so a kept result is never
+stale. A write warms it once committed, so the first read after a write (a client's delta
+request) does not pay for it.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from django.db import connection
+from django.db.models import CharField
+from django.db.models.functions import Cast
+
 from sandbox.budget_math.calendar import add_months, month_of, months_between
 from sandbox.budget_math.goals import Goal, GoalProgress, goal_progress
 from sandbox.budget_math.months import CategoryMonth, MonthFigures, plan_months
-from sandbox.ledger.session import utc_today
+from sandbox.ledger.clock import utc_today
+from sandbox.ledger.rows import fetch
 from sandbox.models import Category, MonthCategory, Plan
 
 CATEGORY_FIELDS = (
@@ -62,21 +73,54 @@ def plan_month_range(plan: Plan) -> list[date]:
     return list(months_between(plan.first_month, last))
 
 
+_KEPT_PLANS = 8
+_kept: OrderedDict[str, tuple[tuple[int, date], PlanBudget]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
 def load_budget(plan: Plan) -> PlanBudget:
+    """The plan's month figures as committed now (kept between requests, see above)."""
+    knowledge = Plan.objects.filter(pk=plan.pk).values_list("server_knowledge", flat=True).first()
+    key = (knowledge or 0, month_of(utc_today()))
+    with _kept_lock:
+        kept = _kept.get(plan.pk)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    budget = compute_budget(plan)
+    if not connection.in_atomic_block:  # inside a write, rows may not be committed yet
+        with _kept_lock:
+            _kept[plan.pk] = (key, budget)
+            _kept.move_to_end(plan.pk)
+            while len(_kept) > _KEPT_PLANS:
+                _kept.popitem(last=False)
+    return budget
+
+
+def warm_budget(plan_id: str) -> None:
+    """Compute and keep a plan's figures (after a write commits)."""
+    plan = Plan.objects.filter(pk=plan_id).first()
+    if plan is not None:
+        load_budget(plan)
+
+
+def compute_budget(plan: Plan) -> PlanBudget:
     categories = list(
         Category.objects.filter(plan=plan)
         .exclude(role=Category.ROLE_SPLIT)
         .order_by("group__sort_order", "group__name", "sort_order", "name")
         .values(*CATEGORY_FIELDS)
     )
-    amounts: dict[str, dict[date, tuple[int, int]]] = defaultdict(dict)
+    amounts: dict[date, dict[str, tuple[int, int]]] = defaultdict(dict)
+    month_text = Cast("month", CharField())  # parsed once per month below, not once per row
     rows = (
         MonthCategory.objects.filter(plan=plan)
         .order_by()
-        .values_list("category_id", "month", "budgeted", "activity")
+        .values_list("category_id", month_text, "budgeted", "activity")
     )
-    for category_id, month, budgeted, activity in rows:
-        amounts[category_id][month] = (budgeted, activity)
+    months: dict[str, date] = {}
+    for category_id, month, budgeted, activity in fetch(rows):
+        day = months.get(month) or months.setdefault(month, date.fromisoformat(str(month)[:10]))
+        amounts[day][category_id] = (budgeted, activity)
     ready = next(c["id"] for c in categories if c["role"] == Category.ROLE_READY_TO_ASSIGN)
     figures = plan_months(plan_month_range(plan), [c["id"] for c in categories], amounts, ready)
     return PlanBudget(plan, {f.month: f for f in figures}, categories, month_of(utc_today()))

@@ -10,9 +10,9 @@ from django.db import transaction
 
 from sandbox.budget_math.calendar import add_months, month_of
 from sandbox.budget_math.effects import total_effects
+from sandbox.ledger.clock import utc_today
 from sandbox.ledger.figures import ensure_months, refresh_age_of_money
 from sandbox.ledger.loading import load_rules, load_views
-from sandbox.ledger.session import utc_today
 from sandbox.models import (
     Account,
     Category,

@@ -19,22 +19,19 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import date
+from functools import partial
 
 from django.db import transaction
-from django.utils import timezone
 
 from sandbox.budget_math.calendar import add_months, month_of
 from sandbox.budget_math.effects import Effects, PlanRules, TransactionView, transaction_effects
 from sandbox.ledger import figures as figures
+from sandbox.ledger.budget import warm_budget
+from sandbox.ledger.clock import utc_today
 from sandbox.ledger.loading import load_rules, load_views
 from sandbox.models import Plan
 
 _active = threading.local()
-
-
-def utc_today() -> date:
-    """Today in UTC: YNAB's "current month" and the no-future-dates rule follow UTC."""
-    return timezone.now().date()
 
 
 class PlanWrite:
@@ -137,3 +134,4 @@ def plan_write(plan_id: str) -> Iterator[PlanWrite]:
             write.finish()
         finally:
             del sessions[plan_id]
+        transaction.on_commit(partial(warm_budget, plan_id))
