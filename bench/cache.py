@@ -24,14 +24,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import importlib.util
 import os
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -39,17 +41,43 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[0] = str(ROOT)  # this file's own directory would shadow the `sandbox` app
 MB = 1024 * 1024
+START_TIMEOUT = 60.0
 
 
-def _load_sandbox_bench():
-    """bench/sandbox.py, by path (its module name would clash with the `sandbox` app)."""
-    spec = importlib.util.spec_from_file_location("bench_sandbox", ROOT / "bench" / "sandbox.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+@contextmanager
+def _served(database_url: str) -> Iterator[str]:
+    """uvicorn serving `avenir_site.asgi:application` in a child process, on a free port.
+
+    By `--port`, not by passing a listening socket with `--fd`: uvicorn takes an fd for a
+    Unix socket, so asyncio never sets TCP_NODELAY on its connections, and Nagle's
+    algorithm with delayed ACKs then adds ~40 ms to every answer sent in two writes.
+    """
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    uvicorn = [sys.executable, "-m", "uvicorn", "avenir_site.asgi:application", "--host", "127.0.0.1"]
+    command = [*uvicorn, "--port", str(port), "--log-level", "warning", "--no-access-log"]
+    server = subprocess.Popen(command, cwd=ROOT, env={**os.environ, "DATABASE_URL": database_url})
+    try:
+        base_url = f"http://127.0.0.1:{port}"
+        _wait_until_up(base_url, server)
+        yield base_url
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
-_served = _load_sandbox_bench()._served  # uvicorn serving the ASGI app in a child process
+def _wait_until_up(base_url: str, server: subprocess.Popen) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit("The server exited before it answered.")
+        try:
+            if httpx.get(f"{base_url}/api/health", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)  # not listening yet
+    raise SystemExit(f"The server did not answer within {START_TIMEOUT:.0f} s.")
 
 
 def main() -> None:

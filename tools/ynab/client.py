@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+import anyio
 import httpx
 from django.conf import settings
 
@@ -37,6 +38,7 @@ from tools.ynab.paths import checked_base_url, entity_path, month_segment, plan_
 from tools.ynab.transport import DEFAULT_DELAYS, Call, Sender
 
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=10.0)
+_OFF_LOOP_BYTES = 1024 * 1024
 ALIASES = frozenset({"last-used", "default"})  # plan ids YNAB resolves itself
 Json = dict[str, Any]
 
@@ -239,7 +241,11 @@ class YnabClient:
 
     async def _read(self, path: str, params: dict[str, Any] | None = None) -> Json:
         response = await self.sender.send(Call("GET", path, params=params))
-        return _data(response, write=False)
+        if len(response.content) > _OFF_LOOP_BYTES:
+            # A full export is megabytes of JSON: decode it in a thread so the event loop
+            # (which may be serving the sandbox, or other tool calls) never stalls on it.
+            return await anyio.to_thread.run_sync(_data, response)
+        return _data(response)
 
     async def _write(self, plan_id: str, call: Call) -> Json:
         data = _data(await self.sender.send(call), write=True)
@@ -253,7 +259,7 @@ def _with_hint(call: Call, check_hint: str | None) -> Call:
     return Call(call.method, call.path, call.params, call.body, check_hint)
 
 
-def _data(response: httpx.Response, *, write: bool) -> Json:
+def _data(response: httpx.Response, write: bool = False) -> Json:
     """The `data` member of a 2xx answer."""
     try:
         data = response.json()["data"]

@@ -18,7 +18,8 @@ Entities by id (`Mapping[str, Entity]`; `months` is keyed by the month's first d
     Deleted entities are never present. Closed accounts and hidden or internal categories
     are (filter on `closed`, `hidden`, `internal`). `categories[...]` carry the *current*
     month's budgeted/activity/balance; use `month_category` for another month. Iterating a
-    map follows no particular order: sort, or use the ordered indexes below.
+    map follows no particular order: sort, or use the ordered indexes below. `.values()`
+    and `.items()` are one-pass iterators (wrap in `list()` to reuse or count).
 
 Ordered indexes (tuples, computed once per change, never by scanning)
     Transactions, newest first (date descending, then id), each transaction once:
