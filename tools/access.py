@@ -201,6 +201,11 @@ def window_args(
     """
     since = _date_or_default(since_text, "since_date", default_since)
     until = _date_or_default(until_text, "until_date", default_until)
+    return check_window_dates(since, until)
+
+
+def check_window_dates(since: date, until: date) -> tuple[date, date]:
+    """`(since, until)` when in order and at most 366 days apart, else a one-line refusal."""
     with refusals():
         check_window(since, until)
     return since, until
