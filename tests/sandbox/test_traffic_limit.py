@@ -41,7 +41,7 @@ def test_it_answers_429_with_ynab_body_once_a_token_used_its_hour(limit_of_three
     assert refused.json()["error"]["name"] == "too_many_requests"
     assert refused.json()["error"]["detail"]
     assert refused.headers["X-Rate-Limit"] == "3/3"
-    assert 3590 <= int(refused.headers["Retry-After"]) <= 3600  # the oldest leaves in about an hour
+    assert 3500 <= int(refused.headers["Retry-After"]) <= 3600  # the oldest leaves in about an hour
 
 
 def test_it_counts_each_token_on_its_own(limit_of_three, sandbox_url):
