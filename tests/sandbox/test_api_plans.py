@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import httpx
 
+from sandbox.models import Account, Plan
 from tests.sandbox.contract import check
+from tests.sandbox.plans import small_plan
 
 
 def test_it_answers_the_user(api):
@@ -61,3 +63,36 @@ def test_the_old_budgets_paths_answer_with_the_old_member_names(api, home):
     assert set(listing) == {"budgets", "default_budget"}
     assert any(b["id"] == home.id for b in listing["budgets"])
     assert settings["settings"]["currency_format"]["iso_code"] == "USD"
+
+
+def test_last_used_names_the_plan_opened_most_recently(api, home):
+    other = small_plan("Other household")
+
+    api.get(f"/plans/{home.id}").raise_for_status()
+    first = api.get("/plans/last-used/settings")
+    api.get(f"/plans/{other.id}").raise_for_status()
+    accounts = api.get("/plans/last-used/accounts").json()["data"]["accounts"]
+
+    assert first.status_code == 200
+    assert {a["id"] for a in accounts} == set(
+        Account.objects.filter(plan=other.plan).values_list("id", flat=True)
+    )
+
+
+def test_default_names_the_plan_marked_default(api, home):
+    Plan.objects.filter(is_default=True).update(is_default=False)
+    Plan.objects.filter(pk=home.id).update(is_default=True)
+
+    listing = api.get("/plans").json()["data"]
+    export = api.get("/plans/default").json()["data"]
+
+    assert listing["default_plan"]["id"] == home.id
+    assert export["plan"]["id"] == home.id
+    Plan.objects.filter(pk=home.id).update(is_default=False)
+
+
+def test_the_old_plan_export_is_named_budget(api, home):
+    data = api.get(f"/budgets/{home.id}").json()["data"]
+
+    assert set(data) == {"budget", "server_knowledge"}
+    assert data["budget"]["id"] == home.id
