@@ -32,7 +32,7 @@ from sandbox.models import (
 from sandbox.serialize.accounts import ACCOUNT_FIELDS, account_base
 from sandbox.serialize.categories import GROUP_FIELDS, category_base, category_group
 from sandbox.serialize.months import month_detail_base
-from sandbox.serialize.names import Names, load_names
+from sandbox.serialize.names import load_names
 from sandbox.serialize.payees import LOCATION_FIELDS, PAYEE_FIELDS, payee_location
 from sandbox.serialize.plans import plan_summary
 from sandbox.serialize.scheduled import (
@@ -134,6 +134,3 @@ def _scheduled(plan: Plan, last_known: int | None, names: Any) -> dict[str, Any]
         "scheduled_transactions": [scheduled_base(row) for row in rows],
         "scheduled_subtransactions": [scheduled_sub_base(row, names()) for row in sub_rows],
     }
-
-
-__all__ = ["Names", "get_plan"]

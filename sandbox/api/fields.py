@@ -24,6 +24,8 @@ class _Missing:
 
 
 MISSING: Final = _Missing()
+MONEY_FIELDS = frozenset({"amount", "balance", "budgeted", "goal_target"})
+MONEY_HINT = " (milliunits)"
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
 
@@ -84,11 +86,7 @@ class Body:
         if value is MISSING or value is None:
             return value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(
-                f"{name} must be an integer (milliunits)"
-                if "amount" in name
-                else f"{name} must be an integer"
-            )
+            raise self.fail(f"{name} must be an integer{MONEY_HINT if name in MONEY_FIELDS else ''}")
         if abs(value) > 2**63 - 1:
             raise self.fail(f"{name} is out of range")
         return value

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
@@ -49,6 +50,8 @@ class Call:
         """The JSON object sent; 400 when the body is not one."""
         try:
             parsed = json.loads(self.request.body or b"null")
+        except RequestDataTooBig:
+            raise bad_request("request body is too large") from None
         except (ValueError, UnicodeDecodeError):
             raise bad_request("request body is not valid JSON") from None
         if not isinstance(parsed, dict):

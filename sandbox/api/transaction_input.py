@@ -17,7 +17,7 @@ from typing import Any
 from sandbox.api.fields import MISSING, Body
 from sandbox.api.references import PlanReferences
 from sandbox.budget_math.calendar import add_years_clamped
-from sandbox.ledger.transactions import LineSpec, TransactionSpec
+from sandbox.ledger.transactions import LineSpec, TransactionSpec, is_leg_of_split_line
 from sandbox.models import Category, Subtransaction, Transaction
 
 CLEARED = ("cleared", "uncleared", "reconciled")
@@ -143,6 +143,8 @@ def _check_split_unchanged(
         raise body.fail("amount of an existing split transaction cannot be changed")
     if values.get("date", txn.date) != txn.date:
         raise body.fail("date of an existing split transaction cannot be changed")
+    if values.get("account_id", txn.account_id) != txn.account_id:
+        raise body.fail("account_id of an existing split transaction cannot be changed")
     if "category_id" in values and values["category_id"] != txn.category_id:
         raise body.fail("category_id of an existing split transaction cannot be changed")
     if values.get("_transfer_to"):
@@ -160,7 +162,7 @@ def _as_lines(split_lines: list) -> list[tuple]:
 
 def _check_leg_of_split(body: Body, values: dict[str, Any], txn: Transaction) -> None:
     """The other leg of a split's transfer line moves only with its split."""
-    if not Subtransaction.objects.filter(transfer_transaction=txn, deleted=False).exists():
+    if not is_leg_of_split_line(txn):
         return
     for name in ("amount", "date", "account_id"):
         if name in values and values[name] != getattr(txn, name):

@@ -14,14 +14,15 @@ from sandbox.api.http import Answer, Call
 from sandbox.api.references import PlanReferences
 from sandbox.api.transaction_input import TransactionReader
 from sandbox.api.transaction_reads import details_of, transaction_answer
-from sandbox.ledger import plan_write
+from sandbox.ledger import PlanWrite, plan_write
 from sandbox.ledger.transactions import (
     TransactionSpec,
     create_transaction,
     delete_transaction,
+    is_leg_of_split_line,
     update_transaction,
 )
-from sandbox.models import Plan, Subtransaction, Transaction
+from sandbox.models import Plan, Transaction
 
 DUPLICATE = "A transaction on the same account with the same import_id already exists."
 
@@ -46,7 +47,7 @@ def create(call: Call, plan: Plan) -> Answer:
     return Answer({**data, "server_knowledge": write.knowledge}, status=201)
 
 
-def _create_many(write, reader: TransactionReader, items: list, plan: Plan) -> dict[str, Any]:
+def _create_many(write: PlanWrite, reader: TransactionReader, items: list, plan: Plan) -> dict[str, Any]:
     specs = [reader.new(item, index) for index, item in enumerate(items)]
     taken = _taken_import_ids(specs)
     ids, duplicates = [], []
@@ -123,7 +124,7 @@ def delete(call: Call, plan: Plan, transaction_id: str) -> dict[str, Any]:
         txn = Transaction.objects.filter(plan=plan, pk=transaction_id, deleted=False).first()
         if txn is None:
             raise not_found()
-        if Subtransaction.objects.filter(transfer_transaction=txn, deleted=False).exists():
+        if is_leg_of_split_line(txn):
             raise bad_request("this transfer was made by a split line: delete the split transaction instead")
         delete_transaction(write, txn)
     answer = transaction_answer(plan, transaction_id, deleted=True)

@@ -28,6 +28,10 @@ Public API (what seeding and the API views call):
   calls this once at the end.
 
 - `plan_write(plan_id)`: the write session every API write runs in (see `session`).
+
+Change a plan's data through these functions or the API. After editing rows directly
+(bulk seeding, a test arranging a state), call `rebuild_derived`: it recomputes the
+figures and raises the knowledge, which also retires the month figures `budget` keeps.
 """
 
 from __future__ import annotations

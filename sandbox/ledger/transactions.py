@@ -85,10 +85,17 @@ def update_transaction(write: PlanWrite, txn: Transaction, spec: TransactionSpec
     if spec.lines:
         txn.save()
         touched.update(_make_split(write, txn, spec.lines))
+    elif is_leg_of_split_line(txn):
+        txn.save()  # its transfer belongs to the split's line, which did not change
     else:
         touched.update(_settle_transfer(write, txn))
         txn.save()
     write.transactions_changed(before, touched)
+
+
+def is_leg_of_split_line(txn: Transaction) -> bool:
+    """Whether `txn` is the other side of a transfer made by a line of a split."""
+    return Subtransaction.objects.filter(transfer_transaction=txn, deleted=False).exists()
 
 
 def delete_transaction(write: PlanWrite, txn: Transaction) -> None:

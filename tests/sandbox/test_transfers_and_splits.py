@@ -208,3 +208,26 @@ def test_a_split_line_can_transfer_and_its_leg_goes_with_the_split(api, home):
     assert refused.status_code == 400
     assert api.get(f"/plans/{home.id}/transactions/{leg_id}").status_code == 404
     assert _balance(api, home, home.savings) == 500_000
+
+
+def test_the_leg_of_a_split_line_takes_a_memo_and_keeps_its_split(api, home):
+    split = transaction(
+        api,
+        home.id,
+        account_id=home.checking,
+        date=TODAY,
+        amount=-60_000,
+        subtransactions=[
+            {"amount": -10_000, "category_id": home.groceries},
+            {"amount": -50_000, "payee_id": _payee_of(home.savings)},
+        ],
+    )
+    leg_id = split["subtransactions"][1]["transfer_transaction_id"]
+
+    memo = api.put(f"/plans/{home.id}/transactions/{leg_id}", json={"transaction": {"memo": "to savings"}})
+    amount = api.put(f"/plans/{home.id}/transactions/{leg_id}", json={"transaction": {"amount": 1}})
+
+    assert memo.status_code == 200
+    assert amount.status_code == 400
+    assert _get(api, home, split["id"])["subtransactions"][1]["transfer_transaction_id"] == leg_id
+    assert (_balance(api, home, home.checking), _balance(api, home, home.savings)) == (940_000, 550_000)
