@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from tools.registry import ToolSpec, tool_specs_in
 
-TOOL_MODULES: tuple[str, ...] = ("tools.reads.plans", "tools.reads.operations")
+TOOL_MODULES: tuple[str, ...] = (
+    "tools.reads.plans",
+    "tools.reads.balances",
+    "tools.reads.summary",
+    "tools.reads.budget_vs_actual",
+    "tools.reads.trends",
+    "tools.reads.operations",
+)
 
 
 def catalog_specs() -> list[ToolSpec]:

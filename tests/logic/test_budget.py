@@ -82,7 +82,7 @@ def test_it_leaves_out_all_zero_categories_unless_asked_and_then_shows_them_as_z
     }
 
 
-def test_overspent_takes_every_category_below_zero_hidden_ones_too_but_never_internal_ones():
+def test_overspent_takes_every_category_below_zero_hidden_ones_too_but_never_internal_ones_worst_first():
     snapshot = household(
         [
             figures(READY, available=-1),
@@ -94,7 +94,7 @@ def test_overspent_takes_every_category_below_zero_hidden_ones_too_but_never_int
 
     overspent = overspent_categories(snapshot, SEPT)
 
-    assert [(row.category_id, row.available) for row in overspent] == [("c-books", -10), ("c-gym", -29_900)]
+    assert [(row.category_id, row.available) for row in overspent] == [("c-gym", -29_900), ("c-books", -10)]
 
 
 def test_month_totals_are_ynabs_own_figures_for_the_month():

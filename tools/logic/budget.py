@@ -11,9 +11,9 @@ Which categories (the rules the read tools share):
   categories are kept: YNAB shows them in its budget view, in "Credit Card Payments".
 - *Overspent* (`overspent_categories`): every category but internal ones with available < 0,
   hidden ones included: a hidden category's overspending still comes out of next month's
-  Ready to Assign, so the person needs to hear about it.
-- Order: group name, then category name (both case-folded), then id. The plan export carries
-  no display order, so name order is the stable one.
+  Ready to Assign, so the person needs to hear about it. The most overspent first.
+- Display order: group name, then category name (both case-folded), then id. The plan
+  export carries no display order, so name order is the stable one.
 """
 
 from __future__ import annotations
@@ -107,13 +107,17 @@ def budget_categories(snapshot: PlanSnapshot, month: date, *, include_empty: boo
 
 
 def overspent_categories(snapshot: PlanSnapshot, month: date) -> list[CategoryMonth]:
-    """Categories (hidden ones too, internal ones never) whose available is below zero."""
-    candidates = sorted(
-        (category for category in snapshot.categories.values() if not is_internal(snapshot, category)),
-        key=lambda category: display_order(snapshot, category),
-    )
-    figures = (category_month(snapshot, month, category) for category in candidates)
-    return [row for row in figures if row.available < 0]
+    """Categories (hidden ones too, internal ones never) whose available is below zero,
+    the most overspent first, then in display order."""
+    ranked = []
+    for category in snapshot.categories.values():
+        if is_internal(snapshot, category):
+            continue
+        row = category_month(snapshot, month, category)
+        if row.available < 0:
+            ranked.append(((row.available, *display_order(snapshot, category)), row))
+    ranked.sort(key=lambda pair: pair[0])
+    return [row for _key, row in ranked]
 
 
 def month_totals(snapshot: PlanSnapshot, month: date) -> MonthTotals:
