@@ -157,75 +157,23 @@ def _assign_budgets(household: Household) -> None:
 
 
 def _add_schedules(household: Household) -> None:
-    """Monthly and yearly schedules, two of them transfers, all due after today."""
-    build, accounts, categories = household.build, household.accounts, household.categories
-    first, today = household.months[0], household.today
-    checking = accounts["checking"]
-    build.schedule(
-        checking,
-        on_day(first, 5),
-        "monthly",
-        -950_000,
-        "Foncia (rent)",
-        today=today,
-        category=categories["rent"],
-    )
-    build.schedule(
-        checking,
-        on_day(first, catalog.SALARY_DAY),
-        "monthly",
-        catalog.SALARY,
-        catalog.SALARY_PAYEE,
-        today=today,
-        category=build.ready_to_assign,
-    )
-    build.schedule(
-        checking,
-        on_day(first, 28),
-        "monthly",
-        -200_000,
-        None,
-        today=today,
-        transfer_to=accounts["savings"],
-        memo="Monthly saving",
-    )
-    build.schedule(
-        checking,
-        on_day(first, 10),
-        "monthly",
-        -catalog.CAR_LOAN_MINIMUM,
-        None,
-        today=today,
-        transfer_to=accounts["car_loan"],
-        category=categories["car_loan"],
-    )
-    build.schedule(
-        checking,
-        on_day(household.months[2], 15),
-        "yearly",
-        -480_000,
-        "MAIF",
-        today=today,
-        category=categories["insurance"],
-        memo="Car insurance, yearly",
-    )
-    build.schedule(
-        accounts["visa"],
-        on_day(first, 14),
-        "monthly",
-        -13_490,
-        "Netflix",
-        today=today,
-        category=categories["streaming"],
-    )
-    build.schedule(
-        accounts["visa"],
-        on_day(add_months(household.current_month, 2), 1),
-        "yearly",
-        -69_000,
-        "Amazon Prime",
-        today=today,
-        category=categories["household"],
-        flag=Flag("orange", "Cancel?"),
-        memo="Renews yearly",
-    )
+    """Monthly and yearly schedules (two of them transfers), all next due after today."""
+    build, categories = household.build, household.categories
+    for spec in catalog.SCHEDULES:
+        category = (
+            build.ready_to_assign
+            if spec.category == "ready_to_assign"
+            else categories.get(spec.category or "")
+        )
+        build.schedule(
+            household.accounts[spec.account],
+            on_day(add_months(household.months[0], spec.month), spec.day),
+            spec.frequency,
+            spec.amount,
+            spec.payee,
+            today=household.today,
+            category=category,
+            transfer_to=household.accounts[spec.transfer_to] if spec.transfer_to else None,
+            memo=spec.memo,
+            flag=Flag(*spec.flag) if spec.flag else None,
+        )

@@ -150,6 +150,48 @@ SALARY_LABEL = "VIR SEPA ACME SAS SALAIRE"
 
 
 @dataclass(frozen=True)
+class ScheduleSpec:
+    """A schedule first due on `day` of the plan's month number `month` (0 = first month).
+
+    `category` is a category key, or "ready_to_assign"; `transfer_to` an account key.
+    """
+
+    account: str
+    month: int
+    day: int
+    frequency: str
+    amount: int
+    payee: str | None = None
+    category: str | None = None
+    transfer_to: str | None = None
+    memo: str | None = None
+    flag: tuple[str, str | None] | None = None  # colour, custom name
+
+
+SCHEDULES = (
+    ScheduleSpec("checking", 0, 5, "monthly", -950_000, "Foncia (rent)", "rent"),
+    ScheduleSpec("checking", 0, SALARY_DAY, "monthly", SALARY, SALARY_PAYEE, "ready_to_assign"),
+    ScheduleSpec("checking", 0, 28, "monthly", -200_000, transfer_to="savings", memo="Monthly saving"),
+    ScheduleSpec(
+        "checking", 0, 10, "monthly", -CAR_LOAN_MINIMUM, category="car_loan", transfer_to="car_loan"
+    ),
+    ScheduleSpec("checking", 2, 15, "yearly", -480_000, "MAIF", "insurance", memo="Car insurance, yearly"),
+    ScheduleSpec("visa", 0, 14, "monthly", -13_490, "Netflix", "streaming"),
+    ScheduleSpec(
+        "visa",
+        7,
+        1,
+        "yearly",
+        -69_000,
+        "Amazon Prime",
+        "household",
+        memo="Renews yearly",
+        flag=("orange", "Cancel?"),
+    ),
+)
+
+
+@dataclass(frozen=True)
 class Merchant:
     """Where everyday spending happens: card label, account, amount range in milliunits."""
 
