@@ -1,0 +1,216 @@
+"""Undo handlers: how each undoable tool reverses its own operations (TOOLS.md §4).
+
+An undoable write tool registers one handler next to its own code
+(`tools/writes/<tool>.py`), keyed by the tool's name:
+
+    @undo_handler("apply_categories")
+    class ApplyCategoriesUndo:
+        def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+            ...   # pure: compare op.undo_data with the fresh snapshot, item by item
+
+        async def apply(
+            self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+        ) -> dict[str, Any]:
+            ...   # the YNAB request(s) restoring plan.restorable; returns the undo row's undo data
+
+`undo_operation` (and the admin's Undo button) finds the handler with `handler_for(op.tool)`,
+calls `plan` on a fresh snapshot to build the preview, asks the person, claims the
+operation (`oplog.claim_for_undo`: of two concurrent undos one proceeds), then calls `apply`
+with the plan it rebuilt from the freshest snapshot. Everything around it (asking, the log
+rows, the claim and its release) is done by `tools.undo`; a handler only decides and writes.
+
+The rule every `plan` follows, item by item (TOOLS.md §4):
+
+- still exactly as the operation left it → restorable (in `restorable`, with a preview line);
+- already at its value before the operation → counted in `already_as_before` (this also
+  covers an `unknown` operation whose write never landed);
+- anything else (changed since, deleted, now a split, ...) → a `Conflict`: never touched,
+  reported by name with the reason. Where TOOLS.md says items stand or fall together
+  (`move_money`: both categories), a conflict on one makes every item a conflict.
+
+`item_state(current, before=, after=)` is that comparison for one value. `plan` must be pure
+(no I/O, no clock): it is called once for the preview and again, on fresh data, right
+before `apply`, and the two must agree whenever the plan did not change.
+
+`apply` contract:
+- send only what `plan.restorable` lists, through `client` (never resend a write);
+- return the undo row's undo data (JSON: ids and before/after values, no payee names, memos
+  or transaction amounts), e.g. `{"restored": [{"transaction_id": ..., "category_id": ...}]}`;
+- on failure raise the client's errors as they come: `UnknownOutcome` (no answer: the undo
+  row becomes `unknown`), `YnabError` (refused: the undo row becomes `failed`). When several
+  writes are needed and a later one fails, first put back what already landed (the same
+  rollback as the tool's own, e.g. move_money); if even that fails, raise
+  `UndoPartlyApplied` saying exactly what landed and what to set in YNAB by hand.
+  In every failure case the operation's claim is released, so the person can try the undo
+  again: it re-reads the plan and restores only what is still as the operation left it.
+
+What the undo relies on in the original row: `op.undo_data`, written by the tool as TOOLS.md
+§3's **Log** line says. It must be recorded for an `unknown` outcome too (the values are
+known before the request is sent), or an unknown operation cannot be undone.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
+
+from tools.ynab.errors import YnabError
+
+if TYPE_CHECKING:
+    from tools.models import Operation
+    from tools.ynab import PlanSnapshot, YnabClient
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """An item the undo leaves alone because it changed since the operation.
+
+    `id` is the item's YNAB id (transaction, category, payee); `name` how the person knows
+    it (already cleaned: one line, at most 80 characters, e.g. `2026-09-12, Market` or
+    `Restaurants`); `reason` a clause saying what it is now, e.g. `its category is now
+    Dining out` or `it was deleted`.
+    """
+
+    id: str
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class UndoPlan:
+    """What undoing one operation would do now, as a handler's `plan` found it.
+
+    `question`: the preview's first line, TOOLS.md §4's wording counting only what will be
+    restored, e.g. `Undo: recategorise 2 transaction(s)?`.
+    `restorable`: the handler's own items, whatever its `apply` needs (JSON-like data is
+    easiest to log), one per item to restore.
+    `lines`: the preview lines of those items, in the same order, WITHOUT the leading `- `
+    (e.g. `2026-09-12, Market, 86.40: Groceries → (uncategorised)`); empty when the question
+    says it all (set_category_budget).
+    `already_as_before`: items already at their value before the operation.
+    `conflicts`: items changed since, left alone (the undo lists them after the lines).
+    `notes`: extra warnings for the preview, one line each.
+    """
+
+    question: str
+    restorable: tuple[Any, ...] = ()
+    lines: tuple[str, ...] = ()
+    already_as_before: int = 0
+    conflicts: tuple[Conflict, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.lines and len(self.lines) != len(self.restorable):
+            raise ValueError("An UndoPlan has one preview line per restorable item, or none at all.")
+        if self.already_as_before < 0:
+            raise ValueError("already_as_before counts items: it cannot be negative.")
+
+    @property
+    def restored(self) -> int:
+        """How many items the undo would restore."""
+        return len(self.restorable)
+
+    @property
+    def nothing_to_restore(self) -> bool:
+        """Nothing still as the operation left it: the undo writes nothing (`nothing_to_do`)."""
+        return not self.restorable
+
+
+@runtime_checkable
+class UndoHandler(Protocol):
+    """How one tool's operations are undone; see the module docstring for the contract."""
+
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan: ...
+
+    async def apply(
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+    ) -> dict[str, Any]: ...
+
+
+class UndoPartlyApplied(YnabError):
+    """Some of an undo's writes landed and putting them back failed too.
+
+    `message` says exactly what is in YNAB now and what to set by hand; `undo_data` records
+    which writes landed (it is kept on the undo's row, which becomes `failed`).
+    """
+
+    def __init__(self, message: str, *, undo_data: dict[str, Any], status: int | None = None) -> None:
+        super().__init__(message, status=status)
+        self.undo_data = undo_data
+
+
+ItemState = Literal["restore", "already_as_before", "conflict"]
+
+
+def item_state(current: object, *, before: object, after: object) -> ItemState:
+    """One item's fate: still as the operation left it, already back as before, or changed.
+
+    When `before == after` (nothing changed on that item) it counts as already as before.
+    """
+    if current == before:
+        return "already_as_before"
+    if current == after:
+        return "restore"
+    return "conflict"
+
+
+_H = TypeVar("_H")
+_handlers: dict[str, UndoHandler] = {}
+_lock = threading.Lock()
+_loaded = False
+
+
+def undo_handler(tool: str) -> Callable[[type[_H]], type[_H]]:
+    """Register the decorated class (built with no arguments) as the undo of `tool`'s operations.
+
+    One handler per tool: registering a second raises `ValueError`. The class is returned
+    unchanged, so it can still be instantiated and tested on its own.
+    """
+
+    def register(cls: type[_H]) -> type[_H]:
+        handler = cls()
+        if not isinstance(handler, UndoHandler):
+            raise TypeError(
+                f"{cls.__name__} needs plan(snapshot, op) and async apply(client, snapshot, op, plan)."
+            )
+        with _lock:
+            existing = _handlers.get(tool)
+            if existing is not None and type(existing).__qualname__ != cls.__qualname__:
+                raise ValueError(f"Tool {tool} already has an undo handler: {type(existing).__name__}.")
+            _handlers[tool] = handler
+        return cls
+
+    return register
+
+
+def handler_for(tool: str) -> UndoHandler | None:
+    """The undo handler of `tool`, or None when its operations cannot be undone.
+
+    Handlers register when their tool's module is imported; every module of the tool catalog
+    is imported first, so this also works outside the MCP server (the admin's Undo).
+    """
+    load_handlers()
+    with _lock:
+        return _handlers.get(tool)
+
+
+def undoable_tools() -> Sequence[str]:
+    """The tools that have an undo handler, sorted."""
+    load_handlers()
+    with _lock:
+        return sorted(_handlers)
+
+
+def load_handlers() -> None:
+    """Import every tool module of the catalog once, so their handlers are registered."""
+    global _loaded
+    if _loaded:
+        return
+    from tools.catalog import TOOL_MODULES  # late: the catalog imports the tools, which import this
+
+    for module in TOOL_MODULES:
+        importlib.import_module(module)
+    _loaded = True
