@@ -37,16 +37,12 @@ def _close_old_bank(household: Household) -> None:
 
 
 def _pay_and_bills(household: Household, month: date) -> None:
-    build, rng, accounts, categories = (
-        household.build,
-        household.rng,
-        household.accounts,
-        household.categories,
-    )
+    """Salary on the 27th, direct debits and subscriptions on their days, electricity."""
     if day := household.day(month, catalog.SALARY_DAY):
+        build = household.build
         label = f"{catalog.SALARY_LABEL} REF {month:%Y%m}{catalog.SALARY_DAY}01"
         build.transaction(
-            accounts["checking"],
+            household.accounts["checking"],
             day,
             catalog.SALARY,
             catalog.SALARY_PAYEE,
@@ -56,41 +52,35 @@ def _pay_and_bills(household: Household, month: date) -> None:
             cleared=household.cleared(day, imported=True),
         )
     for bill in catalog.BILLS:
-        invoice = rng.randint(100_000, 999_999)
-        if not (day := household.day(month, bill.day)):
-            continue
-        if bill.kind == "card":
-            household.card_purchase(
-                bill.account, bill.creditor, day, bill.amount, category=categories[bill.category]
-            )
-            continue
-        label = (
-            direct_debit_label(bill.creditor, reference=7_781_203)
-            if bill.payee
-            else direct_debit_label(bill.creditor, invoice=invoice)
-        )
-        build.transaction(
-            accounts[bill.account],
-            day,
-            bill.amount,
-            bill.payee or label,
-            category=categories[bill.category],
-            imported=True,
-            bank_label=label,
-            cleared=household.cleared(day, imported=True),
-        )
-    meter = -rng.randint(5_800, 7_400) * 10
-    if day := household.day(month, catalog.ELECTRICITY_DAY):
-        label = direct_debit_label("EDF", invoice=rng.randint(100_000, 999_999))
-        build.transaction(
-            accounts["checking"],
-            day,
-            meter,
-            label,
-            category=categories["electricity"],
-            imported=True,
-            cleared=household.cleared(day, imported=True),
-        )
+        _bill(household, month, bill, invoice=household.rng.randint(100_000, 999_999))
+    meter = -household.rng.randint(5_800, 7_400) * 10  # the amount follows the meter
+    electricity = catalog.Bill("edf", "checking", "electricity", catalog.ELECTRICITY_DAY, meter, "EDF")
+    _bill(household, month, electricity, invoice=household.rng.randint(100_000, 999_999))
+
+
+def _bill(household: Household, month: date, bill: catalog.Bill, *, invoice: int) -> None:
+    """One month's charge of `bill`, unless its day is still to come. A bill the household
+    renamed keeps its mandate reference; the others show a new invoice number each month."""
+    if not (day := household.day(month, bill.day)):
+        return
+    category = household.categories[bill.category]
+    if bill.kind == "card":
+        household.card_purchase(bill.account, bill.creditor, day, bill.amount, category=category)
+        return
+    if bill.payee:
+        label = direct_debit_label(bill.creditor, reference=7_781_203)
+    else:
+        label = direct_debit_label(bill.creditor, invoice=invoice)
+    household.build.transaction(
+        household.accounts[bill.account],
+        day,
+        bill.amount,
+        bill.payee or label,
+        category=category,
+        imported=True,
+        bank_label=label,
+        cleared=household.cleared(day, imported=True),
+    )
 
 
 def _moves(household: Household, index: int, month: date) -> None:
