@@ -44,7 +44,7 @@ class OperationSummary(Schema):
     tool: str
     summary: str = Field(description="The preview's first line, or a one-line description.")
     status: StatusName
-    confirmed_by: Literal["input_required", "elicitation", "code", "none"]
+    confirmed_by: Literal["input_required", "elicitation", "code", "none", "admin"]
     client: str = Field(description="The MCP token's name when it wrote, or 'stdio'.")
     token_id: int | None
     created_at: dt.datetime

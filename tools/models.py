@@ -126,6 +126,9 @@ class Operation(models.Model):
         ELICITATION = "elicitation", "in-call elicitation"
         CODE = "code", "confirmation code"
         NONE = "none", "not confirmed (acts at once)"
+        # An undo the owner started in the admin: agreeing on its intermediate page is the
+        # person's own answer, given in the browser rather than in an MCP client.
+        ADMIN = "admin", "the owner, in the admin"
 
     # What is still in effect in YNAB, and so what an undo may act on.
     IN_EFFECT = (Status.APPLIED, Status.UNKNOWN)

@@ -24,7 +24,7 @@ from tools.registry import read_tool
 from tools.ynab.client import ALIASES
 
 StatusName = Literal["pending", "applied", "failed", "unknown", "undone"]
-ConfirmedBy = Literal["input_required", "elicitation", "code", "none"]
+ConfirmedBy = Literal["input_required", "elicitation", "code", "none", "admin"]
 
 
 class LoggedOperation(BaseModel):
@@ -37,7 +37,8 @@ class LoggedOperation(BaseModel):
     )
     confirmed_by: ConfirmedBy = Field(
         description="How the person agreed: input_required or elicitation (a question in their client), "
-        "code (a confirmation code), none (the tool acts at once)."
+        "code (a confirmation code), none (the tool acts at once), admin (an undo the owner confirmed "
+        "in the admin)."
     )
     client: str = Field(description="Which MCP client made it: its token's name, or stdio.")
     created_at: datetime = Field(description="When it was logged (server time zone).")
