@@ -1,0 +1,80 @@
+"""What a write tool hands the write flow: the `Change` it built, and what `apply` reports.
+
+`Change` is built purely from a plan snapshot; `Applied` is what the YNAB request(s) did;
+`WriteFailed` is how `apply` reports a failure whose outcome it knows exactly. See
+`tools.writes.flow` for the path they take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from confirmations.preview import Preview
+
+DEFAULT_CHECK = "Read the plan again (e.g. find_transactions) to see whether it is there before trying again."
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change a tool is about to make, built purely from a snapshot.
+
+    `subject` is the exact change as data (CONFIRMATION.md's table; fingerprinted, list order
+    free); `stored_subject` is what the log keeps of it; `preview` what the person sees (also
+    the log's summary for unconfirmed tools); `fields` the tool's own result fields;
+    `undo_data` what undo needs, as far as it is known before sending; `check` the read that
+    tells whether the change landed when no answer comes back. `nothing_to_do` holds the
+    message when nothing would change (see `Change.nothing`).
+    """
+
+    subject: dict[str, Any]
+    stored_subject: dict[str, Any]
+    preview: Preview
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    undoable: bool = True
+    undo_data: Any = None
+    check: str = DEFAULT_CHECK
+    nothing_to_do: str | None = None
+
+    @classmethod
+    def nothing(cls, message: str, fields: Mapping[str, Any] | None = None) -> Change:
+        """Nothing would change: the result is `nothing_to_do` with `message`; nothing is asked."""
+        return cls(
+            subject={},
+            stored_subject={},
+            preview=Preview(question=""),
+            fields=fields or {},
+            nothing_to_do=message,
+        )
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What `apply` reports once YNAB answered.
+
+    `fields` are added to (and override) the change's fields; `undo_data` replaces the planned
+    undo data when given; `lead` is a sentence put before the standard applied message
+    (`Recategorised 3 transaction(s).`); `nothing_changed` makes the result `nothing_to_do`
+    although a request was made (an import that found nothing new): the message is then
+    `lead` and the operation id, and the row stays in the log as the attempt it was.
+    """
+
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    undo_data: Any = None
+    lead: str | None = None
+    nothing_changed: bool = False
+
+
+class WriteFailed(Exception):
+    """Raised by `apply` when it knows what state it leaves: the row is completed `status`
+    (`failed` or `unknown`) with `undo_data` (e.g. which of two writes landed), and `message`
+    (one line: what is in YNAB now, what to do) becomes the tool error."""
+
+    def __init__(
+        self, message: str, *, status: Literal["failed", "unknown"] = "failed", undo_data: Any = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.undo_data = undo_data
