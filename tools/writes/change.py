@@ -7,11 +7,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from confirmations.preview import Preview
+
+if TYPE_CHECKING:
+    from tools.models import Operation
+
+Hold = Callable[["Operation"], AbstractAsyncContextManager[None]]
+"""Entered with the operation's `pending` row once it is begun, around `apply`: an undo claims
+the operation it reverses there (and gives the claim back if `apply` fails)."""
 
 DEFAULT_CHECK = "Read the plan again (e.g. find_transactions) to see whether it is there before trying again."
 
@@ -25,7 +33,8 @@ class Change:
     the log's summary for unconfirmed tools); `fields` the tool's own result fields;
     `undo_data` what undo needs, as far as it is known before sending; `check` the read that
     tells whether the change landed when no answer comes back. `nothing_to_do` holds the
-    message when nothing would change (see `Change.nothing`).
+    message when nothing would change (see `Change.nothing`). An undo (`tools.undo`) sets
+    `undo_of`, the operation it reverses (its row is begun with it), and `hold`.
     """
 
     subject: dict[str, Any]
@@ -36,6 +45,8 @@ class Change:
     undo_data: Any = None
     check: str = DEFAULT_CHECK
     nothing_to_do: str | None = None
+    undo_of: Operation | None = None
+    hold: Hold | None = None
 
     @classmethod
     def nothing(cls, message: str, fields: Mapping[str, Any] | None = None) -> Change:

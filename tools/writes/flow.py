@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,7 +58,7 @@ from confirmations.fingerprint import fingerprint
 from confirmations.preview import render
 from tools import oplog
 from tools.access import open_plan
-from tools.auth import principal_of
+from tools.auth import Principal, principal_of
 from tools.logic.refusal import Refusal
 from tools.models import Operation
 from tools.writes.change import Applied, Change, WriteFailed
@@ -66,7 +67,16 @@ from tools.ynab import PacingRefused, PlanSnapshot, UnknownOutcome, YnabClient, 
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Applied", "Apply", "Build", "Change", "WriteFailed", "confirmed_write", "unconfirmed_write"]
+__all__ = [
+    "Applied",
+    "Apply",
+    "Build",
+    "Change",
+    "WriteFailed",
+    "agreed_write",
+    "confirmed_write",
+    "unconfirmed_write",
+]
 
 
 Build = Callable[[PlanSnapshot], Change]
@@ -107,7 +117,7 @@ async def confirmed_write(
         return _not_applied(result, snapshot, change, decision)
     if decision.confirmed_by == "elicitation":
         snapshot, change = await _rebuilt(snapshot.plan_id, build, decision)
-    write = _Write(ctx, tool, snapshot, change, result)
+    write = _Write(principal_of(ctx), tool, snapshot, change, result)
     return await write.run(apply, confirmed_by=decision.confirmed_by or "", preview=decision.preview)
 
 
@@ -131,8 +141,27 @@ async def unconfirmed_write(
     change = built(build, snapshot)
     if change.nothing_to_do is not None:
         return _nothing_to_do(result, snapshot, change)
-    write = _Write(ctx, tool, snapshot, change, result)
+    write = _Write(principal_of(ctx), tool, snapshot, change, result)
     return await write.run(apply, confirmed_by=Operation.ConfirmedBy.NONE, preview=render(change.preview))
+
+
+async def agreed_write(
+    *,
+    tool: str,
+    snapshot: PlanSnapshot,
+    change: Change,
+    result: type[WriteResult],
+    apply: Apply,
+    confirmed_by: str,
+    preview: str,
+    principal: Principal,
+) -> CallToolResult:
+    """The flow's second half for a change the person agreed to outside MCP (the admin's Undo
+    page, `confirmed_by` "admin"): pending row → YNAB request(s) → completed row, with the same
+    logging and errors as every tool's write. `preview` is the text the person agreed to.
+    """
+    write = _Write(principal, tool, snapshot, change, result)
+    return await write.run(apply, confirmed_by=confirmed_by, preview=preview)
 
 
 def built(build: Build, snapshot: PlanSnapshot) -> Change:
@@ -200,7 +229,7 @@ def _answer(
 class _Write:
     """One agreed change on its way to YNAB: the log row around the request(s)."""
 
-    ctx: Context[Any, Any]
+    principal: Principal
     tool: str
     snapshot: PlanSnapshot
     change: Change
@@ -214,8 +243,9 @@ class _Write:
             fingerprint=fingerprint(self.snapshot.plan_id, self.change.subject),
             preview=preview,
             confirmed_by=confirmed_by,
-            principal=principal_of(self.ctx),
+            principal=self.principal,
             undoable=self.change.undoable,
+            undo_of=self.change.undo_of,
         )
         applied = await self._sent(op, apply)
         await oplog.complete(op, status=Operation.Status.APPLIED, undo_data=self._undo_data(applied))
@@ -224,7 +254,8 @@ class _Write:
     async def _sent(self, op: Operation, apply: Apply) -> Applied:
         """`apply`'s report; every failure completes the row first, then becomes a tool error."""
         try:
-            return await apply(get_ynab_client(), self.snapshot, self.change)
+            async with self._held(op):
+                return await apply(get_ynab_client(), self.snapshot, self.change)
         except WriteFailed as failed:
             await self._close(op, failed.status, failed.message, failed.undo_data)
             raise ToolError(failed.message) from None
@@ -238,6 +269,9 @@ class _Write:
         except BaseException as unexpected:
             await self._interrupted(op, unexpected)
             raise
+
+    def _held(self, op: Operation) -> AbstractAsyncContextManager[None]:
+        return self.change.hold(op) if self.change.hold is not None else nullcontext()
 
     async def _unknown(self, op: Operation) -> str:
         message = oplog.unknown_message(op, self.change.check)
