@@ -7,6 +7,7 @@ serves the real ASGI application under uvicorn in a child process, and prints on
 line as `name: value unit`:
 
 - seed_time: creating the heavy plan (`seed_heavy_plan`), in seconds;
+- full_export_size: the body of `GET /plans/{id}`, in megabytes (context for the next figure);
 - full_export_time: median of a few `GET /plans/{id}` over HTTP, in seconds;
 - delta_request_median: after one change (a PATCH of one transaction's memo), median of
   `GET /plans/{id}?last_knowledge_of_server=N` with N the knowledge before the change, in ms.
@@ -127,7 +128,9 @@ def _wait_until_up(base_url: str, server: subprocess.Popen) -> None:
 
 
 def _measure(api: httpx.Client, plan_id: str) -> None:
-    export = _ok(api.get(f"/plans/{plan_id}"))["plan"]  # warms caches; not counted
+    response = api.get(f"/plans/{plan_id}")  # warms caches; not counted
+    export = _ok(response)["plan"]
+    _figure("full_export_size", len(response.content) / 1_000_000, "MB", 1)
     _figure("full_export_time", _median(lambda: _ok(api.get(f"/plans/{plan_id}")), EXPORT_RUNS), "s", 3)
     knowledge = _ok(api.get(f"/plans/{plan_id}"))["server_knowledge"]
     changed = next(
