@@ -28,8 +28,8 @@ def knowledge(value: str | None) -> int | None:
         number = int(value)
     except ValueError:
         raise bad_request("last_knowledge_of_server must be an integer") from None
-    if number < 0:
-        raise bad_request("last_knowledge_of_server must be 0 or greater")
+    if not 0 <= number < 2**63:  # a 64-bit column everywhere (PostgreSQL refuses more)
+        raise bad_request("last_knowledge_of_server must be between 0 and 2^63 - 1")
     return number
 
 
