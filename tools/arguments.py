@@ -72,9 +72,11 @@ CategoryIdsArg = Annotated[
     ),
 ]
 
-# Strict, so `true` is refused by the schema instead of becoming an amount of 1.
+# Strict, so `true` is refused by the schema instead of becoming an amount of 1. Use
+# `Annotated[AmountValue | None, Field(description=...)]` for an optional amount.
+AmountValue = StrictStr | StrictInt | StrictFloat
 AmountArg = Annotated[
-    StrictStr | StrictInt | StrictFloat,
+    AmountValue,
     Field(
         description='An amount in currency units (not milliunits), as a decimal string like "-42.50" '
         "or a number; at most 3 decimals. Money out is negative, money in positive.",

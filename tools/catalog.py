@@ -10,6 +10,11 @@ from tools.registry import ToolSpec, tool_specs_in
 
 TOOL_MODULES: tuple[str, ...] = (
     "tools.reads.plans",
+    "tools.reads.accounts",
+    "tools.reads.categories",
+    "tools.reads.payees",
+    "tools.reads.schedules",
+    "tools.reads.transactions",
     "tools.reads.balances",
     "tools.reads.summary",
     "tools.reads.budget_vs_actual",

@@ -16,6 +16,8 @@ from pathlib import Path
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.resources import TextResource
 
+from tools.reads.resources import register_plan_resources
+
 GUIDE_URI = "avenir-mcp://guide"
 GUIDE_PATH = Path(__file__).with_name("guide.md")
 
@@ -75,3 +77,4 @@ def register_resources(server: MCPServer, *, guide: str) -> None:
             text=guide,
         )
     )
+    register_plan_resources(server)

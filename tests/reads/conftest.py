@@ -12,8 +12,10 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from mcp import Client
 from mcp.types import CallToolResult
 
@@ -22,6 +24,7 @@ from sandbox import faults
 from sandbox.models import Plan
 from sandbox.seeding import seed_demo_plan
 from tools.auth import Principal
+from tools.logic.money import parse_amount
 from tools.ynab.pacing import reset_pacing
 
 READER = Principal.local("reads test", read_only=True)
@@ -84,3 +87,42 @@ async def ynab_requests(live_service) -> Callable[[], Awaitable[list]]:
         return await sync_to_async(faults.requests_since)(mark)
 
     return served
+
+
+async def request_mark() -> int:
+    """The sandbox's request log position now: count what reaches it after with `requests_after`."""
+    return await sync_to_async(faults.last_request_id)()
+
+
+async def requests_after(mark: int) -> list:
+    return await sync_to_async(faults.requests_since)(mark)
+
+
+async def sandbox_get(path: str, **params: Any) -> dict:
+    """The sandbox's own answer (`data`) for `GET /sandbox/v1<path>`: what YNAB would hold."""
+    async with httpx.AsyncClient(timeout=30) as http:
+        response = await http.get(
+            f"{settings.AVENIR_MCP_YNAB_URL}{path}",
+            params=params,
+            headers={"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"},
+        )
+    response.raise_for_status()
+    return response.json()["data"]
+
+
+def milliunits(amount_text: str) -> int:
+    """A result's decimal amount read back as milliunits (exactly)."""
+    return parse_amount(amount_text)
+
+
+async def every_page(tool: str, items: str, **arguments: Any) -> tuple[list[dict], list[dict]]:
+    """Every item of a paged tool (following next_cursor), and each page's structured content."""
+    found, pages, cursor = [], [], None
+    async with agent() as client:
+        while True:
+            page = ok(await client.call_tool(tool, {**arguments, **({"cursor": cursor} if cursor else {})}))
+            pages.append(page)
+            found.extend(page[items])
+            cursor = page["next_cursor"]
+            if cursor is None:
+                return found, pages

@@ -137,6 +137,10 @@ class YnabClient:
 
     # --- categories and months -----------------------------------------------------------
 
+    async def get_categories(self, plan_id: str) -> Json:
+        """`{"category_groups", "server_knowledge"}`: groups and their categories in YNAB's order."""
+        return await self._read(f"{plan_path(plan_id)}/categories")
+
     async def get_category(self, plan_id: str, category_id: str) -> Json:
         """`{"category"}` with the current month's amounts."""
         return await self._read(entity_path(plan_id, "categories", category_id, what="category"))
