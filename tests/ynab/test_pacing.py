@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tools.ynab.errors import PacingRefused
-from tools.ynab.pacing import LIMIT, Pacer, pause_seconds
+from tools.ynab.pacing import LIMIT, Pacer, pacer_for, pause_seconds, reset_pacing
 
 START = 1_800_000_000.0  # some fixed epoch second
 
@@ -123,3 +123,16 @@ def test_history_is_counted_once_at_first_use():
     assert pacer.used() == LIMIT
     with pytest.raises(PacingRefused):
         pacer.reserve()
+
+
+def test_reset_pacing_empties_the_pacer_a_client_already_holds():
+    held = pacer_for("tag-held-by-a-client")
+    for _ in range(LIMIT):
+        held.reserve()
+    held.pause(None)
+
+    reset_pacing()
+
+    assert held.used() == 0
+    assert held.paused_until() is None
+    held.reserve()  # the budget is whole again

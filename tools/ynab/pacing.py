@@ -102,6 +102,13 @@ class Pacer:
         with self._lock:
             return _utc(self._paused_until) if self._paused_until > self.clock() else None
 
+    def forget(self) -> None:
+        """Drop every count and any pause, and read no history (test suites, benchmarks)."""
+        with self._lock:
+            self._sent.clear()
+            self._paused_until = 0.0
+            self._seeded = True
+
     def _forget_before(self, cutoff: float) -> None:
         while self._sent and self._sent[0] <= cutoff:
             self._sent.popleft()
@@ -186,5 +193,9 @@ def reset_pacing() -> None:
     """
     global _history_forgotten
     with _pacers_lock:
-        _pacers.clear()
+        # Emptied in place: a client keeps the pacer it was built with (`get_ynab_client`'s
+        # shared one lives for the process), so dropping pacers from the registry would
+        # leave that client counting on.
+        for pacer in _pacers.values():
+            pacer.forget()
         _history_forgotten = True
