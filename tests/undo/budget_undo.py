@@ -1,0 +1,64 @@
+"""An undo handler for the framework's own tests: assigned amounts of several categories.
+
+The undo framework (choosing, previewing, asking, claiming, logging, releasing) is the same
+for every tool; this handler lets its tests drive it with several independent items (so a
+conflict on one leaves the others restorable) before or besides the real tools' handlers.
+It is a real handler: it compares the log's undo data with a real plan snapshot and writes
+to the sandbox through the real YNAB client, one PATCH per category, in order.
+
+Undo data: `{"month": "YYYY-MM-01", "categories": [{"category_id", "before", "after"}]}`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import date
+from typing import Any
+
+from tools.logic.money import format_amount
+from tools.models import Operation
+from tools.undo.registry import Conflict, UndoPlan, item_state, undo_handler
+from tools.ynab import PlanSnapshot, YnabClient
+
+TOOL = "undo_test_budgets"
+
+
+@undo_handler(TOOL)
+class BudgetsUndo:
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+        month = date.fromisoformat(op.undo_data["month"])
+        restorable, lines, already, conflicts = [], [], 0, []
+        for item in op.undo_data["categories"]:
+            figures = snapshot.month_category(month, item["category_id"])
+            current = figures.budgeted if figures is not None else None
+            state = item_state(current, before=item["before"], after=item["after"])
+            name = figures.name if figures is not None else item["category_id"]
+            if state == "restore":
+                restorable.append(item)
+                after, before = _money(snapshot, item["after"]), _money(snapshot, item["before"])
+                lines.append(f"{name}: {after} → {before}")
+            elif state == "already_as_before":
+                already += 1
+            else:
+                now = "it was deleted" if current is None else f"assigned is now {_money(snapshot, current)}"
+                conflicts.append(Conflict(item["category_id"], name, now))
+        return UndoPlan(
+            question=f"Undo: budget {len(restorable)} category(ies) for {month.isoformat()}?",
+            restorable=tuple(restorable),
+            lines=tuple(lines),
+            already_as_before=already,
+            conflicts=tuple(conflicts),
+        )
+
+    async def apply(
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+    ) -> dict[str, Any]:
+        month = op.undo_data["month"]
+        for item in plan.restorable:
+            await client.patch_month_category(snapshot.plan_id, month, item["category_id"], item["before"])
+        return {"month": month, "restored": [item["category_id"] for item in plan.restorable]}
+
+
+def _money(snapshot: PlanSnapshot, milliunits: int) -> str:
+    currency = snapshot.settings.currency_format
+    return format_amount(milliunits, asdict(currency) if currency is not None else None)
