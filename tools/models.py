@@ -165,6 +165,8 @@ class Operation(models.Model):
             models.Index(fields=["plan_id", "-created_at", "-id"], name="tools_op_plan_created"),
             models.Index(fields=["status", "-created_at"], name="tools_op_status_created"),
         ]
+        # Viewing the log is not enough to start an undo from the admin: an undo writes to YNAB.
+        permissions = [("undo_operation", "Can undo an operation from the admin (writes to YNAB)")]
 
     def __str__(self) -> str:
         return f"{self.id} {self.tool} ({self.status})"
