@@ -20,6 +20,7 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.reads.budget_vs_actual",
     "tools.reads.trends",
     "tools.reads.operations",
+    "tools.writes.apply_categories",
     "tools.undo.tool",
 )
 

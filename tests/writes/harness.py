@@ -1,0 +1,332 @@
+"""The shared test harness of the write tools: one case per tool, every path the person may take.
+
+A tool's tests describe their write once, as a `WriteCase` on a fresh sandbox plan, and run
+the whole matrix against it:
+
+    @pytest.fixture
+    def case() -> WriteCase:
+        ...   # a plan of its own, the arguments, how to read what YNAB holds, what to expect
+
+    @pytest.mark.parametrize("path", CONFIRMED_PATHS)        # UNCONFIRMED_PATHS for approve, import
+    async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
+        await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+    @pytest.mark.parametrize("path", FAULT_PATHS)
+    async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
+        await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+
+Every path goes through the SDK's real client (in memory, the catalog's server with writes),
+then checks YNAB's side through the sandbox: the state is `expected_after` exactly when the
+change should be in YNAB and untouched otherwise; the write reached YNAB exactly
+`writes_when_applied` times, or never; the log has one new row, completed as it should be,
+keeping none of `private_values`, or no new row at all (`tests.writes.checks`).
+
+The paths: CONFIRMATION.md's three ways to ask with each answer, every refused code, the
+plan changing between the preview and the answer (each way), and every row of the
+`AVENIR_MCP_REQUIRE_ELICITATION=1` table; for unconfirmed tools, acting at once whatever
+the client can do; and the faults (an answer lost, YNAB refusing, pacing refusing).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable
+
+from asgiref.sync import sync_to_async
+from mcp.types import ElicitResult, InputRequiredResult
+
+from confirmations import codes, messages
+from tests.writes.checks import (
+    LEGACY,
+    MODERN,
+    Before,
+    Env,
+    Person,
+    WriteCase,
+    before,
+    call,
+    connected,
+    content,
+    declines,
+    dismisses,
+    error_text,
+    expect_applied,
+    expect_nothing_written,
+    issued_code,
+    leaves_unticked,
+    says_yes,
+    standing,
+    writes_since,
+)
+from tests.writes.fault_paths import FAULT_PATHS
+from tools.auth import Principal
+from tools.models import McpToken
+
+Path = Callable[[WriteCase, Env], Awaitable[None]]
+YES = {"confirm": ElicitResult(action="accept", content={"value": True})}
+
+__all__ = [
+    "CONFIRMED_PATHS",
+    "FAULT_PATHS",
+    "LEGACY",
+    "MODERN",
+    "UNCONFIRMED_PATHS",
+    "Before",
+    "Env",
+    "Person",
+    "WriteCase",
+    "before",
+    "call",
+    "connected",
+    "content",
+    "error_text",
+    "expect_applied",
+    "expect_nothing_written",
+    "standing",
+    "writes_since",
+]
+
+
+# --- the person answers -----------------------------------------------------------------------
+
+
+async def _applied_after_yes(case: WriteCase, mode: str, confirmed_by: str) -> None:
+    start = await before(case)
+    person = says_yes()
+    async with connected(mode, person) as client:
+        result = await call(client, case)
+    await expect_applied(case, start, result, confirmed_by=confirmed_by)
+    assert person.messages == [content(result)["preview"]]
+
+
+async def _declined(case: WriteCase, mode: str, person: Person) -> None:
+    start = await before(case)
+    async with connected(mode, person) as client:
+        result = await call(client, case)
+    answer = content(result)
+    assert (answer["status"], answer["message"]) == ("declined", messages.DECLINED)
+    assert answer["operation_id"] is None
+    assert answer["confirmation"] is None
+    assert len(person.questions) == 1
+    await expect_nothing_written(case, start)
+
+
+async def _code_then_applied(case: WriteCase, mode: str, person: Person | None) -> None:
+    """No answer in the client: a code, nothing written; the same call with it applies."""
+    start = await before(case)
+    async with connected(mode, person) as client:
+        first = content(await call(client, case))
+        assert first["status"] == "confirmation_required", first
+        assert first["message"] == messages.code_message(first["confirmation"])
+        assert first["operation_id"] is None
+        assert first["preview"].splitlines()[0].endswith("?")
+        await expect_nothing_written(case, start)
+        result = await call(client, case, confirmation=first["confirmation"])
+    op = await expect_applied(case, start, result, confirmed_by="code")
+    assert op.preview == first["preview"]
+
+
+def _yes(mode: str, confirmed_by: str) -> Path:
+    return lambda case, env: _applied_after_yes(case, mode, confirmed_by)
+
+
+def _no(mode: str, person: Callable[[], Person]) -> Path:
+    return lambda case, env: _declined(case, mode, person())
+
+
+def _code(mode: str, person: Callable[[], Person] | None) -> Path:
+    return lambda case, env: _code_then_applied(case, mode, person() if person else None)
+
+
+# --- refused codes ------------------------------------------------------------------------------
+
+
+async def _wrong_code(case: WriteCase, env: Env) -> None:
+    start = await before(case)
+    async with connected(MODERN) as client:
+        await issued_code(client, case)
+        refused = await call(client, case, confirmation="AAAAAAAAAAA")
+    assert error_text(refused, case) == messages.CODE_REFUSED
+    await expect_nothing_written(case, start)
+
+
+async def _expired_code(case: WriteCase, env: Env) -> None:
+    clock = _Clock()
+    env.monkeypatch.setattr(codes, "store", codes.ConfirmationStore(clock=clock))
+    start = await before(case)
+    async with connected(MODERN) as client:
+        code = await issued_code(client, case)
+        clock.now += codes.LIFETIME_SECONDS
+        refused = await call(client, case, confirmation=code)
+    assert error_text(refused, case) == messages.CODE_REFUSED
+    await expect_nothing_written(case, start)
+
+
+async def _reused_code(case: WriteCase, env: Env) -> None:
+    """A code applies once; with YNAB put back as before, the same code is refused."""
+    assert case.restore is not None, "the reused-code path needs case.restore"
+    start = await before(case)
+    async with connected(MODERN) as client:
+        code = await issued_code(client, case)
+        await expect_applied(case, start, await call(client, case, confirmation=code), confirmed_by="code")
+        await case.restore()
+        again = await standing(case)
+        refused = await call(client, case, confirmation=code)
+    assert error_text(refused, case) == messages.CODE_REFUSED
+    await expect_nothing_written(case, again)
+
+
+async def _other_tokens_code(case: WriteCase, env: Env) -> None:
+    """A code is spent only by the token it was issued to; another's attempt burns it."""
+    alice, bob = Principal.of_token(await _new_token()), Principal.of_token(await _new_token())
+    start = await before(case)
+    async with connected(MODERN, principal=alice) as by_alice, connected(MODERN, principal=bob) as by_bob:
+        code = await issued_code(by_alice, case)
+        by_bob_refused = await call(by_bob, case, confirmation=code)
+        by_alice_refused = await call(by_alice, case, confirmation=code)
+    assert error_text(by_bob_refused, case) == messages.CODE_REFUSED
+    assert error_text(by_alice_refused, case) == messages.CODE_REFUSED
+    await expect_nothing_written(case, start)
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _new_token() -> McpToken:
+    token, _plaintext = await sync_to_async(McpToken.issue)(f"writes {uuid.uuid4().hex[:12]}")
+    return token
+
+
+# --- the plan changes between the preview and the answer -------------------------------------------
+
+
+async def _changed_before_the_modern_answer(case: WriteCase, env: Env) -> None:
+    await before(case)
+    async with connected(MODERN, says_yes()) as client:
+        first = await client.session.call_tool(case.tool, case.arguments, allow_input_required=True)
+        assert isinstance(first, InputRequiredResult)
+        await _change(case)
+        start = await standing(case)
+        second = await client.session.call_tool(
+            case.tool,
+            case.arguments,
+            input_responses=YES,
+            request_state=first.request_state,
+            allow_input_required=True,
+        )
+    assert error_text(second, case) == messages.PLAN_CHANGED
+    await expect_nothing_written(case, start)
+
+
+async def _changed_while_the_question_waited(case: WriteCase, env: Env) -> None:
+    """At an older protocol the person answers yes after YNAB changed: nothing is written."""
+    await before(case)
+    starts: list[Before] = []
+
+    async def change_then_answer() -> None:
+        await _change(case)
+        starts.append(await standing(case))
+
+    async with connected(LEGACY, says_yes(before_answer=change_then_answer)) as client:
+        result = await call(client, case)
+    assert error_text(result, case) == messages.PLAN_CHANGED
+    await expect_nothing_written(case, starts[0])
+
+
+async def _changed_before_the_code_came_back(case: WriteCase, env: Env) -> None:
+    await before(case)
+    async with connected(MODERN) as client:
+        code = await issued_code(client, case)
+        await _change(case)
+        start = await standing(case)
+        refused = await call(client, case, confirmation=code)
+    assert error_text(refused, case) == messages.CODE_REFUSED
+    await expect_nothing_written(case, start)
+
+
+async def _change(case: WriteCase) -> None:
+    assert case.change_plan is not None, "the plan-changed paths need case.change_plan"
+    await case.change_plan()
+
+
+# --- AVENIR_MCP_REQUIRE_ELICITATION=1 ------------------------------------------------------------
+
+
+def _required(path: Path) -> Path:
+    async def required(case: WriteCase, env: Env) -> None:
+        env.settings.AVENIR_MCP_REQUIRE_ELICITATION = True
+        await path(case, env)
+
+    return required
+
+
+async def _required_dismissed(case: WriteCase, env: Env) -> None:
+    await _declined(case, MODERN, dismisses())
+
+
+async def _required_refusal(case: WriteCase, mode: str, expected: str, **extra: str) -> None:
+    start = await before(case)
+    async with connected(mode) as client:
+        refused = await call(client, case, **extra)
+    assert error_text(refused, case) == expected
+    await expect_nothing_written(case, start)
+
+
+CONFIRMED_PATHS: dict[str, Path] = {
+    "2026-07-28: yes": _yes(MODERN, "input_required"),
+    "2026-07-28: box unticked": _no(MODERN, leaves_unticked),
+    "2026-07-28: declined": _no(MODERN, declines),
+    "2026-07-28: dismissed, then the code": _code(MODERN, dismisses),
+    "legacy: yes": _yes(LEGACY, "elicitation"),
+    "legacy: box unticked": _no(LEGACY, leaves_unticked),
+    "legacy: declined": _no(LEGACY, declines),
+    "legacy: dismissed, then the code": _code(LEGACY, dismisses),
+    "no elicitation 2026-07-28: the code": _code(MODERN, None),
+    "no elicitation legacy: the code": _code(LEGACY, None),
+    "a wrong code": _wrong_code,
+    "an expired code": _expired_code,
+    "a used code": _reused_code,
+    "another token's code": _other_tokens_code,
+    "plan changed before the 2026-07-28 answer": _changed_before_the_modern_answer,
+    "plan changed while the legacy question waited": _changed_while_the_question_waited,
+    "plan changed before the code came back": _changed_before_the_code_came_back,
+    "required, 2026-07-28: yes": _required(_yes(MODERN, "input_required")),
+    "required, legacy: yes": _required(_yes(LEGACY, "elicitation")),
+    "required: dismissed is declined": _required(_required_dismissed),
+    "required: a client that cannot ask": _required(
+        lambda case, env: _required_refusal(case, MODERN, messages.CLIENT_CANNOT_ASK)
+    ),
+    "required: a code passed": _required(
+        lambda case, env: _required_refusal(case, MODERN, messages.CODES_DISABLED, confirmation="AAAAAAAAAAA")
+    ),
+}
+
+
+# --- tools that act at once ------------------------------------------------------------------------
+
+
+async def _at_once(case: WriteCase, mode: str, person: Person | None) -> None:
+    """Applied by the first call, logged `none`, whatever the client can do; nobody is asked."""
+    start = await before(case)
+    async with connected(mode, person) as client:
+        result = await call(client, case)
+    await expect_applied(case, start, result, confirmed_by="none")
+    assert person is None or person.questions == []
+
+
+def _acts(mode: str, person: Callable[[], Person] | None) -> Path:
+    return lambda case, env: _at_once(case, mode, person() if person else None)
+
+
+UNCONFIRMED_PATHS: dict[str, Path] = {
+    "2026-07-28, client can ask": _acts(MODERN, says_yes),
+    "legacy, client can ask": _acts(LEGACY, says_yes),
+    "2026-07-28, client cannot ask": _acts(MODERN, None),
+    "legacy, client cannot ask": _acts(LEGACY, None),
+    "required elicitation does not concern it": _required(_acts(MODERN, None)),
+}

@@ -1,0 +1,60 @@
+"""How a transaction reads in a preview: `2026-09-12, Market, 86.40` (TOOLS.md §1.4).
+
+Dates as `YYYY-MM-DD`; the payee's name made safe (one line, at most 80 characters); the
+amount as a statement reads it, in the plan's decimal digits and separator, with no symbol
+and no grouping: an outflow bare (`86.40`), an inflow with `+` (`+86.40`). Category names
+are made safe the same way, `(uncategorised)` when there is none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from tools.logic.money import format_amount
+from tools.logic.text import safe_text
+from tools.ynab.entities import Transaction
+from tools.ynab.snapshot import PlanSnapshot
+
+NAME_LIMIT = 80
+NO_PAYEE = "(no payee)"
+UNCATEGORISED = "(uncategorised)"
+
+
+def currency_format(snapshot: PlanSnapshot) -> dict[str, Any] | None:
+    """The plan's currency format as `format_amount` reads it (None when YNAB gives none)."""
+    currency = snapshot.settings.currency_format
+    return asdict(currency) if currency is not None else None
+
+
+def statement_amount(snapshot: PlanSnapshot, milliunits: int) -> str:
+    """A transaction amount for a preview: `86.40` out, `+86.40` in."""
+    return format_amount(milliunits, currency_format(snapshot), statement=True)
+
+
+def shown_name(text: str | None, empty: str) -> str:
+    """A name from YNAB or a bank, safe to show; `empty` when there is nothing visible."""
+    return safe_text(text, NAME_LIMIT) or empty
+
+
+def payee_shown(snapshot: PlanSnapshot, transaction: Transaction) -> str:
+    """The payee's name, else the name the bank gave (an import not yet matched), else `(no payee)`."""
+    payee = snapshot.payees.get(transaction.payee_id) if transaction.payee_id else None
+    text = payee.name if payee is not None else transaction.import_payee_name
+    return shown_name(text, NO_PAYEE)
+
+
+def category_shown(snapshot: PlanSnapshot, category_id: str | None) -> str:
+    """The category's name, `(uncategorised)` for none, `(a deleted category)` for one gone."""
+    if category_id is None:
+        return UNCATEGORISED
+    category = snapshot.categories.get(category_id)
+    if category is None:
+        return "(a deleted category)"
+    return shown_name(category.name, UNCATEGORISED)
+
+
+def transaction_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
+    """`2026-09-12, Market, 86.40`: how the person recognises a transaction."""
+    amount = statement_amount(snapshot, transaction.amount)
+    return f"{transaction.date.isoformat()}, {payee_shown(snapshot, transaction)}, {amount}"
