@@ -45,6 +45,9 @@ def inject(
         "delay": wait `delay_ms` (> 0), then run the request normally.
         "drop_after_write": run the request (its write is applied and committed), then close
             the connection with no complete answer: the client sees a transport error.
+        "drop_before_write": close the connection with no complete answer WITHOUT running the
+            request (nothing is written): to the client it looks exactly like
+            `drop_after_write`, so only reading the data back tells the two apart.
     method: "GET", "PATCH", ... (any case); "" matches every method.
     path: a regular expression searched in the request path, with or without the
         `/sandbox/v1` prefix: `r"/payees/"`, `r"^/plans/[^/]+$"`; "" matches every path.

@@ -437,10 +437,12 @@ class Fault(models.Model):
     KIND_STATUS = "status"  # answer with `status` and YNAB's error body
     KIND_DELAY = "delay"  # wait `delay_ms`, then answer normally
     KIND_DROP = "drop_after_write"  # apply the request, then close the connection unanswered
+    KIND_DROP_BEFORE = "drop_before_write"  # close the connection unanswered, the request not run
     KINDS = [
         (KIND_STATUS, "fail with a status"),
         (KIND_DELAY, "delay"),
         (KIND_DROP, "apply, then drop the answer"),
+        (KIND_DROP_BEFORE, "drop the answer, not applied"),
     ]
 
     created_at = models.DateTimeField(auto_now_add=True)

@@ -8,7 +8,8 @@ For each API request, in order:
    answer carries `X-Rate-Limit: <used>/<limit>`;
 2. the oldest injected fault matching it (`sandbox.faults`) is claimed, one use, and acts:
    `status` answers an error without running the request, `delay` waits then runs it,
-   `drop_after_write` runs it, then ends the connection with no complete answer;
+   `drop_after_write` runs it, then ends the connection with no complete answer,
+   `drop_before_write` ends the connection with no complete answer without running it;
 3. its `RequestLogEntry` is written before the last part of the answer is sent, so a
    client that has read its answer always finds the row (one INSERT, off the event loop).
 """
@@ -35,6 +36,7 @@ logger = logging.getLogger(__name__)
 
 API_ROOT = "/sandbox/v1"
 CLIENT_GONE = 499  # logged when the client left before any answer started (nginx's code)
+UNRUN_DROPPED = 502  # what the head of an answer dropped before running the request says
 INJECTED_RETRY_AFTER = 60  # seconds, for an injected 429 that names none
 
 # YNAB's error ids and names (notes/ynab_api.md §2); other statuses get their HTTP phrase.
@@ -120,6 +122,8 @@ class _Exchange:
         elif fault.kind == Fault.KIND_DELAY:
             await asyncio.sleep(fault.delay_ms / 1000)
             await app(self.scope, receive, self._send_from_app)
+        elif fault.kind == Fault.KIND_DROP_BEFORE:
+            await self._drop_without_running()
         else:
             await self._run_and_drop_answer(app, receive)
 
@@ -182,6 +186,23 @@ class _Exchange:
         self.answer_started = True
         headers = [*held.headers_promising_a_body(), *self.extra_headers]
         await self.client_send({**held.start, "headers": headers})
+
+    async def _drop_without_running(self) -> None:
+        """Never run the request; start an answer and break it off, as a network that fails.
+
+        The client cannot tell this from `drop_after_write` (a transport error either way),
+        which is the point: it must find out by reading the data back, and here it finds the
+        write was not made. An ASGI application cannot close a connection before answering
+        (uvicorn would answer 500 itself), so a head promising a body that never comes is sent.
+        """
+        self.status = UNRUN_DROPPED
+        await self._log()
+        logger.warning("Sandbox fault %s: dropping %s %s unrun", self.fault_label, *self._request())
+        self.answer_started = True
+        head = [(b"content-type", b"application/json; charset=utf-8"), (b"content-length", b"1")]
+        await self.client_send(
+            {"type": "http.response.start", "status": UNRUN_DROPPED, "headers": [*head, *self.extra_headers]}
+        )
 
     async def _log(self) -> None:
         if self.logged:
