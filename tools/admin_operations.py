@@ -4,9 +4,12 @@ No one adds, changes or deletes an operation here, superusers included: rows are
 only by `tools.oplog`, as writes happen. Staff with the view permission (the owner is a
 superuser) list them with filters and search, and open one to see every field.
 
-Undo from the admin (issue 5) plugs in through `OperationAdmin.undo_urls`: return a URL
-such as `<id>/undo/` whose GET shows the undo's preview on an intermediate page and whose
-POST (the owner's agreement) runs the undo; offer it only when `Operation.can_be_undone`.
+The one thing the owner can start here is an undo: an operation that can be undone shows
+an "Undo…" button (to users with the `tools.undo_operation` permission; superusers have it)
+leading to `<id>/undo/`, an intermediate page with what the undo would restore now and what
+it leaves alone (computed on a fresh read of the plan). Posting that page is the owner's
+agreement: the undo runs with the same code as the `undo_operation` tool and is logged with
+`confirmed_by` "admin" (see `tools.undo.outside`).
 """
 
 from __future__ import annotations
@@ -14,13 +17,21 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.contrib import admin
-from django.http import HttpRequest
-from django.urls import URLPattern
+from asgiref.sync import async_to_sync
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from tools import oplog
 from tools.models import Operation
+from tools.undo.outside import Proposal, propose, undo_agreed
+
+UNDO_PERMISSION = "tools.undo_operation"
 
 
 @admin.register(Operation)
@@ -67,11 +78,54 @@ class OperationAdmin(admin.ModelAdmin):
     # --- the undo hook ----------------------------------------------------------------------
 
     def undo_urls(self) -> list[URLPattern]:
-        """Extra admin URLs for starting an undo (none until undo exists); see the module doc."""
-        return []
+        """`<id>/undo/`: the intermediate page (GET) and the owner's agreement (POST)."""
+        view = self.admin_site.admin_view(self.undo_view)
+        return [path("<path:object_id>/undo/", view, name="tools_operation_undo")]
 
     def get_urls(self) -> list[Any]:
         return [*self.undo_urls(), *super().get_urls()]
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict | None = None
+    ) -> HttpResponse:
+        op = self.get_object(request, unquote(object_id))
+        undo_url = None
+        if op is not None and op.can_be_undone and request.user.has_perm(UNDO_PERMISSION):
+            undo_url = reverse("admin:tools_operation_undo", args=[op.pk])
+        context = {**(extra_context or {}), "undo_url": undo_url}
+        return super().change_view(request, object_id, form_url, context)
+
+    def undo_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """GET: what undoing the operation would do now. POST: do it (the owner agreed)."""
+        op = self.get_object(request, unquote(object_id))
+        if op is None:
+            raise Http404(f"No operation {object_id!r}.")
+        if not (self.has_view_permission(request, op) and request.user.has_perm(UNDO_PERMISSION)):
+            raise PermissionDenied
+        if request.method != "POST":
+            return self._undo_page(request, async_to_sync(propose)(op))
+        digest, username = request.POST.get("digest", ""), request.user.get_username()
+        outcome = async_to_sync(undo_agreed)(op, digest=digest, username=username)
+        if outcome.applied:
+            messages.success(request, outcome.message)
+            return redirect("admin:tools_operation_change", outcome.undo_id)
+        if outcome.proposal is not None:
+            return self._undo_page(request, outcome.proposal, warning=outcome.message)
+        messages.error(request, outcome.message)
+        return redirect("admin:tools_operation_change", op.pk)
+
+    def _undo_page(
+        self, request: HttpRequest, proposal: Proposal, warning: str | None = None
+    ) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": f"Undo operation {proposal.op.pk}?",
+            "op": proposal.op,
+            "proposal": proposal,
+            "warning": warning,
+        }
+        return TemplateResponse(request, "admin/tools/operation/undo.html", context)
 
     # --- how fields read ----------------------------------------------------------------------
 

@@ -196,17 +196,21 @@ async def fresh(op: Operation) -> Operation:
 
 @pytest.fixture
 async def budgets(demo_plan: Plan) -> Budgets:
+    return await make_budgets(demo_plan)
+
+
+async def make_budgets(plan: Plan) -> Budgets:
     """Two categories of the demo plan moved by a logged operation, as the tool would leave them."""
-    month = demo_plan.last_month.isoformat()
-    ids = [await category_id(demo_plan, "Groceries"), await category_id(demo_plan, "Dining Out")]
+    month = plan.last_month.isoformat()
+    ids = [await category_id(plan, "Groceries"), await category_id(plan, "Dining Out")]
     items = []
     for index, category in enumerate(ids):
-        before = await assigned(demo_plan.id, month, category)
+        before = await assigned(plan.id, month, category)
         after = before + 10_000 * (index + 1)
-        await set_assigned(demo_plan.id, month, category, after)
+        await set_assigned(plan.id, month, category, after)
         items.append({"category_id": category, "before": before, "after": after})
-    op = await logged(demo_plan.id, undo_data={"month": month, "categories": items})
-    return Budgets(demo_plan.id, month, items, op)
+    op = await logged(plan.id, undo_data={"month": month, "categories": items})
+    return Budgets(plan.id, month, items, op)
 
 
 class Budgets:
