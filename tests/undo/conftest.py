@@ -229,3 +229,12 @@ class Budgets:
     @property
     def after(self) -> list[int]:
         return [item["after"] for item in self.items]
+
+
+async def write_with_code(tool: str, arguments: dict[str, Any]) -> dict:
+    """A confirmed write made the way a client without elicitation makes it; its applied result."""
+    async with agent() as client:
+        first = ok(await client.call_tool(tool, arguments))
+        if first["status"] != "confirmation_required":
+            return first
+        return ok(await client.call_tool(tool, {**arguments, "confirmation": first["confirmation"]}))
