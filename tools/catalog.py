@@ -21,6 +21,8 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.reads.trends",
     "tools.reads.operations",
     "tools.writes.apply_categories",
+    "tools.writes.approve",
+    "tools.writes.import_transactions",
     "tools.undo.tool",
 )
 

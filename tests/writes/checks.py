@@ -186,12 +186,19 @@ async def before(case: WriteCase) -> Before:
 
 async def standing(case: WriteCase) -> Before:
     """Where things stand now, whatever the state (after `change_plan`, for instance)."""
+    state = await case.state()  # read first, so the mark comes after this read
     mark = await sync_to_async(faults.last_request_id)()
-    return Before(mark=mark, state=await case.state(), operations=await operations_of(case))
+    return Before(mark=mark, state=state, operations=await operations_of(case))
 
 
 async def operations_of(case: WriteCase) -> int:
     return await Operation.objects.filter(plan_id=case.plan_id).acount()
+
+
+async def requests_since(mark: int) -> list[str]:
+    """Every request that reached the sandbox after `mark`, as `METHOD path`."""
+    served = await sync_to_async(faults.requests_since)(mark)
+    return [f"{entry.method} {entry.path}" for entry in served]
 
 
 async def writes_since(case: WriteCase, mark: int) -> int:

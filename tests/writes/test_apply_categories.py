@@ -27,7 +27,7 @@ async def categories(home: Household, *transaction_ids: str) -> dict[str, str | 
     """What YNAB holds: each transaction's category id."""
     data = await ynab("GET", f"/plans/{home.id}/transactions")
     held = {t["id"]: t["category_id"] for t in data["transactions"]}
-    return {transaction_id: held[transaction_id] for transaction_id in transaction_ids}
+    return {transaction_id: held.get(transaction_id) for transaction_id in transaction_ids}
 
 
 async def set_category(home: Household, transaction_id: str, category_id: str | None) -> None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from tools.logic.budget import is_internal
 from tools.logic.category_groups import CREDIT_CARD_PAYMENTS
-from tools.logic.refusal import Refusal
+from tools.logic.refusal import Refusal, not_in_plan
 from tools.logic.text import quoted
 from tools.logic.transaction_lines import category_shown
 from tools.ynab.entities import Category, Transaction
@@ -71,7 +71,7 @@ def categorisable_transaction(snapshot: PlanSnapshot, transaction_id: str) -> Tr
     transaction = snapshot.transactions.get(transaction_id)
     shown = quoted(transaction_id, 40)
     if transaction is None:
-        raise Refusal(f"No transaction {shown} in this plan; find_transactions gives the valid ids.")
+        raise not_in_plan("transaction", transaction_id, "find_transactions")
     if snapshot.is_split(transaction):
         raise Refusal(
             f"Transaction {shown} is split: YNAB's API cannot change the categories of a split's "
@@ -94,7 +94,7 @@ def assignable_category(snapshot: PlanSnapshot, category_id: str) -> Category:
     category = snapshot.categories.get(category_id)
     shown = quoted(category_id, 40)
     if category is None:
-        raise Refusal(f"No category {shown} in this plan; {CATEGORY_SOURCE} gives the valid ids.")
+        raise not_in_plan("category", category_id, CATEGORY_SOURCE)
     if is_uncategorized(snapshot, category):
         raise Refusal(
             f"Category {shown} is YNAB's Uncategorized, which means no category: give a category "

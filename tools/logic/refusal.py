@@ -8,6 +8,13 @@ tool error before anything is asked or written, so the logic stays free of the M
 
 from __future__ import annotations
 
+from tools.logic.text import quoted
+
 
 class Refusal(ValueError):
     """A requested change the plan does not allow; the message is one line for the agent."""
+
+
+def not_in_plan(what: str, value: str, source: str) -> Refusal:
+    """`No transaction 't9' in this plan; find_transactions gives the valid ids.` (the read tools' words)."""
+    return Refusal(f"No {what} {quoted(value, 40)} in this plan; {source} gives the valid ids.")

@@ -1,0 +1,130 @@
+"""approve_transactions through the SDK's real client: acts at once, logged, undone by un-approving."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.writes.checks import requests_since, standing, ynab
+from tests.writes.harness import (
+    FAULT_PATHS,
+    MODERN,
+    UNCONFIRMED_PATHS,
+    Env,
+    WriteCase,
+    call,
+    connected,
+    content,
+    error_text,
+    expect_nothing_written,
+    says_yes,
+)
+from tests.writes.households import Household, household
+from tools.models import Operation
+from tools.writes.approve import CHECK
+
+pytestmark = pytest.mark.anyio
+TOOL = "approve_transactions"
+
+
+@pytest.fixture
+def home(live_service) -> Household:
+    return household()
+
+
+async def approved(home: Household, *transaction_ids: str) -> dict[str, bool]:
+    """What YNAB holds: whether each transaction is approved."""
+    data = await ynab("GET", f"/plans/{home.id}/transactions")
+    held = {t["id"]: t["approved"] for t in data["transactions"]}
+    return {transaction_id: held.get(transaction_id) for transaction_id in transaction_ids}
+
+
+async def set_approved(home: Household, value: bool, *transaction_ids: str) -> None:
+    body = {"transactions": [{"id": t, "approved": value} for t in transaction_ids]}
+    await ynab("PATCH", f"/plans/{home.id}/transactions", json=body)
+
+
+def approving(home: Household, *transaction_ids: str) -> WriteCase:
+    def check_log(op: Operation) -> None:
+        assert sorted(op.subject["transaction_ids"]) == sorted(transaction_ids)
+        assert sorted(op.undo_data["approved_ids"]) == sorted(transaction_ids)
+
+    return WriteCase(
+        tool=TOOL,
+        plan_id=home.id,
+        arguments={"plan_id": home.id, "transaction_ids": list(transaction_ids)},
+        state=lambda: approved(home, *transaction_ids),
+        expected_after=dict.fromkeys(transaction_ids, True),
+        write_method="PATCH",
+        write_path=rf"/plans/{home.id}/transactions$",
+        check=CHECK,
+        confirmed=False,
+        private_values=home.private,
+        check_log=check_log,
+    )
+
+
+@pytest.fixture
+def case(home: Household) -> WriteCase:
+    return approving(home, home.market, home.salary, home.split)
+
+
+@pytest.mark.parametrize("path", UNCONFIRMED_PATHS)
+async def test_each_client_gets_it_applied_at_once_and_logged(path, case, settings, monkeypatch):
+    await UNCONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", FAULT_PATHS)
+async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
+    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+
+
+async def test_it_skips_transactions_approved_already_and_logs_only_those_it_approved(home):
+    await set_approved(home, True, home.market)
+
+    async with connected(MODERN) as client:
+        answer = content(await call(client, approving(home, home.market, home.salary)))
+
+    assert (answer["status"], answer["approved"], answer["unchanged_count"]) == ("applied", 1, 1)
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    assert op.undo_data == {"approved_ids": [home.salary]}
+    assert op.preview.splitlines()[0] == "Approve 1 transaction(s)"
+
+
+async def test_it_has_nothing_to_do_when_every_transaction_is_approved_and_writes_nothing(home):
+    await set_approved(home, True, home.market, home.salary)
+    case = approving(home, home.market, home.salary)
+    start = await standing(case)
+
+    async with connected(MODERN) as client:
+        answer = content(await call(client, case))
+
+    assert answer["status"] == "nothing_to_do"
+    assert answer["message"] == "Nothing to approve: the 2 transaction(s) given are approved already."
+    assert (answer["approved"], answer["unchanged_count"], answer["operation_id"]) == (0, 2, None)
+    await expect_nothing_written(case, start)
+
+
+async def test_it_refuses_an_unknown_transaction_and_approves_none_of_the_others(home):
+    case = approving(home, home.market, "no-such-transaction")
+    start = await standing(case)
+
+    async with connected(MODERN, says_yes()) as client:
+        refused = await call(client, case)
+
+    assert error_text(refused, case) == (
+        "No transaction 'no-such-transaction' in this plan; find_transactions gives the valid ids."
+    )
+    await expect_nothing_written(case, start)
+
+
+async def test_it_refuses_a_transaction_listed_twice_before_asking_ynab_anything(home):
+    case = approving(home, home.market, home.market)
+    start = await standing(case)
+
+    async with connected(MODERN) as client:
+        refused = await call(client, case)
+    sent = await requests_since(start.mark)
+
+    assert error_text(refused, case) == f"Transaction '{home.market}' is listed twice; give it once."
+    assert sent == []
+    await expect_nothing_written(case, start)

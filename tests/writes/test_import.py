@@ -1,0 +1,159 @@
+"""import_transactions through the SDK's real client: acts at once, logged, never undoable."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from sandbox.ledger import create_account, utc_today
+from sandbox.models import BankTransaction
+from tests.writes.checks import requests_since, standing, writes_since, ynab
+from tests.writes.harness import (
+    FAULT_PATHS,
+    MODERN,
+    UNCONFIRMED_PATHS,
+    Env,
+    WriteCase,
+    call,
+    connected,
+    content,
+    expect_nothing_written,
+)
+from tests.writes.households import Household, household
+from tools.models import Operation
+from tools.writes.import_transactions import CHECK, NO_LINKED_ACCOUNT
+
+pytestmark = pytest.mark.anyio
+TOOL = "import_transactions"
+WAITING = (("PRLV SEPA NETFLIX", -13_490), ("CB BOULANGERIE 1203", -4_200))
+
+
+@pytest.fixture
+def home(live_service) -> Household:
+    return household()
+
+
+@pytest.fixture
+def linked(home: Household) -> str:
+    """A bank-linked account of the plan, with two lines waiting at the bank."""
+    account = create_account(
+        home.home.plan, name="Linked Checking", type="checking", direct_import_linked=True
+    )
+    day = utc_today() - timedelta(days=1)
+    for payee, amount in WAITING:
+        BankTransaction.objects.create(
+            plan=home.home.plan, account=account, date=day, amount=amount, payee_name=payee, import_id=""
+        )
+    return account.id
+
+
+async def imported(home: Household, account_id: str) -> list[tuple]:
+    """What YNAB holds on the linked account: (payee, amount, approved, cleared), sorted."""
+    data = await ynab("GET", f"/plans/{home.id}/accounts/{account_id}/transactions")
+    return sorted((t["payee_name"], t["amount"], t["approved"], t["cleared"]) for t in data["transactions"])
+
+
+async def ids_on(home: Household, account_id: str) -> list[str]:
+    data = await ynab("GET", f"/plans/{home.id}/accounts/{account_id}/transactions")
+    return sorted(t["id"] for t in data["transactions"])
+
+
+def importing(home: Household, account_id: str) -> WriteCase:
+    async def state() -> list[tuple]:
+        return await imported(home, account_id)
+
+    def check_log(op: Operation) -> None:
+        assert op.subject == {"import": "linked accounts"}
+        assert op.undoable is False
+        if op.status == "applied":
+            assert len(op.undo_data["transaction_ids"]) == len(WAITING)
+        else:  # no answer: which ids came in is unknown, find_transactions tells
+            assert op.undo_data == {"transaction_ids": []}
+
+    return WriteCase(
+        tool=TOOL,
+        plan_id=home.id,
+        arguments={"plan_id": home.id},
+        state=state,
+        expected_after=sorted((payee, amount, False, "cleared") for payee, amount in WAITING),
+        write_method="POST",
+        write_path=rf"/plans/{home.id}/transactions/import$",
+        check=CHECK,
+        confirmed=False,
+        undoable=False,
+        private_values=tuple(text for line in WAITING for text in line),
+        check_log=check_log,
+    )
+
+
+@pytest.fixture
+def case(home: Household, linked: str) -> WriteCase:
+    return importing(home, linked)
+
+
+@pytest.mark.parametrize("path", UNCONFIRMED_PATHS)
+async def test_each_client_gets_the_import_at_once_and_logged(path, case, settings, monkeypatch):
+    await UNCONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", FAULT_PATHS)
+async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
+    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+
+
+async def test_it_returns_the_imported_ids_and_says_they_stay_unapproved(home, linked, case):
+    async with connected(MODERN) as client:
+        answer = content(await call(client, case))
+
+    assert answer["imported"] == 2
+    assert sorted(answer["transaction_ids"]) == await ids_on(home, linked)
+    assert answer["message"] == (
+        f"Imported 2 transaction(s), unapproved until the person has reviewed them. Done as operation "
+        f"{answer['operation_id']}; it cannot be undone: imports are not reversed; the imported "
+        "transactions stay in YNAB, unapproved, for review."
+    )
+
+
+async def test_a_second_import_brings_nothing_new_and_says_so_naming_its_logged_attempt(home, linked, case):
+    async with connected(MODERN) as client:
+        await call(client, case)
+        start = await standing(case)
+        again = content(await call(client, case))
+
+    op = await Operation.objects.aget(pk=again["operation_id"])
+    assert again["status"] == "nothing_to_do"
+    assert (again["imported"], again["transaction_ids"]) == (0, [])
+    assert again["message"] == f"YNAB had nothing new to import. Logged as operation {op.pk}."
+    assert (op.status, op.undo_data, op.undoable) == ("applied", {"transaction_ids": []}, False)
+    assert await case.state() == case.expected_after  # nothing imported twice
+    assert await writes_since(case, start.mark) == 1
+
+
+async def test_a_plan_without_a_linked_bank_has_nothing_to_import_and_sends_no_write(home):
+    case = importing(home, home.home.checking)
+    start = await standing(case)
+
+    async with connected(MODERN) as client:
+        answer = content(await call(client, case))
+    sent = await requests_since(start.mark)
+
+    assert (answer["status"], answer["message"], answer["operation_id"]) == (
+        "nothing_to_do",
+        NO_LINKED_ACCOUNT,
+        None,
+    )
+    assert [request for request in sent if not request.startswith("GET ")] == []
+    await expect_nothing_written(case, start)
+
+
+async def test_undo_operation_refuses_an_import_and_says_why(home, linked, case):
+    async with connected(MODERN) as client:
+        answer = content(await call(client, case))
+        refused = await client.call_tool(
+            "undo_operation", {"plan_id": home.id, "operation_id": answer["operation_id"]}
+        )
+
+    assert refused.is_error
+    assert "imports are not reversed" in refused.content[0].text
+    assert await case.state() == case.expected_after

@@ -1,0 +1,91 @@
+"""`import_transactions`: ask YNAB to import what the linked banks hold, at once (TOOLS.md §3).
+
+`POST /plans/{plan_id}/transactions/import`, YNAB's "Import" on every linked account: it
+never imports the same bank line twice, and what it brings in stays unapproved for review.
+Not confirmed and not undoable (there is nothing to put back: the lines are the bank's).
+
+Logging: the row is begun before the request, like every write, because nobody knows what is
+waiting at the bank until YNAB answers. When YNAB imports nothing, the row stays, completed
+`applied` with no ids: the log is the record of every change *attempted* on the plan (a
+request YNAB acted on, from one token's hourly budget), and rows are never deleted. The
+result then says `nothing_to_do` and names that row. A plan with no bank-linked account
+cannot import anything: that is `nothing_to_do` before any write request, and no row.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from mcp.server.mcpserver import Context
+from mcp.types import CallToolResult
+from pydantic import Field
+
+from confirmations.preview import Preview
+from tools.arguments import PlanIdArg
+from tools.registry import write_tool
+from tools.writes.flow import Applied, Change, unconfirmed_write
+from tools.writes.results import WriteResult
+from tools.ynab import PlanSnapshot, YnabClient
+
+TOOL = "import_transactions"
+MAX_IDS_SHOWN = 200
+CHECK = (
+    "Importing again is safe (YNAB never imports the same bank line twice); find_transactions "
+    "shows what came in."
+)
+NO_LINKED_ACCOUNT = (
+    "Nothing to import: no account of this plan is linked to a bank (list_accounts shows "
+    "bank_link); add missing transactions with the person instead."
+)
+
+
+class TransactionsImported(WriteResult):
+    imported: int = Field(description="How many transactions YNAB imported (all unapproved).")
+    transaction_ids: list[str] = Field(
+        description=f"The imported transactions' ids (the first {MAX_IDS_SHOWN} when there are more)."
+    )
+
+
+@write_tool(title="Import from linked banks", toolset="transactions", destructive=False, idempotent=True)
+async def import_transactions(
+    ctx: Context, plan_id: PlanIdArg = None
+) -> Annotated[CallToolResult, TransactionsImported]:
+    """Ask YNAB to import the transactions waiting at the plan's linked banks, at once.
+
+    The same as pressing Import in YNAB on every linked account: YNAB never imports a bank line
+    twice, so calling it again is harmless. Imported transactions arrive unapproved and often
+    without a category: classify them with suggest_categories and apply_categories, then
+    approve_transactions once the person has seen them. It acts immediately, is logged, and
+    cannot be undone. A broken bank link (list_accounts, bank_link) must be fixed in YNAB.
+    """
+    return await unconfirmed_write(
+        ctx, tool=TOOL, plan_id=plan_id, result=TransactionsImported, build=build_change, apply=_apply
+    )
+
+
+def build_change(snapshot: PlanSnapshot) -> Change:
+    fields = {"imported": 0, "transaction_ids": []}
+    if not any(account.direct_import_linked for account in snapshot.accounts.values()):
+        return Change.nothing(NO_LINKED_ACCOUNT, fields)
+    return Change(
+        subject={"import": "linked accounts"},
+        stored_subject={"import": "linked accounts"},
+        preview=Preview(question="Import transactions from the linked banks"),
+        fields=fields,
+        undoable=False,
+        undo_data={"transaction_ids": []},
+        check=CHECK,
+    )
+
+
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
+    answer = await client.import_transactions(snapshot.plan_id, check_hint=CHECK)
+    ids = [str(transaction_id) for transaction_id in answer.get("transaction_ids") or ()]
+    fields = {"imported": len(ids), "transaction_ids": ids[:MAX_IDS_SHOWN]}
+    if not ids:
+        return Applied(fields=fields, lead="YNAB had nothing new to import.", nothing_changed=True)
+    return Applied(
+        fields=fields,
+        undo_data={"transaction_ids": ids},
+        lead=f"Imported {len(ids)} transaction(s), unapproved until the person has reviewed them.",
+    )
