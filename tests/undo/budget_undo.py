@@ -17,8 +17,8 @@ from typing import Any
 
 from tools.logic.money import format_amount
 from tools.models import Operation
-from tools.undo.registry import Conflict, UndoPlan, item_state, undo_handler
-from tools.ynab import PlanSnapshot, YnabClient
+from tools.undo.registry import Conflict, UndoPartlyApplied, UndoPlan, item_state, undo_handler
+from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 
 TOOL = "undo_test_budgets"
 
@@ -53,10 +53,21 @@ class BudgetsUndo:
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
     ) -> dict[str, Any]:
-        month = op.undo_data["month"]
+        """One PATCH per category, in order. The items are independent, so a failure half way
+        leaves the ones restored so far (said exactly), and a later undo restores the rest."""
+        plan_id, month, restored = snapshot.plan_id, op.undo_data["month"], []
         for item in plan.restorable:
-            await client.patch_month_category(snapshot.plan_id, month, item["category_id"], item["before"])
-        return {"month": month, "restored": [item["category_id"] for item in plan.restorable]}
+            try:
+                await client.patch_month_category(plan_id, month, item["category_id"], item["before"])
+            except UnknownOutcome:
+                raise
+            except YnabError as error:
+                if not restored:
+                    raise
+                said = f"Restored {', '.join(restored)} only, then: {error.message} Undo again for the rest."
+                raise UndoPartlyApplied(said, undo_data={"month": month, "restored": restored}) from error
+            restored.append(item["category_id"])
+        return {"month": month, "restored": restored}
 
 
 def _money(snapshot: PlanSnapshot, milliunits: int) -> str:
