@@ -8,15 +8,13 @@ not by rolling back: the server thread must see what a test writes, and the reve
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from django.conf import settings
+
+from tests.served import ServedApp
 
 
 @pytest.fixture(scope="session")
@@ -54,42 +52,10 @@ def _test_settings() -> None:
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
 
 
-class LiveServer:
-    """The ASGI application under uvicorn on 127.0.0.1 and a free port, in a thread."""
-
-    def __init__(self) -> None:
-        # IPPROTO_TCP, not 0: asyncio only sets TCP_NODELAY on sockets it knows are TCP, and
-        # without it every answer waits ~40 ms for Nagle's algorithm.
-        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._socket.bind(("127.0.0.1", 0))
-        self.port = self._socket.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        from avenir_site.asgi import application
-
-        config = uvicorn.Config(application, lifespan="on", log_level="warning", timeout_graceful_shutdown=2)
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
-        )
-
-    def start(self) -> None:
-        self._thread.start()
-        deadline = time.monotonic() + 20
-        while not self._server.started:
-            if time.monotonic() > deadline or not self._thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.01)
-
-    def stop(self) -> None:
-        self._server.should_exit = True
-        self._thread.join(timeout=10)
-
-
 @pytest.fixture(scope="session")
-def live_service(_database, _test_settings) -> Iterator[LiveServer]:
+def live_service(_database, _test_settings) -> Iterator[ServedApp]:
     """The running service; `live_service.url` is its base URL (no trailing slash)."""
-    server = LiveServer()
+    server = ServedApp()
     server.start()
     previous = (settings.AVENIR_MCP_SELF_URL, settings.AVENIR_MCP_YNAB_URL)
     settings.AVENIR_MCP_SELF_URL = server.url
@@ -100,6 +66,6 @@ def live_service(_database, _test_settings) -> Iterator[LiveServer]:
 
 
 @pytest.fixture(scope="session")
-def sandbox_url(live_service: LiveServer) -> str:
+def sandbox_url(live_service: ServedApp) -> str:
     """Base URL of the sandbox's YNAB API v1, served for real."""
     return f"{live_service.url}/sandbox/v1"

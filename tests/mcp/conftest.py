@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
@@ -12,7 +9,6 @@ from typing import Literal
 
 import httpx2
 import pytest
-import uvicorn
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from starlette.types import Receive, Scope, Send
@@ -20,6 +16,7 @@ from starlette.types import Receive, Scope, Send
 from avenir_site.mcp_http import McpHttpApp
 from avenir_site.mcp_server import HttpServers
 from tests.mcp.sample_tools import SAMPLE_SPECS
+from tests.served import ServedApp
 from tools.models import McpToken
 
 Mode = Literal["2026-07-28", "legacy"]
@@ -78,34 +75,6 @@ async def instructions_of(client: Client) -> str:
         return client.instructions
     discovered = await client.session.send_discover(client.session.protocol_version)
     return discovered["instructions"]
-
-
-class ServedApp:
-    """An ASGI application under uvicorn on 127.0.0.1 and a free port, in a thread."""
-
-    def __init__(self, app: Callable) -> None:
-        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._socket.bind(("127.0.0.1", 0))
-        self.port = self._socket.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, lifespan="on", log_level="warning", timeout_graceful_shutdown=2)
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
-        )
-
-    def __enter__(self) -> ServedApp:
-        self._thread.start()
-        deadline = time.monotonic() + 20
-        while not self._server.started:
-            if time.monotonic() > deadline or not self._thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.01)
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self._server.should_exit = True
-        self._thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")
