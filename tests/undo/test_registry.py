@@ -1,0 +1,75 @@
+"""The undo handler registry: one handler per tool, the item rule, and what an UndoPlan accepts."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.undo.registry import Conflict, UndoPlan, handler_for, item_state, undo_handler, undoable_tools
+
+
+class _Handler:
+    def plan(self, snapshot, op) -> UndoPlan:
+        return UndoPlan(question="Undo: nothing?")
+
+    async def apply(self, client, snapshot, op, plan) -> dict:
+        return {}
+
+
+def test_every_undoable_write_tool_of_the_catalog_has_its_handler_registered():
+    tools = set(undoable_tools())
+
+    assert {"apply_categories", "approve_transactions"} <= tools
+    assert handler_for("import_transactions") is None
+    assert handler_for("undo_operation") is None
+
+
+def test_a_registered_handler_is_found_by_its_tools_name():
+    @undo_handler("registry_test_tool")
+    class RegistryTestUndo(_Handler):
+        pass
+
+    assert isinstance(handler_for("registry_test_tool"), RegistryTestUndo)
+
+
+def test_a_second_handler_for_the_same_tool_is_refused():
+    @undo_handler("registry_twice")
+    class FirstUndo(_Handler):
+        pass
+
+    with pytest.raises(ValueError, match="already has an undo handler"):
+
+        @undo_handler("registry_twice")
+        class SecondUndo(_Handler):
+            pass
+
+
+def test_a_class_without_plan_and_apply_is_refused():
+    with pytest.raises(TypeError, match="needs plan"):
+
+        @undo_handler("registry_incomplete")
+        class Incomplete:
+            def plan(self, snapshot, op) -> UndoPlan:
+                return UndoPlan(question="?")
+
+
+@pytest.mark.parametrize(
+    ("current", "state"),
+    [(10, "already_as_before"), (20, "restore"), (30, "conflict"), (None, "conflict")],
+)
+def test_an_item_is_restored_only_when_still_as_left_and_counted_when_back_as_before(current, state):
+    assert item_state(current, before=10, after=20) == state
+
+
+def test_an_item_the_operation_did_not_change_counts_as_already_as_before():
+    assert item_state("red", before="red", after="red") == "already_as_before"
+
+
+def test_an_undo_plan_has_one_preview_line_per_restorable_item_or_none():
+    assert UndoPlan(question="Undo: budget X?", restorable=({"id": 1},)).restored == 1
+    assert UndoPlan(
+        question="Undo?", conflicts=(Conflict("t1", "Market", "it was deleted"),)
+    ).nothing_to_restore
+    with pytest.raises(ValueError, match="one preview line per restorable item"):
+        UndoPlan(question="Undo?", restorable=(1, 2), lines=("only one",))
+    with pytest.raises(ValueError, match="cannot be negative"):
+        UndoPlan(question="Undo?", already_as_before=-1)
