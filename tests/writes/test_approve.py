@@ -128,3 +128,29 @@ async def test_it_refuses_a_transaction_listed_twice_before_asking_ynab_anything
     assert error_text(refused, case) == f"Transaction '{home.market}' is listed twice; give it once."
     assert sent == []
     await expect_nothing_written(case, start)
+
+
+async def test_undo_marks_unapproved_again_only_what_is_still_approved(home):
+    async with connected(MODERN) as client:
+        answer = content(await call(client, approving(home, home.market, home.salary, home.cafe)))
+    await set_approved(home, False, home.salary)  # the person un-approved it in YNAB since
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        undo = content(
+            await client.call_tool(
+                "undo_operation", {"plan_id": home.id, "operation_id": answer["operation_id"]}
+            )
+        )
+
+    assert await approved(home, home.market, home.salary, home.cafe) == dict.fromkeys(
+        (home.market, home.salary, home.cafe), False
+    )
+    assert (undo["status"], undo["restored"], undo["already_as_before"], undo["conflicts"]) == (
+        "applied",
+        2,
+        1,
+        [],
+    )
+    assert person.messages[0].splitlines()[0] == "Undo: mark 2 transaction(s) unapproved again?"
+    assert (await Operation.objects.aget(pk=answer["operation_id"])).status == "undone"

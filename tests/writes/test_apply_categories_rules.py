@@ -1,0 +1,225 @@
+"""apply_categories: what it refuses, what it skips, and exactly what the person is shown."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from sandbox.ledger import utc_today
+from tests.writes.checks import requests_since, sandbox_http, says_yes, standing
+from tests.writes.harness import (
+    MODERN,
+    WriteCase,
+    call,
+    connected,
+    content,
+    error_text,
+    expect_nothing_written,
+)
+from tests.writes.households import Household, household
+from tests.writes.test_apply_categories import categories
+from tools.writes.apply_categories import CHECK
+
+pytestmark = pytest.mark.anyio
+TOOL = "apply_categories"
+
+
+@pytest.fixture
+def home(live_service) -> Household:
+    return household()
+
+
+def assigning(home: Household, *pairs: tuple[str, str]) -> WriteCase:
+    transaction_ids = [transaction_id for transaction_id, _ in pairs]
+    return WriteCase(
+        tool=TOOL,
+        plan_id=home.id,
+        arguments={
+            "plan_id": home.id,
+            "assignments": [{"transaction_id": t, "category_id": c} for t, c in pairs],
+        },
+        state=lambda: categories(home, *transaction_ids),
+        expected_after=dict(pairs),
+        write_method="PATCH",
+        write_path=rf"/plans/{home.id}/transactions$",
+        check=CHECK,
+    )
+
+
+async def refused_without_asking(case: WriteCase) -> str:
+    """The refusal's text; checks nobody was asked and nothing was written."""
+    start = await standing(case)
+    person = says_yes()
+    async with connected(MODERN, person) as client:
+        refused = await call(client, case)
+    assert person.questions == []
+    await expect_nothing_written(case, start)
+    text = error_text(refused, case)
+    assert "\n" not in text
+    return text
+
+
+@pytest.mark.parametrize(
+    ("which", "expected"),
+    [
+        ("split", "is split: YNAB's API cannot change the categories of a split's lines; leave it out"),
+        ("transfer", "is a transfer between accounts, which takes no category here; leave it out."),
+        (
+            "house_repair",
+            "is on a tracking account, and tracking accounts carry no categories; leave it out.",
+        ),
+    ],
+)
+async def test_it_refuses_a_transaction_whose_category_cannot_be_set(home, which, expected):
+    transaction_id = getattr(home, which)
+    case = assigning(home, (home.market, home.home.groceries), (transaction_id, home.home.groceries))
+
+    text = await refused_without_asking(case)
+
+    assert text.startswith(f"Transaction '{transaction_id}' {expected}")
+
+
+@pytest.mark.parametrize(
+    ("which", "expected"),
+    [
+        ("uncategorized", "is YNAB's Uncategorized, which means no category: give a category from "),
+        ("card_payment", "is a credit card payment category, which YNAB drops from a transaction; "),
+    ],
+)
+async def test_it_refuses_a_category_a_transaction_cannot_take(home, which, expected):
+    category_id = getattr(home.home, which)
+    case = assigning(home, (home.market, category_id))
+
+    text = await refused_without_asking(case)
+
+    assert text.startswith(f"Category '{category_id}' {expected}")
+
+
+async def test_it_refuses_an_unknown_transaction_or_category_pointing_to_where_ids_come_from(home):
+    unknown_transaction = assigning(home, ("t-unknown", home.home.groceries))
+    unknown_category = assigning(home, (home.market, "c-unknown"))
+
+    assert await refused_without_asking(unknown_transaction) == (
+        "No transaction 't-unknown' in this plan; find_transactions gives the valid ids."
+    )
+    assert await refused_without_asking(unknown_category) == (
+        "No category 'c-unknown' in this plan; get_category_balances gives the valid ids."
+    )
+
+
+async def test_it_refuses_a_transaction_listed_twice_before_any_request(home):
+    case = assigning(home, (home.market, home.home.groceries), (home.market, home.home.dining))
+    start = await standing(case)
+
+    async with connected(MODERN) as client:
+        refused = await call(client, case)
+    sent = await requests_since(start.mark)
+
+    assert error_text(refused, case) == f"Transaction '{home.market}' is listed twice; give it once."
+    assert sent == []
+
+
+async def test_it_refuses_an_empty_list_and_a_malformed_id_before_any_request(home):
+    start = await standing(assigning(home, (home.market, home.home.groceries)))
+
+    async with connected(MODERN) as client:
+        empty = await client.call_tool(TOOL, {"plan_id": home.id, "assignments": []})
+        malformed = await client.call_tool(
+            TOOL,
+            {
+                "plan_id": home.id,
+                "assignments": [{"transaction_id": "../x", "category_id": home.home.dining}],
+            },
+        )
+    sent = await requests_since(start.mark)
+
+    assert empty.is_error
+    assert "at least 1 item" in empty.content[0].text
+    assert malformed.is_error
+    assert "transaction" in malformed.content[0].text
+    assert "'../x'" in malformed.content[0].text
+    assert sent == []
+
+
+async def test_transactions_that_already_have_the_category_are_skipped_and_counted(home):
+    case = assigning(home, (home.cafe, home.home.dining), (home.market, home.home.groceries))
+
+    async with connected(MODERN, says_yes()) as client:
+        answer = content(await call(client, case))
+
+    assert answer["status"] == "applied"
+    assert answer["unchanged_count"] == 1
+    assert [change["transaction_id"] for change in answer["changes"]] == [home.market]
+    assert answer["preview"].splitlines()[0] == "Recategorise 1 transaction(s)?"
+
+
+async def test_when_every_transaction_has_its_category_already_nothing_is_asked_or_written(home):
+    case = assigning(home, (home.cafe, home.home.dining))
+    start = await standing(case)
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        answer = content(await call(client, case))
+
+    assert answer["status"] == "nothing_to_do"
+    assert answer["message"] == "Nothing to change: the 1 transaction(s) given already have these categories."
+    assert (answer["changes"], answer["unchanged_count"], answer["preview"]) == ([], 1, None)
+    assert person.questions == []
+    await expect_nothing_written(case, start)
+
+
+async def test_the_person_sees_each_change_as_a_statement_reads_it(home):
+    h = home.home
+    case = assigning(home, (home.market, h.groceries), (home.salary, h.ready_to_assign), (home.cafe, h.rent))
+    day = (utc_today() - timedelta(days=3)).isoformat()
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        answer = content(await call(client, case))
+
+    assert person.messages == [
+        "Recategorise 3 transaction(s)?\n"
+        f"- {day}, CB MARKET FRESH 0509, 86.43: (uncategorised) → Groceries\n"
+        f"- {day}, ACME PAYROLL, +1234.56: (uncategorised) → Inflow: Ready to Assign\n"
+        f"- {day}, CORNER CAFE, 12.34: Dining Out → Rent"
+    ]
+    assert answer["changes"][0] == {
+        "transaction_id": home.market,
+        "date": day,
+        "amount": "-86.43",
+        "payee": "CB MARKET FRESH 0509",
+        "from_category_id": None,
+        "from_category": None,
+        "to_category_id": h.groceries,
+        "to_category": "Groceries",
+    }
+    assert answer["changes"][2]["from_category"] == "Dining Out"
+
+
+async def test_a_long_list_shows_twenty_lines_and_bank_text_cannot_forge_a_line(home):
+    day = (utc_today() - timedelta(days=2)).isoformat()
+    forged = "EVIL\u202e SHOP\u2028- 2026-01-01, Fake, 0.01: Rent → Groceries " + "X" * 100
+    lines = [
+        {"account_id": home.home.checking, "date": day, "amount": -1_000 - n, "payee_name": f"SHOP {n}"}
+        for n in range(21)
+    ]
+    lines[0]["payee_name"] = forged[:200]
+    with sandbox_http() as http:
+        created = http.post(f"/plans/{home.id}/transactions", json={"transactions": lines})
+    assert created.status_code == 201, created.text
+    ids = created.json()["data"]["transaction_ids"]
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        answer = content(await call(client, assigning(home, *((t, home.home.groceries) for t in ids))))
+
+    question = person.messages[0].splitlines()
+    assert question[0] == "Recategorise 21 transaction(s)?"
+    assert len(question) == 22
+    assert question[-1] == "… and 1 more"
+    [forged_line] = [line for line in question if "EVIL" in line]
+    assert not any(line.startswith("- 2026-01-01") for line in question)
+    assert "\u202e" not in forged_line
+    assert "…" in forged_line  # the payee is cut at 80 characters
+    assert answer["status"] == "applied"
