@@ -115,8 +115,10 @@ async def _code_then_applied(case: WriteCase, mode: str, person: Person | None) 
     """No answer in the client: a code, nothing written; the same call with it applies."""
     start = await before(case)
     async with connected(mode, person) as client:
-        first = content(await call(client, case))
+        issued = await call(client, case)
+        first = content(issued)
         assert first["status"] == "confirmation_required", first
+        assert issued.content[0].text == f"{first['message']}\n\n{first['preview']}"  # text-only clients
         assert first["message"] == messages.code_message(first["confirmation"])
         assert first["operation_id"] is None
         assert first["preview"].splitlines()[0].endswith("?")

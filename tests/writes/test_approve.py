@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from confirmations import messages
 from tests.writes.checks import requests_since, standing, ynab
 from tests.writes.harness import (
     FAULT_PATHS,
@@ -19,6 +20,7 @@ from tests.writes.harness import (
     says_yes,
 )
 from tests.writes.households import Household, household
+from tools.auth import Principal
 from tools.models import Operation
 from tools.writes.approve import CHECK
 
@@ -154,3 +156,15 @@ async def test_undo_marks_unapproved_again_only_what_is_still_approved(home):
     )
     assert person.messages[0].splitlines()[0] == "Undo: mark 2 transaction(s) unapproved again?"
     assert (await Operation.objects.aget(pk=answer["operation_id"])).status == "undone"
+
+
+async def test_a_read_only_caller_is_refused_even_where_the_tool_is_reachable(home):
+    case = approving(home, home.market)
+    start = await standing(case)
+    reader = Principal.local("reader", read_only=True)
+
+    async with connected(MODERN, principal=reader) as client:
+        refused = await call(client, case)
+
+    assert error_text(refused, case) == messages.READ_ONLY
+    await expect_nothing_written(case, start)

@@ -49,5 +49,12 @@ class WriteResult(BaseModel):
 
 
 def write_tool_result(result: WriteResult) -> CallToolResult:
-    """The `CallToolResult` of a write: the message as its one line of text, the fields structured."""
+    """The `CallToolResult` of a write: the message as its text, the fields structured.
+
+    With a confirmation code the text also carries the preview, below the message: the agent
+    must show the person exactly that, and a client that hands the model only the text (not
+    the structured content) would otherwise leave it nothing to show.
+    """
+    if result.status == "confirmation_required" and result.preview:
+        return tool_result(result, f"{result.message}\n\n{result.preview}")
     return tool_result(result, result.message)
