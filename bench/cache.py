@@ -11,7 +11,8 @@ figure a line as `name: value unit`:
 - refresh_median_unchanged: a warm `snapshot()` when nothing changed (one delta request);
 - refresh_median_after_change: a warm `snapshot()` right after one transaction's memo was
   changed through the client (the write itself not timed);
-- delta_request_median: the bare delta request over HTTP, for comparison (the sandbox's share);
+- delta_request_median / full_export_request_time: the bare requests over HTTP, for
+  comparison (the sandbox's share of a refresh and of a cold load);
 - cache_memory: memory the cached snapshot keeps (tracemalloc, after a cold load into an
   empty cache), and cache_memory_peak: the most in use during that load.
 
@@ -137,6 +138,7 @@ async def _measure(sandbox_url: str, plan_id: str, runs: int) -> None:
     _figure(
         "delta_request_median", await _bare_delta_median(sandbox_url, plan_id, cache, client, runs), "ms", 1
     )
+    _figure("full_export_request_time", await _bare_full_export(sandbox_url, plan_id), "s", 2)
     await _memory(client, plan_id)
     await client.aclose()
 
@@ -167,6 +169,17 @@ async def _bare_delta_median(sandbox_url: str, plan_id: str, cache, client, runs
         url = f"/plans/{plan_id}?last_knowledge_of_server={knowledge}"
         durations = await _timed(lambda: http.get(url), runs)
     return statistics.median(durations) * 1000
+
+
+async def _bare_full_export(sandbox_url: str, plan_id: str) -> float:
+    """One full export with plain httpx, body read but not decoded."""
+    from django.conf import settings
+
+    headers = {"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"}
+    async with httpx.AsyncClient(base_url=sandbox_url, headers=headers, timeout=120) as http:
+        started = time.perf_counter()
+        (await http.get(f"/plans/{plan_id}")).raise_for_status()
+        return time.perf_counter() - started
 
 
 async def _memory(client, plan_id: str) -> None:
