@@ -1,0 +1,227 @@
+"""Assigned amounts of categories in a month: what set_category_budget and move_money change.
+
+Pure functions over a `PlanSnapshot` (no I/O, no clock), in `int` milliunits. A month is
+the first day of a month, already checked against the plan by the caller.
+
+Which categories can be budgeted (`budgetable_category`): any category of the plan (hidden
+ones and credit card payment categories included: YNAB lets the person assign to them)
+except YNAB's internal ones (Ready to Assign, Uncategorized, the split category). Deleted
+categories are not in a snapshot, so they are refused as unknown.
+
+- `budget_setting(snapshot, month, category_id, amount)`: the category's assigned amount set
+  to `amount` (absolute), as an `Assignment` (`unchanged` when it already is).
+- `move_refusal(from_id, to_id, amount)`: what the arguments alone refuse (before any request).
+- `money_move(snapshot, month, from_id, to_id, amount)`: `amount` taken from one category's
+  assigned amount and added to another's, as two `Assignment`s. Leaving the source overspent
+  is allowed; its `available_after` shows it.
+- For undo: `logged_assignments(undo_data)` reads what an operation logged, and
+  `assignments_now(snapshot, month, logged)` compares each with the plan now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Literal
+
+from tools.logic.budget import is_internal
+from tools.logic.refusal import Refusal
+from tools.logic.text import quoted
+from tools.ynab.entities import Category
+from tools.ynab.snapshot import PlanSnapshot
+
+CATEGORY_SOURCE = "get_category_balances"
+READY_TO_ASSIGN_PREFIX = "Inflow:"  # "Inflow: Ready to Assign" (formerly "Inflow: To be Budgeted")
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """One category's assigned amount in a month, as it is and as it would be (milliunits).
+
+    `available_before` is the category's available balance that month; a change of the
+    assigned amount moves it by the same amount.
+    """
+
+    category: Category
+    month: date
+    before: int
+    after: int
+    available_before: int
+
+    @property
+    def category_id(self) -> str:
+        return self.category.id
+
+    @property
+    def available_after(self) -> int:
+        return self.available_before + (self.after - self.before)
+
+    @property
+    def unchanged(self) -> bool:
+        return self.before == self.after
+
+    def logged(self) -> dict[str, Any]:
+        """What the operation log keeps of it: the category, before and after."""
+        return {"category_id": self.category.id, "before": self.before, "after": self.after}
+
+
+@dataclass(frozen=True)
+class MoneyMove:
+    """`amount` moved from `source` to `destination` (their assigned amounts, in one month)."""
+
+    month: date
+    amount: int
+    source: Assignment
+    destination: Assignment
+
+
+def budgetable_category(snapshot: PlanSnapshot, category_id: str) -> Category:
+    """The category, when money can be assigned to it; else a `Refusal` saying what to give."""
+    category = snapshot.categories.get(category_id)
+    if category is None:
+        raise Refusal(
+            f"No category {quoted(category_id, 40)} in this plan; {CATEGORY_SOURCE} gives the valid ids."
+        )
+    if is_internal(snapshot, category):
+        raise Refusal(_internal_refusal(category))
+    return category
+
+
+def _internal_refusal(category: Category) -> str:
+    shown = quoted(category.name, 40)
+    if category.name.startswith(READY_TO_ASSIGN_PREFIX):
+        return (
+            f"Category {shown} is Ready to Assign, which follows from what the categories are assigned: "
+            "to give a category money from it, raise that category's amount with set_category_budget."
+        )
+    return (
+        f"Category {shown} is one of YNAB's internal categories and takes no assigned money; "
+        f"choose a category from {CATEGORY_SOURCE}."
+    )
+
+
+def assignment(
+    snapshot: PlanSnapshot, month: date, category: Category, after: int | None = None
+) -> Assignment:
+    """`category`'s assigned and available amounts in `month` (zero when YNAB has none), to `after`."""
+    figures = snapshot.month_category(month, category.id)
+    before = figures.budgeted if figures is not None else 0
+    available = figures.balance if figures is not None else 0
+    return Assignment(category, month, before, before if after is None else after, available)
+
+
+def budget_setting(snapshot: PlanSnapshot, month: date, category_id: str, amount: int) -> Assignment:
+    """The category's assigned amount in `month` set to `amount` (absolute, milliunits)."""
+    return assignment(snapshot, month, budgetable_category(snapshot, category_id), amount)
+
+
+def move_refusal(from_category_id: str, to_category_id: str, amount: int) -> str | None:
+    """Why these arguments cannot describe a move, before the plan is read; None when they can."""
+    if from_category_id == to_category_id:
+        return (
+            f"from_category_id and to_category_id are the same category ({quoted(from_category_id, 40)}): "
+            "give two different categories."
+        )
+    if amount <= 0:
+        return (
+            "amount must be above zero: it is what leaves from_category_id for to_category_id "
+            "(to move money the other way, swap the two categories)."
+        )
+    return None
+
+
+def money_move(
+    snapshot: PlanSnapshot, month: date, from_category_id: str, to_category_id: str, amount: int
+) -> MoneyMove:
+    """`amount` (> 0) moved between two different categories' assigned amounts in `month`."""
+    refusal = move_refusal(from_category_id, to_category_id, amount)
+    if refusal is not None:
+        raise Refusal(refusal)
+    source = assignment(snapshot, month, budgetable_category(snapshot, from_category_id))
+    destination = assignment(snapshot, month, budgetable_category(snapshot, to_category_id))
+    return MoneyMove(
+        month=month,
+        amount=amount,
+        source=_shifted(source, -amount),
+        destination=_shifted(destination, amount),
+    )
+
+
+def _shifted(now: Assignment, by: int) -> Assignment:
+    return Assignment(now.category, now.month, now.before, now.before + by, now.available_before)
+
+
+# --- undo -------------------------------------------------------------------------------------
+
+ItemState = Literal["restore", "already_as_before", "conflict"]
+
+
+@dataclass(frozen=True)
+class Logged:
+    """One category's assigned amount as an operation logged it: before and after (milliunits)."""
+
+    category_id: str
+    before: int
+    after: int
+
+
+@dataclass(frozen=True)
+class AssignedNow:
+    """A logged assignment compared with the plan now.
+
+    `category` is None when the category was deleted since; `assigned` and `available` are
+    its figures in the month now; `state` is what undo may do with it (TOOLS.md §4):
+    still as the operation left it → `restore`; back at its value before → `already_as_before`;
+    anything else → `conflict`, never touched.
+    """
+
+    logged: Logged
+    category: Category | None
+    assigned: int | None
+    available: int | None
+    state: ItemState
+
+
+def logged_assignments(undo_data: Mapping[str, Any]) -> tuple[date, tuple[Logged, ...]]:
+    """The month and the categories' before and after, as `undo_data` holds them."""
+    month = date.fromisoformat(undo_data["month"])
+    items = tuple(
+        Logged(item["category_id"], int(item["before"]), int(item["after"]))
+        for item in undo_data["categories"]
+    )
+    return month, items
+
+
+def assignments_now(snapshot: PlanSnapshot, month: date, logged: Sequence[Logged]) -> tuple[AssignedNow, ...]:
+    """Each logged assignment next to the plan now, with what undo may do with it."""
+    return tuple(_now(snapshot, month, item) for item in logged)
+
+
+def _now(snapshot: PlanSnapshot, month: date, item: Logged) -> AssignedNow:
+    category = snapshot.categories.get(item.category_id)
+    if category is None:
+        return AssignedNow(item, None, None, None, "conflict")
+    now = assignment(snapshot, month, category)
+    return AssignedNow(item, category, now.before, now.available_before, _state(now.before, item))
+
+
+def _state(assigned: int, item: Logged) -> ItemState:
+    if assigned == item.before:
+        return "already_as_before"
+    if assigned == item.after:
+        return "restore"
+    return "conflict"
+
+
+def standing_together(items: Sequence[AssignedNow]) -> tuple[AssignedNow, ...]:
+    """move_money's rule: the two categories are restored together or not at all.
+
+    Restoring one alone while the other changed since would shift Ready to Assign, so a
+    conflict on either makes both conflicts. A category already back at its value before
+    is no conflict: putting the other back alone returns both to where the move found them
+    (this is also how the half of a move that landed is undone).
+    """
+    if any(item.state == "conflict" for item in items):
+        return tuple(AssignedNow(i.logged, i.category, i.assigned, i.available, "conflict") for i in items)
+    return tuple(items)
