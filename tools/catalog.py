@@ -23,6 +23,7 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.writes.apply_categories",
     "tools.writes.approve",
     "tools.writes.import_transactions",
+    "tools.writes.set_category_budget",
     "tools.undo.tool",
 )
 

@@ -1,0 +1,216 @@
+"""set_category_budget through the SDK's real client: every confirmation path, refusals, faults, the log."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from confirmations import messages
+from tests.writes.assigned_plans import (
+    DINING_ASSIGNED,
+    BudgetHome,
+    assigned,
+    budget_home,
+    set_assigned,
+)
+from tests.writes.harness import (
+    CONFIRMED_PATHS,
+    FAULT_PATHS,
+    MODERN,
+    Env,
+    WriteCase,
+    before,
+    call,
+    connected,
+    content,
+    error_text,
+    expect_nothing_written,
+)
+from tools.models import Operation
+from tools.writes.set_category_budget import CHECK
+
+pytestmark = pytest.mark.anyio
+
+NEW_AMOUNT = 150_000
+
+
+@pytest.fixture
+def budget(live_service) -> BudgetHome:
+    return budget_home()
+
+
+def budget_case(budget: BudgetHome, **arguments) -> WriteCase:
+    h = budget.home
+
+    def check_log(op: Operation) -> None:
+        assert op.subject == {
+            "category_id": h.dining,
+            "month": budget.month,
+            "amount": NEW_AMOUNT,
+            "assigned_now": DINING_ASSIGNED,
+        }
+        assert op.undo_data == {
+            "month": budget.month,
+            "categories": [{"category_id": h.dining, "before": DINING_ASSIGNED, "after": NEW_AMOUNT}],
+        }
+
+    return WriteCase(
+        tool="set_category_budget",
+        plan_id=budget.id,
+        arguments={
+            "plan_id": budget.id,
+            "month": budget.month[:7],
+            "category_id": h.dining,
+            "amount": "150.00",
+            **arguments,
+        },
+        state=lambda: assigned(budget, h.dining),
+        expected_after=NEW_AMOUNT,
+        write_method="PATCH",
+        write_path=rf"/plans/{budget.id}/months/[^/]+/categories/{h.dining}$",
+        check=CHECK,
+        change_plan=lambda: set_assigned(budget, h.dining, 130_000),
+        restore=lambda: set_assigned(budget, h.dining, DINING_ASSIGNED),
+        private_values=budget.private,
+        check_log=check_log,
+    )
+
+
+@pytest.fixture
+def case(budget: BudgetHome) -> WriteCase:
+    return budget_case(budget)
+
+
+@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
+    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", FAULT_PATHS)
+async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
+    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+
+
+async def test_the_preview_names_the_category_month_and_both_amounts(case):
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+
+    assert first["preview"] == f"Budget Dining Out for {case.arguments['month']}-01: 120.00 → 150.00?"
+    assert (first["category"], first["month"], first["from_amount"], first["to_amount"]) == (
+        "Dining Out",
+        f"{case.arguments['month']}-01",
+        "120.00",
+        "150.00",
+    )
+
+
+async def test_the_applied_result_says_what_was_budgeted_and_how_to_undo(case):
+    async with connected(MODERN) as client:
+        code = content(await call(client, case))["confirmation"]
+        answer = content(await call(client, case, confirmation=code))
+
+    assert answer["message"] == (
+        f"Budgeted Dining Out for {answer['month']}: 120.00 → 150.00. Done as operation "
+        f"{answer['operation_id']}; undo_operation with that id reverses it."
+    )
+    assert (answer["from_amount"], answer["to_amount"]) == ("120.00", "150.00")
+
+
+async def test_the_plans_own_digits_and_separator_are_used_and_a_negative_amount_keeps_its_sign(live_service):
+    euros = {
+        "iso_code": "EUR",
+        "example_format": "123.456,78",
+        "decimal_digits": 2,
+        "decimal_separator": ",",
+        "symbol_first": False,
+        "group_separator": ".",
+        "currency_symbol": "€",
+        "display_symbol": True,
+    }
+    budget = await sync_to_async(budget_home)(currency_format=euros)
+    case = budget_case(budget, amount="-1234.5")
+
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+
+    assert first["preview"] == f"Budget Dining Out for {budget.month}: 120,00 → -1234,50?"
+    assert first["to_amount"] == "-1234.50"  # results stay machine-readable
+
+
+async def test_the_same_amount_is_nothing_to_do_and_nothing_is_asked(budget):
+    case = budget_case(budget, amount="120")
+    start = await before(budget_case(budget))
+
+    async with connected(MODERN) as client:
+        answer = content(await call(client, case))
+
+    assert answer["status"] == "nothing_to_do"
+    assert (
+        answer["message"] == f"Nothing to change: Dining Out already has 120.00 assigned for {budget.month}."
+    )
+    assert (answer["preview"], answer["confirmation"], answer["operation_id"]) == (None, None, None)
+    await expect_nothing_written(case, start)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "refusal"),
+    [
+        ({"month": "2026-13"}, "Month '2026-13' is not a calendar month"),
+        ({"month": "September"}, "Month 'September' is not understood"),
+        ({"month": "1999-01"}, "Month 1999-01-01 is outside this plan"),
+        (
+            {"category_id": "no-such-category"},
+            "No category 'no-such-category' in this plan; get_category_balances",
+        ),
+        ({"category_id": "bad id!"}, "category"),
+        ({"amount": "12.3456"}, "has 4 decimals"),
+        ({"amount": "1e3"}, "exponent"),
+    ],
+)
+async def test_it_refuses_bad_arguments_before_asking_and_writes_nothing(budget, arguments, refusal):
+    case = budget_case(budget, **arguments)
+    start = await before(budget_case(budget))
+
+    async with connected(MODERN) as client:
+        refused = await call(client, case)
+
+    assert refusal in error_text(refused, case)
+    await expect_nothing_written(case, start)
+
+
+@pytest.mark.parametrize("internal", ["ready_to_assign", "uncategorized"])
+async def test_it_refuses_ynabs_internal_categories(budget, internal):
+    case = budget_case(budget, category_id=getattr(budget.home, internal))
+    start = await before(budget_case(budget))
+
+    async with connected(MODERN) as client:
+        refused = await call(client, case)
+
+    text = error_text(refused, case)
+    assert "Ready to Assign" in text or "internal" in text
+    await expect_nothing_written(case, start)
+
+
+async def test_a_month_given_as_current_is_resolved_in_the_subject_and_the_log(budget):
+    case = budget_case(budget, month="current")
+
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+        answer = content(await call(client, case, confirmation=first["confirmation"]))
+
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    assert answer["month"] == budget.month
+    assert op.subject["month"] == budget.month
+    assert await assigned(budget, budget.home.dining) == NEW_AMOUNT
+
+
+async def test_a_code_issued_for_one_amount_does_not_set_another(budget):
+    case = budget_case(budget)
+    start = await before(case)
+
+    async with connected(MODERN) as client:
+        code = content(await call(client, case))["confirmation"]
+        refused = await call(client, budget_case(budget, amount="999.00"), confirmation=code)
+
+    assert error_text(refused, case) == messages.CODE_REFUSED
+    await expect_nothing_written(case, start)

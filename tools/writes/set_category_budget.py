@@ -1,0 +1,176 @@
+"""`set_category_budget`: set what is assigned to a category in a month, once the person agreed
+(TOOLS.md §3), and its undo (§4): the amount put back if it is still as the operation set it.
+
+The checks are `tools.logic.assigned`; the words `tools.logic.assigned_words`; the path
+(plan read, question, log, request) is `tools.writes.flow`. One
+`PATCH /plans/{plan_id}/months/{month}/categories/{category_id}` with `budgeted` (YNAB sets,
+not adds). The log keeps the month and the category's assigned amount before and after:
+`{"month": "2026-09-01", "categories": [{"category_id", "before", "after"}]}` (milliunits,
+the same shape as move_money's).
+
+The subject is CONFIRMATION.md's (category, resolved month, amount in milliunits) plus the
+amount assigned now, which the question shows: a yes confirms `120.00 → 150.00` as the
+person read it, so if the amount changed in YNAB meanwhile the answer is refused (the plan
+changed) instead of silently applying over a different starting point.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context
+from mcp.types import CallToolResult, InputRequiredResult
+from pydantic import Field
+
+from confirmations.preview import Preview
+from tools.access import amount_arg, id_arg, month_arg, require_month, today
+from tools.arguments import AmountValue, MonthArg, PlanIdArg
+from tools.logic.assigned import AssignedNow, Assignment, assignments_now, budget_setting, logged_assignments
+from tools.logic.assigned_words import AssignedWords
+from tools.models import Operation
+from tools.presenting import money
+from tools.registry import write_tool
+from tools.undo.registry import Conflict, UndoPlan, undo_handler
+from tools.writes.arguments import ConfirmationArg
+from tools.writes.flow import Applied, Change, confirmed_write
+from tools.writes.results import WriteResult
+from tools.ynab import PlanSnapshot, YnabClient
+
+TOOL = "set_category_budget"
+CHECK = "Check the category's assigned amount for that month with get_category_balances before trying again."
+
+
+class BudgetSet(WriteResult):
+    category_id: str = Field(description="The category.")
+    category: str = Field(description="Its name (one line, at most 80 characters).")
+    month: str = Field(description="The month, YYYY-MM-01.")
+    from_amount: str = Field(description="What was assigned to it that month before, currency units.")
+    to_amount: str = Field(description="What is assigned to it that month after, currency units.")
+
+
+CategoryIdArg = Annotated[
+    str, Field(description="The category to budget: an id from get_category_balances.", max_length=100)
+]
+
+
+@write_tool(title="Set a category's budget", toolset="categories", destructive=True, idempotent=True)
+async def set_category_budget(
+    month: MonthArg,
+    category_id: CategoryIdArg,
+    amount: Annotated[
+        AmountValue,
+        Field(
+            description='The new assigned amount for that month, in currency units (e.g. "150.00"): the '
+            "total the category gets, not an amount to add. At most 3 decimals."
+        ),
+    ],
+    ctx: Context,
+    plan_id: PlanIdArg = None,
+    confirmation: ConfirmationArg = None,
+) -> Annotated[CallToolResult, BudgetSet] | InputRequiredResult:
+    """Set how much is assigned (budgeted) to one category in one month, after the person agreed.
+
+    "My budget for X" is this assigned amount. The amount is the new total, not a change:
+    to take money from one category and give it to another in one step, use move_money.
+    Ready to Assign follows from what is assigned (get_monthly_summary shows it). The person
+    is asked to confirm (`Budget Restaurants for 2026-09-01: 120.00 → 150.00?`) in their
+    client, or you get a confirmation code to return only once they agreed. The same amount
+    as now changes nothing (nothing_to_do). Refused: YNAB's internal categories (Ready to
+    Assign, Uncategorized), months outside the plan. undo_operation with the operation id
+    puts the amount back if it is still as set.
+    """
+    chosen = month_arg(month, today())
+    category = id_arg(category_id, what="category")
+    milliunits = amount_arg(amount)
+    return await confirmed_write(
+        ctx,
+        tool=TOOL,
+        plan_id=plan_id,
+        confirmation=confirmation,
+        result=BudgetSet,
+        build=lambda snapshot: build_change(snapshot, chosen, category, milliunits),
+        apply=_apply,
+    )
+
+
+def build_change(snapshot: PlanSnapshot, month: date, category_id: str, amount: int) -> Change:
+    """The change (subject, preview, result fields, undo data), or nothing to do."""
+    setting = budget_setting(snapshot, require_month(snapshot, month), category_id, amount)
+    words = AssignedWords.of(snapshot)
+    name = words.name(setting.category)
+    fields = _fields(snapshot, setting, name)
+    if setting.unchanged:
+        already = f"{name} already has {words.amount(amount)} assigned for {month.isoformat()}"
+        return Change.nothing(f"Nothing to change: {already}.", fields)
+    subject = {
+        "category_id": setting.category_id,
+        "month": month.isoformat(),
+        "amount": setting.after,
+        "assigned_now": setting.before,
+    }
+    return Change(
+        subject=subject,
+        stored_subject=subject,  # category amounts, no transaction data: nothing the log must not keep
+        preview=Preview(question=words.budget_question(name, month, setting.before, setting.after)),
+        fields=fields,
+        undo_data={"month": month.isoformat(), "categories": [setting.logged()]},
+        check=CHECK,
+    )
+
+
+def _fields(snapshot: PlanSnapshot, setting: Assignment, name: str) -> dict[str, Any]:
+    return {
+        "category_id": setting.category_id,
+        "category": name,
+        "month": setting.month.isoformat(),
+        "from_amount": money(snapshot, setting.before),
+        "to_amount": money(snapshot, setting.after),
+    }
+
+
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
+    month, (item,) = logged_assignments(change.undo_data)
+    await client.patch_month_category(snapshot.plan_id, month, item.category_id, item.after, check_hint=CHECK)
+    words = AssignedWords.of(snapshot)
+    shown = f"{words.amount(item.before)} → {words.amount(item.after)}"
+    return Applied(lead=f"Budgeted {change.fields['category']} for {month.isoformat()}: {shown}.")
+
+
+@undo_handler(TOOL)
+class SetCategoryBudgetUndo:
+    """Puts the assigned amount back when it is still the one the operation set; else a conflict."""
+
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+        month, logged = logged_assignments(op.undo_data)
+        (now,) = assignments_now(snapshot, month, logged)
+        words = AssignedWords.of(snapshot)
+        name = words.name(now.category, now.logged.category_id)
+        question = words.budget_question(name, month, now.logged.after, now.logged.before, undo=True)
+        if now.state == "restore":
+            item = {"category_id": now.logged.category_id, "before": now.logged.before}
+            return UndoPlan(question=question, restorable=(item,))
+        if now.state == "already_as_before":
+            return UndoPlan(question=question, already_as_before=1)
+        return UndoPlan(question=question, conflicts=(changed_since(words, now, name),))
+
+    async def apply(
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+    ) -> dict[str, Any]:
+        month = op.undo_data["month"]
+        for item in plan.restorable:
+            await client.patch_month_category(
+                snapshot.plan_id, month, item["category_id"], item["before"], check_hint=CHECK
+            )
+        return {"month": month, "restored": [dict(item) for item in plan.restorable]}
+
+
+def changed_since(words: AssignedWords, now: AssignedNow, name: str) -> Conflict:
+    """A category the operation set that changed since: by name, with what it holds now."""
+    if now.category is None or now.assigned is None:
+        return Conflict(now.logged.category_id, name, "it was deleted")
+    reason = (
+        f"its assigned amount is now {words.amount(now.assigned)}, "
+        f"not the {words.amount(now.logged.after)} the operation set"
+    )
+    return Conflict(now.logged.category_id, name, reason)
