@@ -13,6 +13,12 @@ tool of the catalog (discovered from `catalog_specs()`, arguments from
 - `<tool>_median` and `<tool>_p95` (ms): `--calls` calls of the tool on a warm cache, each
   timed end to end (the client's request over /mcp, the tool's delta request to the sandbox,
   the answer); one untimed call per tool first. p95 is the nearest-rank percentile;
+- `<tool>_service_cpu` (ms): CPU time the serving process spent per timed call (its own
+  sandbox answering the delta included), from /proc: unlike wall time, it hardly moves when
+  other work shares the machine;
+- sandbox_delta_median (ms): the bare delta request a warm call sends, over plain HTTP, for
+  comparison: a read tool's median is about this, plus the MCP round trip (list_operations
+  sends no YNAB request, so its median is that round trip), plus the tool's own work;
 - service_rss (MB): resident memory of the serving process after the calls (Linux /proc),
   and service_rss_peak (MB): the most it held (the cold load included).
 
@@ -180,9 +186,31 @@ async def _measure(
             server.send_signal(signal.SIGUSR1)  # a whole hourly budget for this tool's calls
             arguments = read_arguments(tool, plan_id, today)
             await _call(client, tool, arguments)  # untimed
+            cpu_before = _cpu_seconds(server.pid)
             durations = [await _timed(client, tool, arguments) for _ in range(options.calls)]
+            cpu_per_call = (_cpu_seconds(server.pid) - cpu_before) / options.calls
             _figure(f"{tool}_median", statistics.median(durations) * 1000, "ms", 1)
             _figure(f"{tool}_p95", _nearest_rank(durations, 95) * 1000, "ms", 1)
+            _figure(f"{tool}_service_cpu", cpu_per_call * 1000, "ms", 1)
+    server.send_signal(signal.SIGUSR1)
+    _figure("sandbox_delta_median", await _bare_delta_median(base_url, plan_id, options.calls), "ms", 1)
+
+
+async def _bare_delta_median(base_url: str, plan_id: str, calls: int) -> float:
+    """The delta request of a warm plan (`?last_knowledge_of_server=N`, nothing changed), timed."""
+    import httpx
+    from django.conf import settings
+
+    headers = {"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"}
+    async with httpx.AsyncClient(base_url=f"{base_url}/sandbox/v1", headers=headers, timeout=60) as http:
+        accounts = await http.get(f"/plans/{plan_id}/accounts")
+        url = f"/plans/{plan_id}?last_knowledge_of_server={accounts.json()['data']['server_knowledge']}"
+        durations = []
+        for _ in range(calls):
+            started = time.perf_counter()
+            (await http.get(url)).raise_for_status()
+            durations.append(time.perf_counter() - started)
+    return statistics.median(durations) * 1000
 
 
 async def _timed(client, tool: str, arguments: dict) -> float:
@@ -200,6 +228,15 @@ async def _call(client, tool: str, arguments: dict) -> None:
 def _nearest_rank(values: list[float], percent: int) -> float:
     ordered = sorted(values)
     return ordered[max(math.ceil(percent / 100 * len(ordered)) - 1, 0)]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc; 0 elsewhere)."""
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.exists():
+        return 0.0
+    fields = stat.read_text().rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
 
 # --- memory ---------------------------------------------------------------------------------
