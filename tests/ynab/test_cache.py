@@ -23,7 +23,7 @@ from tools.ynab import plan_snapshot
 from tools.ynab.cache import PlanCache
 from tools.ynab.errors import YnabError
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 
 
 async def _sandbox(client, method: str, path: str, body: dict | None = None) -> dict:

@@ -12,6 +12,8 @@ from django.test import Client
 from sandbox.seeding import DEMO_PLAN_NAME
 from tools.ynab import plan_snapshot
 
+pytestmark = pytest.mark.usefixtures("no_faults")
+
 
 @pytest.fixture
 def warm_plan(demo_plan_id) -> str:
