@@ -1,0 +1,103 @@
+"""Undoing set_category_budget: the assigned amount put back only while it is still the one set."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.sandbox.plans import SmallPlan, small_plan
+from tests.undo.conftest import (
+    agent,
+    assigned,
+    fresh,
+    inject,
+    ok,
+    request_mark,
+    set_assigned,
+    undo,
+    undo_with_code,
+    write_with_code,
+    writes_after,
+)
+from tools.logic.money import format_amount
+from tools.models import Operation
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def home(live_service) -> SmallPlan:
+    return small_plan("Undo set_category_budget")
+
+
+def budget_args(home: SmallPlan, amount: str) -> dict:
+    month = home.this_month.isoformat()
+    return {"plan_id": home.id, "month": month, "category_id": home.groceries, "amount": amount}
+
+
+async def groceries(home: SmallPlan) -> int:
+    return await assigned(home.id, home.this_month.isoformat(), home.groceries)
+
+
+async def budgeted(home: SmallPlan, amount: str) -> str:
+    applied = await write_with_code("set_category_budget", budget_args(home, amount))
+    assert applied["status"] == "applied", applied
+    return applied["operation_id"]
+
+
+async def test_it_puts_the_assigned_amount_back(home):
+    before = await groceries(home)
+    op_id = await budgeted(home, "150.00")
+    mark = await request_mark()
+
+    first, second = await undo_with_code(home.id, operation_id=op_id)
+
+    month = home.this_month.isoformat()
+    expected = f"Undo: budget Groceries for {month}: 150.00 → {format_amount(before, None)}?"
+    assert first["preview"].splitlines()[0] == expected
+    assert (second["status"], second["restored"]) == ("applied", 1)
+    assert await groceries(home) == before
+    assert len(await writes_after(mark)) == 1
+    assert (await Operation.objects.aget(pk=op_id)).status == "undone"
+
+
+async def test_an_amount_changed_since_is_left_alone_reported_and_nothing_is_written(home):
+    op_id = await budgeted(home, "150.00")
+    await set_assigned(home.id, home.this_month.isoformat(), home.groceries, 175_000)
+    mark = await request_mark()
+
+    async with agent() as client:
+        answer = ok(await undo(client, plan_id=home.id, operation_id=op_id))
+
+    assert answer["status"] == "nothing_to_do"
+    assert answer["conflicts"] == [
+        {
+            "id": home.groceries,
+            "name": "Groceries",
+            "reason": "its assigned amount is now 175.00, not the 150.00 the operation set",
+        }
+    ]
+    assert await writes_after(mark) == []
+    assert await groceries(home) == 175_000
+    assert (await Operation.objects.aget(pk=op_id)).status == "applied"
+
+
+async def test_an_unknown_operation_whose_write_never_landed_counts_as_already_as_before(home):
+    before = await groceries(home)
+    await inject("drop_before_write", method="PATCH", path=rf"/categories/{home.groceries}$")
+    async with agent() as client:
+        first = ok(await client.call_tool("set_category_budget", budget_args(home, "150.00")))
+        lost = await client.call_tool(
+            "set_category_budget", {**budget_args(home, "150.00"), "confirmation": first["confirmation"]}
+        )
+    assert lost.is_error
+    op = await Operation.objects.filter(plan_id=home.id, tool="set_category_budget").afirst()
+    assert op.status == "unknown"
+    mark = await request_mark()
+
+    async with agent() as client:
+        answer = ok(await undo(client, plan_id=home.id, operation_id=op.pk))
+
+    assert (answer["status"], answer["already_as_before"], answer["restored"]) == ("nothing_to_do", 1, 0)
+    assert await writes_after(mark) == []
+    assert await groceries(home) == before
+    assert (await fresh(op)).status == "unknown"
