@@ -1,6 +1,6 @@
 """An undo as the write flow runs it: the `Change` to confirm, its `apply`, and the claim.
 
-`undo_write(target)` gives the flow's `build` and `apply` for undoing `target.op`, the same
+`UndoWrite(target)` gives the flow's `build` and `apply` for undoing `target.op`, the same
 for the `undo_operation` tool and the admin's Undo:
 
 - `build(snapshot)`: the handler's plan on that snapshot. Nothing still as the operation left
@@ -97,10 +97,6 @@ def restored_sentence(op: Operation, plan: UndoPlan) -> str:
     """`Restored 2 item(s) of operation X; 1 changed since was left as it is.`"""
     left = f"; {len(plan.conflicts)} changed since left as it is" if plan.conflicts else ""
     return f"Restored {plan.restored} item(s) of operation {op.pk}{left}."
-
-
-def undo_write(target: Target) -> UndoWrite:
-    return UndoWrite(target)
 
 
 def claim(original: Operation) -> Hold:

@@ -19,7 +19,7 @@ from tools.access import id_arg, open_plan, refusals
 from tools.arguments import PlanIdArg
 from tools.logic.ids import check_id
 from tools.registry import write_tool
-from tools.undo.change import TOOL, undo_write
+from tools.undo.change import TOOL, UndoWrite
 from tools.undo.choose import UndoRefused, choose
 from tools.writes.flow import confirmed_write
 from tools.writes.results import WriteResult
@@ -85,7 +85,7 @@ async def undo_operation(
         target = await choose(real_plan_id, operation_id)
     except UndoRefused as refusal:
         raise ToolError(str(refusal)) from None
-    undo = undo_write(target)
+    undo = UndoWrite(target)
     return await confirmed_write(
         ctx,
         tool=TOOL,
