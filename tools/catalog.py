@@ -24,6 +24,7 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.writes.approve",
     "tools.writes.import_transactions",
     "tools.writes.set_category_budget",
+    "tools.writes.move_money",
     "tools.undo.tool",
 )
 

@@ -59,7 +59,7 @@ async def test_undo_puts_the_amount_back_and_marks_the_operation_undone(budget):
     undo_row = await Operation.objects.aget(pk=answer["operation_id"])
     assert undo_row.undo_data == {
         "month": budget.month,
-        "restored": [{"category_id": budget.home.dining, "before": DINING_ASSIGNED}],
+        "restored": [{"category_id": budget.home.dining, "assigned": DINING_ASSIGNED}],
     }
 
 

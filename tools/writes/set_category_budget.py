@@ -26,13 +26,14 @@ from pydantic import Field
 from confirmations.preview import Preview
 from tools.access import amount_arg, id_arg, month_arg, require_month, today
 from tools.arguments import AmountValue, MonthArg, PlanIdArg
-from tools.logic.assigned import AssignedNow, Assignment, assignments_now, budget_setting, logged_assignments
+from tools.logic.assigned import Assignment, budget_setting, logged_assignments
 from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
 from tools.presenting import money
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoPlan, undo_handler
+from tools.undo.registry import UndoPlan, undo_handler
 from tools.writes.arguments import ConfirmationArg
+from tools.writes.assigned_undo import budget_undo_plan, put_back
 from tools.writes.flow import Applied, Change, confirmed_write
 from tools.writes.results import WriteResult
 from tools.ynab import PlanSnapshot, YnabClient
@@ -142,35 +143,9 @@ class SetCategoryBudgetUndo:
     """Puts the assigned amount back when it is still the one the operation set; else a conflict."""
 
     def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
-        month, logged = logged_assignments(op.undo_data)
-        (now,) = assignments_now(snapshot, month, logged)
-        words = AssignedWords.of(snapshot)
-        name = words.name(now.category, now.logged.category_id)
-        question = words.budget_question(name, month, now.logged.after, now.logged.before, undo=True)
-        if now.state == "restore":
-            item = {"category_id": now.logged.category_id, "before": now.logged.before}
-            return UndoPlan(question=question, restorable=(item,))
-        if now.state == "already_as_before":
-            return UndoPlan(question=question, already_as_before=1)
-        return UndoPlan(question=question, conflicts=(changed_since(words, now, name),))
+        return budget_undo_plan(snapshot, op)
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
     ) -> dict[str, Any]:
-        month = op.undo_data["month"]
-        for item in plan.restorable:
-            await client.patch_month_category(
-                snapshot.plan_id, month, item["category_id"], item["before"], check_hint=CHECK
-            )
-        return {"month": month, "restored": [dict(item) for item in plan.restorable]}
-
-
-def changed_since(words: AssignedWords, now: AssignedNow, name: str) -> Conflict:
-    """A category the operation set that changed since: by name, with what it holds now."""
-    if now.category is None or now.assigned is None:
-        return Conflict(now.logged.category_id, name, "it was deleted")
-    reason = (
-        f"its assigned amount is now {words.amount(now.assigned)}, "
-        f"not the {words.amount(now.logged.after)} the operation set"
-    )
-    return Conflict(now.logged.category_id, name, reason)
+        return await put_back(client, snapshot, op, plan, check_hint=CHECK)

@@ -1,0 +1,325 @@
+"""move_money's two writes under every fault the sandbox can inject, one branch of
+`tools.writes.assigned_pair` each. After each: both categories as YNAB holds them, the request
+log (which write went out, in what order, none resent), the log row and what it records.
+
+The move: 30.00 from Groceries (80.00 assigned) to Dining Out (120.00), this month.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import httpx
+import pytest
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+from sandbox import faults
+from tests.writes.assigned_plans import (
+    DINING_ASSIGNED,
+    GROCERIES_ASSIGNED,
+    BudgetHome,
+    budget_home,
+    ready_to_assign,
+)
+from tests.writes.harness import MODERN, WriteCase, connected, content, error_text
+from tests.writes.test_move_money import both, move_case
+from tools.logic.assigned_words import AssignedWords
+from tools.models import Operation
+from tools.writes.assigned_pair import MOST_REQUESTS, Pair, Step, write_pair
+from tools.ynab import YnabClient, get_ynab_client
+from tools.ynab.pacing import Pacer, pacer_for
+
+pytestmark = pytest.mark.anyio
+
+MOVED = 30_000
+AS_BEFORE = (GROCERIES_ASSIGNED, DINING_ASSIGNED)
+MOVED_STATE = (GROCERIES_ASSIGNED - MOVED, DINING_ASSIGNED + MOVED)
+HALF_DONE = (GROCERIES_ASSIGNED - MOVED, DINING_ASSIGNED)
+
+
+@pytest.fixture
+def budget(live_service) -> BudgetHome:
+    return budget_home()
+
+
+@pytest.fixture
+def case(budget: BudgetHome) -> WriteCase:
+    return move_case(budget)
+
+
+async def inject(kind: str, budget: BudgetHome, category_id: str, method: str = "PATCH", **options) -> None:
+    path = budget.category_path(category_id) + "$"
+    await sync_to_async(faults.inject)(kind, method=method, path=path, **options)
+
+
+async def source_fault(kind: str, budget: BudgetHome, **options) -> None:
+    await inject(kind, budget, budget.home.groceries, **options)
+
+
+async def destination_fault(kind: str, budget: BudgetHome, **options) -> None:
+    await inject(kind, budget, budget.home.dining, **options)
+
+
+async def spares_the_first_source_write(budget: BudgetHome) -> None:
+    """Faults are used oldest first: this one lets the move's own source PATCH through untouched,
+    so a fault injected after it reaches the next source PATCH (the set-back)."""
+    await source_fault("delay", budget, delay_ms=1)
+
+
+async def move_with_code(case: WriteCase, arm: Callable[[], Awaitable[None]] | None = None):
+    """The move, confirmed with a code: (the call's result, the log row, requests after the code).
+
+    `arm` injects faults right before the confirming call, after this test's own reads (a
+    fault on a GET would otherwise be used by them).
+    """
+    async with connected(MODERN) as client:
+        first = content(await client.call_tool(case.tool, case.arguments))
+        if arm is not None:
+            await arm()
+        mark = await sync_to_async(faults.last_request_id)()
+        result = await client.call_tool(case.tool, {**case.arguments, "confirmation": first["confirmation"]})
+    op = await Operation.objects.filter(plan_id=case.plan_id).order_by("-created_at").afirst()
+    return result, op, await served(case, mark)
+
+
+async def served(case: WriteCase, mark: int) -> list[str]:
+    """The requests to the two categories that reached the sandbox after `mark`: `PATCH Groceries`."""
+    names = {case.arguments["from_category_id"]: "Groceries", case.arguments["to_category_id"]: "Dining Out"}
+    entries = await sync_to_async(faults.requests_since)(mark)
+    return [
+        f"{entry.method} {names[entry.path.rsplit('/', 1)[1]]}"
+        for entry in entries
+        if "/categories/" in entry.path and entry.path.rsplit("/", 1)[1] in names
+    ]
+
+
+# --- (a) the second write is refused: the source is set back ------------------------------------
+
+
+async def test_a_refused_second_write_sets_the_source_back_and_nothing_moves(budget, case):
+    ready = await ready_to_assign(budget)
+    await destination_fault("status", budget, status=500)
+
+    result, op, requests = await move_with_code(case)
+
+    text = error_text(result, case)
+    assert text.startswith(
+        "Nothing moved: Dining Out could not be set to 150.00, so Groceries was set back to 80.00 "
+        "and both categories are as before. YNAB failed to handle this change (500)"
+    )
+    assert await both(budget) == AS_BEFORE
+    assert await ready_to_assign(budget) == ready
+    assert requests == ["PATCH Groceries", "PATCH Dining Out", "PATCH Groceries"]
+    assert (op.status, op.error) == ("failed", text)
+    assert op.undo_data["outcome"] == "nothing_moved"
+    assert (op.undo_data["landed"], op.undo_data["unsure"]) == ([], [])
+
+
+# --- (b) the second write lands but its answer is lost: read back, the move is complete --------------
+
+
+async def test_a_lost_answer_to_the_second_write_is_read_back_and_the_move_is_complete(budget, case):
+    await destination_fault("drop_after_write", budget)
+
+    result, op, requests = await move_with_code(case)
+
+    answer = content(result)
+    assert answer["status"] == "applied"
+    assert answer["operation_id"] == op.pk
+    assert await both(budget) == MOVED_STATE
+    assert requests == ["PATCH Groceries", "PATCH Dining Out", "GET Dining Out"]
+    assert op.status == "applied"
+    case.check_log(op)
+    assert "outcome" not in op.undo_data
+
+
+# --- (c) the second write neither lands nor answers: read back, the source is set back ------------------
+
+
+async def test_a_second_write_lost_before_it_ran_is_read_back_and_the_source_set_back(budget, case):
+    await destination_fault("drop_before_write", budget)
+
+    result, op, requests = await move_with_code(case)
+
+    text = error_text(result, case)
+    assert text == (
+        "Nothing moved: Dining Out could not be set to 150.00, so Groceries was set back to 80.00 and "
+        "both categories are as before. No answer came back for Dining Out and reading it back shows "
+        "it was not made."
+    )
+    assert await both(budget) == AS_BEFORE
+    assert requests == ["PATCH Groceries", "PATCH Dining Out", "GET Dining Out", "PATCH Groceries"]
+    assert (op.status, op.undo_data["outcome"]) == ("failed", "nothing_moved")
+
+
+async def test_a_lost_second_write_that_cannot_be_read_back_is_unknown_and_nothing_is_undone_blindly(
+    budget, case
+):
+    await destination_fault("drop_before_write", budget)
+
+    async def unreadable() -> None:
+        await destination_fault("status", budget, method="GET", status=500)
+
+    result, op, requests = await move_with_code(case, arm=unreadable)
+
+    text = error_text(result, case)
+    assert text.startswith("Only half of the change may be in YNAB: Groceries is now 50.00, but no answer")
+    assert f"Check Dining Out for {budget.month} (get_category_balances): at 150.00 all is done; " in text
+    assert "at 120.00, set Groceries back to 80.00 in YNAB, or call undo_operation" in text
+    assert await both(budget) == HALF_DONE
+    assert requests == ["PATCH Groceries", "PATCH Dining Out", "GET Dining Out"]
+    assert op.status == "unknown"
+    assert op.undoable
+    assert (op.undo_data["landed"], op.undo_data["unsure"]) == ([budget.home.groceries], [budget.home.dining])
+
+
+# --- (d) setting the source back fails too: the exact amount to set by hand ---------------------------
+
+
+async def test_when_setting_the_source_back_fails_too_the_error_names_the_amount_to_set(budget, case):
+    await spares_the_first_source_write(budget)
+    await destination_fault("status", budget, status=500)
+    await source_fault("status", budget, status=503)
+
+    result, op, requests = await move_with_code(case)
+
+    text = error_text(result, case)
+    assert text.startswith(
+        "Only half of the change is in YNAB: Groceries is now 50.00 assigned, but Dining Out could not "
+        "be set to 150.00, and setting Groceries back failed too (YNAB failed to handle this change (503)"
+    )
+    assert f"In YNAB, set the assigned amount of Groceries for {budget.month} to 80.00." in text
+    assert await both(budget) == HALF_DONE
+    assert requests == ["PATCH Groceries", "PATCH Dining Out", "PATCH Groceries"]
+    assert (op.status, op.error) == ("failed", text)
+    assert op.undo_data["outcome"] == "half_done"
+    assert op.undo_data["landed"] == [budget.home.groceries]
+
+
+async def test_when_setting_the_source_back_gets_no_answer_the_error_still_names_the_amount(budget, case):
+    await spares_the_first_source_write(budget)
+    await destination_fault("status", budget, status=500)
+    await source_fault("drop_before_write", budget)
+
+    result, op, requests = await move_with_code(case)
+
+    text = error_text(result, case)
+    assert "and setting Groceries back got no answer." in text
+    assert f"In YNAB, set the assigned amount of Groceries for {budget.month} to 80.00." in text
+    assert await both(budget) == HALF_DONE
+    assert requests == ["PATCH Groceries", "PATCH Dining Out", "PATCH Groceries"]
+    assert (op.status, op.undo_data["unsure"]) == ("failed", [budget.home.groceries])
+
+
+# --- the first write's answer lost: read back before anything else --------------------------------------
+
+
+async def test_a_lost_answer_to_the_first_write_is_read_back_and_the_move_goes_on(budget, case):
+    await source_fault("drop_after_write", budget)
+
+    result, op, requests = await move_with_code(case)
+
+    assert content(result)["status"] == "applied"
+    assert await both(budget) == MOVED_STATE
+    assert requests == ["PATCH Groceries", "GET Groceries", "PATCH Dining Out"]
+    assert op.status == "applied"
+
+
+async def test_a_first_write_lost_before_it_ran_moves_nothing_and_sends_nothing_else(budget, case):
+    await source_fault("drop_before_write", budget)
+
+    result, op, requests = await move_with_code(case)
+
+    text = error_text(result, case)
+    assert text.startswith("Nothing moved: no answer came back for the change of Groceries")
+    assert await both(budget) == AS_BEFORE
+    assert requests == ["PATCH Groceries", "GET Groceries"]
+    assert (op.status, op.undo_data["outcome"]) == ("failed", "nothing_moved")
+
+
+async def test_a_lost_first_write_that_cannot_be_read_back_is_unknown_and_nothing_else_is_sent(budget, case):
+    await source_fault("drop_after_write", budget)
+
+    async def unreadable() -> None:
+        await source_fault("status", budget, method="GET", status=500)
+
+    result, op, requests = await move_with_code(case, arm=unreadable)
+
+    text = error_text(result, case)
+    assert text.startswith("No answer came back for the change of Groceries to 50.00")
+    assert "so nothing else was sent" in text
+    assert await both(budget) == HALF_DONE  # it had landed; the person is told how to check
+    assert requests == ["PATCH Groceries", "GET Groceries"]
+    assert (op.status, op.undo_data["unsure"]) == ("unknown", [budget.home.groceries])
+
+
+# --- the hour's request budget ----------------------------------------------------------------------------
+
+
+async def test_it_sends_nothing_when_the_hour_could_not_cover_a_rollback(budget, case, monkeypatch):
+    pacer = pacer_for(get_ynab_client().token_tag)
+    async with connected(MODERN) as client:
+        first = content(await client.call_tool(case.tool, case.arguments))
+        mark = await sync_to_async(faults.last_request_id)()
+        # the plan read takes one; then one request fewer than the worst case remains
+        monkeypatch.setattr(pacer, "limit", pacer.used() + MOST_REQUESTS)
+        result = await client.call_tool(case.tool, {**case.arguments, "confirmation": first["confirmation"]})
+
+    assert await served(case, mark) == []
+    text = error_text(result, case)
+    assert text.startswith(f"Not sent: this change takes up to {MOST_REQUESTS} requests to YNAB")
+    assert "only 4 remain" in text
+    assert await both(budget) == AS_BEFORE
+    op = await Operation.objects.filter(plan_id=case.plan_id).order_by("-created_at").afirst()
+    assert op.status == "failed"
+
+
+# --- an answer the sandbox cannot garble: a 2xx YNAB sent but nobody could read -------------------------
+
+
+class GarblingTransport(httpx.AsyncBaseTransport):
+    """The live sandbox over real HTTP, except that the answer to PATCHes of one path arrives
+    as a 200 nobody can read (a proxy's page): the write itself ran."""
+
+    def __init__(self, garbled_path_end: str) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.garbled_path_end = garbled_path_end
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if request.method == "PATCH" and request.url.path.endswith(self.garbled_path_end):
+            await response.aread()
+            await response.aclose()
+            return httpx.Response(200, content=b"<html>proxy page</html>", request=request)
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_a_second_write_answered_2xx_but_unreadable_counts_as_made_and_nothing_is_undone(budget, case):
+    h = budget.home
+    client = YnabClient(
+        base_url=settings.AVENIR_MCP_YNAB_URL,
+        token=settings.SANDBOX_TOKEN,
+        pacer=Pacer(history=False),
+        transport=GarblingTransport(h.dining),
+    )
+    pair = Pair(
+        plan_id=budget.id,
+        month=h.this_month,
+        first=Step(h.groceries, "Groceries", GROCERIES_ASSIGNED, GROCERIES_ASSIGNED - MOVED),
+        second=Step(h.dining, "Dining Out", DINING_ASSIGNED, DINING_ASSIGNED + MOVED),
+        words=AssignedWords(None),
+        check_hint="Check both categories.",
+    )
+    mark = await sync_to_async(faults.last_request_id)()
+
+    try:
+        await write_pair(client, pair)
+    finally:
+        await client.aclose()
+
+    assert await served(case, mark) == ["PATCH Groceries", "PATCH Dining Out"]
+    assert await both(budget) == MOVED_STATE

@@ -1,0 +1,228 @@
+"""Two assigned amounts written one after the other, and the first put back if the second fails.
+
+YNAB has no "move money" request: moving money is two `PATCH .../months/{month}/categories/{id}`
+(each SETS an assigned amount), not atomic. `write_pair` sends them in order (move_money: the
+source, then the destination; its undo: the destination, then the source) and returns only
+when both are in YNAB. Otherwise it raises `PairFailed`, whose `message` says exactly what YNAB
+holds now and what the person must do, and whose `kind` and `record()` say it for the log.
+
+Every branch (TOOLS.md §3 move_money; a lost answer is never resent):
+
+- not enough of the hour's request budget for the worst case below → `PacingRefused`, nothing sent;
+- first write refused (`YnabError`, `PacingRefused`) → raised as is: nothing landed, nothing else sent;
+- first write, no answer → read it back: made → go on with the second; not made → `nothing_moved`;
+  unreadable or some other amount → `unknown` (nothing else sent);
+- second write answered → done (a 2xx answer that cannot be read counts as answered: YNAB took it);
+- second write, no answer → read it back: made → done; unreadable or some other amount →
+  `unknown`; not made → set the first back, as when the second is refused;
+- second write refused (or not sent by pacing) → set the first back to its amount before:
+  answered → `nothing_moved` (both as before); refused or unanswered → `half_done`, and the
+  message names the exact amount to set on the first category in YNAB.
+
+Anything else (a bug, a cancelled call) propagates; the write flow then logs the row `unknown`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from typing import Any, Literal
+
+from tools.logic.assigned_words import AssignedWords
+from tools.ynab import PacingRefused, UnknownOutcome, YnabClient, YnabError
+
+MOST_REQUESTS = 5
+"""The worst case: first write, its read-back, second write, its read-back, setting the first back."""
+
+PairFailure = Literal["nothing_moved", "half_done", "unknown"]
+ReadBack = Literal["made", "not_made", "unsure"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One category's assigned amount to set in the pair's month: `before` → `after` (milliunits)."""
+
+    category_id: str
+    name: str  # as the person knows it, already safe to show
+    before: int
+    after: int
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two steps in one month of one plan, written `first` then `second`."""
+
+    plan_id: str
+    month: date
+    first: Step
+    second: Step
+    words: AssignedWords
+    check_hint: str
+
+
+class PairFailed(Exception):
+    """The pair did not complete. `kind`: `nothing_moved` (YNAB is as before), `half_done` (the
+    first write is in YNAB, the second is not, and putting the first back failed) or `unknown`
+    (a lost answer could not be resolved). `landed` / `unsure` name the categories whose new
+    amount is in YNAB / may be; `message` (one paragraph) says what to do."""
+
+    def __init__(
+        self, message: str, *, kind: PairFailure, landed: tuple[str, ...] = (), unsure: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.kind = kind
+        self.landed = landed
+        self.unsure = unsure
+
+    def record(self) -> dict[str, Any]:
+        """What the log keeps of the outcome, next to the planned before and after."""
+        return {"outcome": self.kind, "landed": list(self.landed), "unsure": list(self.unsure)}
+
+
+async def write_pair(client: YnabClient, pair: Pair) -> None:
+    """Both steps written, or `PairFailed` / a `YnabError` saying what landed (module docstring)."""
+    require_room(client, MOST_REQUESTS)
+    await _write_first(client, pair)
+    not_made = await _write_second(client, pair)
+    if not_made is not None:
+        await _set_first_back(client, pair, not_made)
+
+
+def require_room(client: YnabClient, needed: int) -> None:
+    """`PacingRefused` (nothing sent) unless `needed` requests fit in this hour's budget.
+
+    Starting a pair that could not finish, or not be put back, would leave half of it in YNAB.
+    A pause after a 429 is left to the first request, which the pacer refuses with its own words.
+    """
+    pacer = client.sender.pacer
+    left = pacer.limit - pacer.used()
+    if left >= needed:
+        return
+    raise PacingRefused(
+        f"Not sent: this change takes up to {needed} requests to YNAB (two writes, and reading back or "
+        f"setting back if an answer is lost) and only {max(left, 0)} remain in this hour's budget; "
+        "try again in a few minutes.",
+        retry_at=datetime.now(UTC),
+    )
+
+
+async def _write_first(client: YnabClient, pair: Pair) -> None:
+    """The first write; returns once it is in YNAB. Refusals propagate: nothing landed."""
+    try:
+        await _set(client, pair, pair.first, pair.first.after)
+    except UnknownOutcome as lost:
+        read_back, why = await _read_back(client, pair, pair.first)
+        if read_back == "made":
+            return
+        if read_back == "not_made":
+            raise PairFailed(
+                f"Nothing moved: no answer came back for the change of {pair.first.name} ({lost.reason}), "
+                "and reading it back shows it was not made, so nothing else was sent.",
+                kind="nothing_moved",
+            ) from lost
+        raise _first_unknown(pair, lost, why) from lost
+
+
+async def _write_second(client: YnabClient, pair: Pair) -> str | None:
+    """The second write: None once it is in YNAB, else why it is known not to be (the first
+    must then be put back). A lost answer that cannot be resolved raises `PairFailed`."""
+    try:
+        await _set(client, pair, pair.second, pair.second.after)
+        return None
+    except UnknownOutcome as lost:
+        read_back, why = await _read_back(client, pair, pair.second)
+        if read_back == "made":
+            return None
+        if read_back == "unsure":
+            raise _second_unknown(pair, lost, why) from lost
+        return f"No answer came back for {pair.second.name} and reading it back shows it was not made."
+    except YnabError as refused:  # PacingRefused too: the second was not sent
+        return refused.message
+
+
+async def _set_first_back(client: YnabClient, pair: Pair, reason: str) -> None:
+    """Put the first category back; raises `PairFailed` saying whether that worked."""
+    first, second, amount = pair.first, pair.second, pair.words.amount
+    try:
+        await _set(client, pair, first, first.before)
+    except YnabError as failed:
+        raise _half_done(pair, reason, failed) from failed
+    raise PairFailed(
+        f"Nothing moved: {second.name} could not be set to {amount(second.after)}, so {first.name} was set "
+        f"back to {amount(first.before)} and both categories are as before. {reason}",
+        kind="nothing_moved",
+    )
+
+
+async def _set(client: YnabClient, pair: Pair, step: Step, budgeted: int) -> None:
+    """One PATCH. A 2xx answer that could not be read still means YNAB took the change."""
+    try:
+        await client.patch_month_category(
+            pair.plan_id, pair.month, step.category_id, budgeted, check_hint=pair.check_hint
+        )
+    except YnabError as error:
+        if error.status is not None and 200 <= error.status < 300:
+            return
+        raise
+
+
+async def _read_back(client: YnabClient, pair: Pair, step: Step) -> tuple[ReadBack, str]:
+    """A fresh GET of the step's month category: was the write made? And if unsure, why."""
+    try:
+        answer = await client.get_month_category(pair.plan_id, pair.month, step.category_id)
+        assigned = answer["category"]["budgeted"]
+    except YnabError as failed:
+        return "unsure", f"reading it back failed too ({failed.message})"
+    except (KeyError, TypeError):
+        return "unsure", "YNAB's answer when reading it back could not be understood"
+    if type(assigned) is int and assigned == step.after:
+        return "made", ""
+    if type(assigned) is int and assigned == step.before:
+        return "not_made", ""
+    shown = pair.words.amount(assigned) if type(assigned) is int else repr(assigned)
+    return "unsure", f"reading it back shows {shown}, neither the amount before nor the one sent"
+
+
+# --- the messages of the failures that leave work for the person ------------------------------------
+
+
+def _first_unknown(pair: Pair, lost: UnknownOutcome, why: str) -> PairFailed:
+    first, month, amount = pair.first, pair.month.isoformat(), pair.words.amount
+    return PairFailed(
+        f"No answer came back for the change of {first.name} to {amount(first.after)} ({lost.reason}) and "
+        f"{why}, so nothing else was sent. Check {first.name} for {month} (get_category_balances): at "
+        f"{amount(first.before)} nothing moved; at {amount(first.after)}, set it back to "
+        f"{amount(first.before)} in YNAB, or call undo_operation, which puts back only what landed.",
+        kind="unknown",
+        unsure=(first.category_id,),
+    )
+
+
+def _second_unknown(pair: Pair, lost: UnknownOutcome, why: str) -> PairFailed:
+    first, second, month, amount = pair.first, pair.second, pair.month.isoformat(), pair.words.amount
+    return PairFailed(
+        f"Only half of the change may be in YNAB: {first.name} is now {amount(first.after)}, but no answer "
+        f"came back for {second.name} ({lost.reason}) and {why}. Check {second.name} for {month} "
+        f"(get_category_balances): at {amount(second.after)} all is done; at {amount(second.before)}, set "
+        f"{first.name} back to {amount(first.before)} in YNAB, or call undo_operation, which puts back "
+        "only what landed.",
+        kind="unknown",
+        landed=(first.category_id,),
+        unsure=(second.category_id,),
+    )
+
+
+def _half_done(pair: Pair, reason: str, failed: YnabError) -> PairFailed:
+    first, second, month, amount = pair.first, pair.second, pair.month.isoformat(), pair.words.amount
+    lost = isinstance(failed, UnknownOutcome)
+    setting_back = "got no answer" if lost else f"failed too ({failed.message})"
+    return PairFailed(
+        f"Only half of the change is in YNAB: {first.name} is now {amount(first.after)} assigned, but "
+        f"{second.name} could not be set to {amount(second.after)}, and setting {first.name} back "
+        f"{setting_back}. In YNAB, set the assigned amount of {first.name} for {month} to "
+        f"{amount(first.before)}. {reason}",
+        kind="half_done",
+        landed=() if lost else (first.category_id,),
+        unsure=(first.category_id,) if lost else (),
+    )

@@ -1,0 +1,153 @@
+"""Undoing set_category_budget and move_money (TOOLS.md §4): what their undo handlers decide and write.
+
+Both tools log `{"month", "categories": [{"category_id", "before", "after"}, ...]}` (a move:
+source first). Each category is compared with the plan now (`tools.logic.assigned`):
+
+- set_category_budget: still as set → put back with one PATCH; back at its amount before →
+  already as before; anything else → a conflict, nothing written.
+- move_money: both categories stand together. Both still as left → both put back,
+  destination first, with the move's own two-write rollback (`assigned_pair.write_pair`);
+  one as left and the other already as before (half a move landed) → that one alone, one
+  PATCH; either changed since (or deleted) → both left as they are, reported by name.
+
+The handlers themselves (`@undo_handler`) sit next to each tool and call these.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from tools.logic.assigned import AssignedNow, assignments_now, logged_assignments, standing_together
+from tools.logic.assigned_words import AssignedWords
+from tools.models import Operation
+from tools.undo.registry import Conflict, UndoPartlyApplied, UndoPlan
+from tools.writes.assigned_pair import Pair, PairFailed, Step, write_pair
+from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
+
+
+def budget_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+    """`Undo: budget Restaurants for 2026-09-01: 150.00 → 120.00?`, restorable only while still as set."""
+    month, logged = logged_assignments(op.undo_data)
+    (now,) = assignments_now(snapshot, month, logged)
+    words = AssignedWords.of(snapshot)
+    name = words.name(now.category, now.logged.category_id)
+    question = words.budget_question(name, month, now.logged.after, now.logged.before, undo=True)
+    if now.state == "restore":
+        return UndoPlan(question=question, restorable=(_restore_item(now, name),))
+    if now.state == "already_as_before":
+        return UndoPlan(question=question, already_as_before=1)
+    return UndoPlan(question=question, conflicts=(changed_since(words, now, name),))
+
+
+def move_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+    """`Undo: move 30.00 from Restaurants to Tennis for 2026-09-01?` + one line per category."""
+    month, logged = logged_assignments(op.undo_data)
+    items = standing_together(assignments_now(snapshot, month, logged))
+    words = AssignedWords.of(snapshot)
+    names = [words.name(item.category, item.logged.category_id) for item in items]
+    # Undo writes the destination first: the reverse of the move's order.
+    restorable = [(item, name) for item, name in reversed(list(zip(items, names, strict=True)))]
+    restorable = [(item, name) for item, name in restorable if item.state == "restore"]
+    return UndoPlan(
+        question=_move_undo_question(words, month, items, names, restorable),
+        restorable=tuple(_restore_item(item, name) for item, name in restorable),
+        lines=tuple(_undo_line(words, item, name) for item, name in restorable),
+        already_as_before=sum(item.state == "already_as_before" for item in items),
+        conflicts=_move_conflicts(words, items, names),
+    )
+
+
+async def put_back(
+    client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan, *, check_hint: str
+) -> dict[str, Any]:
+    """The undo's writes: one PATCH per restorable category, or a move's pair with its rollback.
+
+    Returns the undo row's undo data. Failures as the undo framework expects: `YnabError`
+    (nothing changed), `UnknownOutcome` (an answer lost), `UndoPartlyApplied` (half of a pair
+    in YNAB and putting it back failed too: the message says what to set by hand).
+    """
+    month = date.fromisoformat(op.undo_data["month"])
+    steps = [_back(item) for item in plan.restorable]
+    if len(steps) == 2:
+        pair = Pair(snapshot.plan_id, month, steps[0], steps[1], AssignedWords.of(snapshot), check_hint)
+        await _write_pair_for_undo(client, pair)
+    else:
+        for step in steps:
+            await client.patch_month_category(
+                snapshot.plan_id, month, step.category_id, step.after, check_hint=check_hint
+            )
+    restored = [{"category_id": step.category_id, "assigned": step.after} for step in steps]
+    return {"month": month.isoformat(), "restored": restored}
+
+
+async def _write_pair_for_undo(client: YnabClient, pair: Pair) -> None:
+    try:
+        await write_pair(client, pair)
+    except PairFailed as failed:
+        if failed.kind == "half_done":
+            undo_data = {"month": pair.month.isoformat(), **failed.record()}
+            raise UndoPartlyApplied(failed.message, undo_data=undo_data) from None
+        if failed.kind == "unknown":
+            raise UnknownOutcome(
+                failed.message, reason="an answer was lost and could not be checked"
+            ) from None
+        raise YnabError(failed.message) from None
+
+
+def changed_since(words: AssignedWords, now: AssignedNow, name: str) -> Conflict:
+    """A category the operation set that changed since: by name, with what it holds now."""
+    if now.category is None or now.assigned is None:
+        return Conflict(now.logged.category_id, name, "it was deleted")
+    reason = (
+        f"its assigned amount is now {words.amount(now.assigned)}, "
+        f"not the {words.amount(now.logged.after)} the operation set"
+    )
+    return Conflict(now.logged.category_id, name, reason)
+
+
+def _back(item: dict[str, Any]) -> Step:
+    """A restorable item as the write that puts it back: from the amount left to the one before."""
+    return Step(item["category_id"], item["name"], before=item["after"], after=item["before"])
+
+
+def _restore_item(item: AssignedNow, name: str) -> dict[str, Any]:
+    logged = item.logged
+    return {"category_id": logged.category_id, "name": name, "before": logged.before, "after": logged.after}
+
+
+def _move_undo_question(
+    words: AssignedWords,
+    month: date,
+    items: tuple[AssignedNow, ...],
+    names: list[str],
+    restorable: list[tuple[AssignedNow, str]],
+) -> str:
+    """Both back: the move reversed; one back (the other already as before): its budget."""
+    if len(restorable) == 1:
+        ((item, name),) = restorable
+        return words.budget_question(name, month, item.logged.after, item.logged.before, undo=True)
+    source = items[0].logged
+    return words.move_question(source.before - source.after, names[1], names[0], month, undo=True)
+
+
+def _undo_line(words: AssignedWords, item: AssignedNow, name: str) -> str:
+    logged, available = item.logged, item.available or 0
+    back = available + logged.before - logged.after
+    return words.assigned_line(name, logged.after, logged.before, available, back)
+
+
+def _move_conflicts(
+    words: AssignedWords, items: tuple[AssignedNow, ...], names: list[str]
+) -> tuple[Conflict, ...]:
+    """Each category left as it is: the one that changed, with what it holds; its partner, why."""
+    conflicts = []
+    for index, (item, name) in enumerate(zip(items, names, strict=True)):
+        if item.state != "conflict":
+            continue
+        if item.assigned not in (item.logged.before, item.logged.after):
+            conflicts.append(changed_since(words, item, name))
+        else:
+            reason = f"left as it is with {names[1 - index]}: the two are put back together or not at all"
+            conflicts.append(Conflict(item.logged.category_id, name, reason))
+    return tuple(conflicts)

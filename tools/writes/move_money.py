@@ -1,0 +1,214 @@
+"""`move_money`: move an assigned amount from one category to another in a month, once the person
+agreed (TOOLS.md §3), and its undo (§4): both put back, or neither.
+
+The checks are `tools.logic.assigned`, the words `tools.logic.assigned_words`, the path (plan
+read, question, log) `tools.writes.flow`. YNAB has no move request: it is two PATCHes of
+month categories, source (− amount) then destination (+ amount), sent by
+`tools.writes.assigned_pair.write_pair`, which puts the source back when the second fails or
+is lost and not made (the branches are listed there). The log keeps the month and, source
+first, each category's assigned amount before and after:
+`{"month": "2026-09-01", "categories": [{"category_id", "before", "after"}, {...}]}`;
+when the move did not complete, `outcome`, `landed` and `unsure` say what is in YNAB.
+
+The subject is CONFIRMATION.md's (both categories, resolved month, amount in milliunits) plus
+the figures the preview shows (each category's assigned and available now): a yes confirms
+the move as the person read it, including whether it leaves the source overspent.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, InputRequiredResult
+from pydantic import BaseModel, Field
+
+from confirmations.preview import Preview
+from tools.access import amount_arg, id_arg, month_arg, require_month, today
+from tools.arguments import AmountValue, MonthArg, PlanIdArg
+from tools.logic.assigned import Assignment, MoneyMove, logged_assignments, money_move, move_refusal
+from tools.logic.assigned_words import AssignedWords
+from tools.models import Operation
+from tools.presenting import money
+from tools.registry import write_tool
+from tools.undo.registry import UndoPlan, undo_handler
+from tools.writes.arguments import ConfirmationArg
+from tools.writes.assigned_pair import Pair, PairFailed, Step, write_pair
+from tools.writes.assigned_undo import move_undo_plan, put_back
+from tools.writes.flow import Applied, Change, WriteFailed, confirmed_write
+from tools.writes.results import WriteResult
+from tools.ynab import PlanSnapshot, YnabClient
+
+TOOL = "move_money"
+CHECK = (
+    "Check both categories' assigned amounts for that month with get_category_balances before trying again."
+)
+
+
+class MovedCategory(BaseModel):
+    category_id: str
+    name: str = Field(description="The category's name (one line, at most 80 characters).")
+    from_amount: str = Field(description="Assigned to it that month before, currency units.")
+    to_amount: str = Field(description="Assigned to it that month after, currency units.")
+    available_after: str = Field(description="Available that month after the move (negative: overspent).")
+
+
+class MoneyMoved(WriteResult):
+    month: str = Field(description="The month, YYYY-MM-01.")
+    amount: str = Field(description="The amount moved, currency units (above zero).")
+    from_category: MovedCategory = Field(description="The category the money leaves.")
+    to_category: MovedCategory = Field(description="The category the money goes to.")
+
+
+FromCategoryArg = Annotated[
+    str, Field(description="The category the money leaves: an id from get_category_balances.", max_length=100)
+]
+ToCategoryArg = Annotated[
+    str,
+    Field(description="The category the money goes to: an id from get_category_balances.", max_length=100),
+]
+
+
+@write_tool(title="Move money between categories", toolset="categories", destructive=True, idempotent=False)
+async def move_money(
+    month: MonthArg,
+    from_category_id: FromCategoryArg,
+    to_category_id: ToCategoryArg,
+    amount: Annotated[
+        AmountValue,
+        Field(
+            description='The amount to move, in currency units, above zero (e.g. "30.00"); '
+            "at most 3 decimals."
+        ),
+    ],
+    ctx: Context,
+    plan_id: PlanIdArg = None,
+    confirmation: ConfirmationArg = None,
+) -> Annotated[CallToolResult, MoneyMoved] | InputRequiredResult:
+    """Move assigned money from one category to another in a month, after the person agreed.
+
+    As in YNAB's own "move money": the source's assigned amount goes down by `amount` and the
+    destination's goes up by it; Ready to Assign does not change. Leaving the source
+    overspent is allowed, and the preview shows it. To set one category's budget to a total,
+    use set_category_budget; to fund from Ready to Assign, raise the category's amount there.
+    The person is asked to confirm (`Move 30.00 from Tennis to Restaurants for 2026-09-01?`
+    with both categories before → after) in their client, or you get a confirmation code to
+    return only once they agreed. YNAB makes it two changes: if the second fails, the first
+    is put back and nothing moves; the result then says exactly what YNAB holds. Refused: the
+    same category twice, YNAB's internal categories, months outside the plan, amount ≤ 0.
+    undo_operation with the operation id moves it back if both are still as left.
+    """
+    chosen = month_arg(month, today())
+    source, destination = id_arg(from_category_id, what="category"), id_arg(to_category_id, what="category")
+    milliunits = amount_arg(amount)
+    refusal = move_refusal(source, destination, milliunits)
+    if refusal is not None:
+        raise ToolError(refusal)
+    return await confirmed_write(
+        ctx,
+        tool=TOOL,
+        plan_id=plan_id,
+        confirmation=confirmation,
+        result=MoneyMoved,
+        build=lambda snapshot: build_change(snapshot, chosen, source, destination, milliunits),
+        apply=_apply,
+    )
+
+
+def build_change(snapshot: PlanSnapshot, month: date, source: str, destination: str, amount: int) -> Change:
+    """The change: subject, preview (question, both categories, an overspending note), fields, undo data."""
+    move = money_move(snapshot, require_month(snapshot, month), source, destination, amount)
+    words = AssignedWords.of(snapshot)
+    note = words.overspent_note(move.source)
+    return Change(
+        subject=_subject(move),
+        stored_subject=_subject(move),  # category amounts, no transaction data: nothing the log must not keep
+        preview=Preview(
+            question=words.move_question(
+                amount, words.name(move.source.category), words.name(move.destination.category), month
+            ),
+            lines=[words.line_of(move.source), words.line_of(move.destination)],
+            notes=[note] if note else [],
+        ),
+        fields=_fields(snapshot, move, words),
+        undo_data={
+            "month": month.isoformat(),
+            "categories": [move.source.logged(), move.destination.logged()],
+        },
+        check=CHECK,
+    )
+
+
+def _subject(move: MoneyMove) -> dict[str, Any]:
+    return {
+        "month": move.month.isoformat(),
+        "from_category_id": move.source.category_id,
+        "to_category_id": move.destination.category_id,
+        "amount": move.amount,
+        "shown": [_shown_figures(move.source), _shown_figures(move.destination)],
+    }
+
+
+def _shown_figures(change: Assignment) -> dict[str, Any]:
+    return {
+        "category_id": change.category_id,
+        "assigned": change.before,
+        "available": change.available_before,
+    }
+
+
+def _fields(snapshot: PlanSnapshot, move: MoneyMove, words: AssignedWords) -> dict[str, Any]:
+    return {
+        "month": move.month.isoformat(),
+        "amount": money(snapshot, move.amount),
+        "from_category": _moved(snapshot, move.source, words),
+        "to_category": _moved(snapshot, move.destination, words),
+    }
+
+
+def _moved(snapshot: PlanSnapshot, change: Assignment, words: AssignedWords) -> dict[str, str]:
+    return {
+        "category_id": change.category_id,
+        "name": words.name(change.category),
+        "from_amount": money(snapshot, change.before),
+        "to_amount": money(snapshot, change.after),
+        "available_after": money(snapshot, change.available_after),
+    }
+
+
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
+    month, (source, destination) = logged_assignments(change.undo_data)
+    names = change.fields["from_category"]["name"], change.fields["to_category"]["name"]
+    pair = Pair(
+        plan_id=snapshot.plan_id,
+        month=month,
+        first=Step(source.category_id, names[0], source.before, source.after),
+        second=Step(destination.category_id, names[1], destination.before, destination.after),
+        words=AssignedWords.of(snapshot),
+        check_hint=CHECK,
+    )
+    try:
+        await write_pair(client, pair)
+    except PairFailed as failed:
+        status = "unknown" if failed.kind == "unknown" else "failed"
+        raise WriteFailed(
+            failed.message, status=status, undo_data={**change.undo_data, **failed.record()}
+        ) from None
+    moved = f"Moved {change.fields['amount']} from {names[0]} to {names[1]} for {month.isoformat()}."
+    return Applied(lead=moved)
+
+
+@undo_handler(TOOL)
+class MoveMoneyUndo:
+    """Moves the money back when both categories are still as the move left them (or one is
+    already back as before); when either changed since, both are left as they are."""
+
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+        return move_undo_plan(snapshot, op)
+
+    async def apply(
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+    ) -> dict[str, Any]:
+        return await put_back(client, snapshot, op, plan, check_hint=CHECK)
