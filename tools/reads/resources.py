@@ -70,7 +70,10 @@ async def plans_resource() -> str:
 
 
 async def categories_resource(plan_id: str) -> str:
-    chosen = await _refusing(lambda: _checked(plan_id))
+    try:
+        chosen = id_arg(plan_id, what="plan")  # before the id reaches a URL
+    except ToolError as refusal:
+        raise ResourceError(str(refusal)) from None
     data = await _refusing(lambda: ynab.get_ynab_client().get_categories(chosen))
     return _json([_group(group) for group in data.get("category_groups", ()) if _shown(group)])
 
@@ -107,10 +110,6 @@ async def accounts_resource(plan_id: str) -> str:
             for account in accounts
         ]
     )
-
-
-async def _checked(plan_id: str) -> str:
-    return id_arg(plan_id, what="plan")
 
 
 async def _refusing(read: Callable[[], Awaitable[T]]) -> T:
