@@ -43,6 +43,23 @@ async def _answer_dropped(case: WriteCase, env: Env) -> None:
     case.check_log(op)
 
 
+async def _lost_before_ynab_ran_it(case: WriteCase, env: Env) -> None:
+    """The connection breaks before YNAB runs the write: never claimed applied, never resent.
+
+    The flow cannot tell this from a lost answer, so the row is `unknown` (a tool that reads
+    back what landed may know better and say `failed`); YNAB holds nothing of it.
+    """
+    start = await before(case)
+    await inject("drop_before_write", case)
+    async with connected(MODERN) as client:
+        result = await write_made(case, client)
+    op = await latest_operation(case)
+    assert op.pk in error_text(result, case)
+    assert op.status in ("unknown", "failed")
+    assert await case.state() == start.state
+    assert await writes_since(case, start.mark) == 1
+
+
 async def _ynab_refuses(case: WriteCase, env: Env) -> None:
     """YNAB answers 500 to the write: row `failed` with its status, nothing changed."""
     start = await before(case)
@@ -75,6 +92,7 @@ async def _pacing_refuses(case: WriteCase, env: Env) -> None:
 
 FAULT_PATHS: dict[str, Path] = {
     "the answer to the write is lost": _answer_dropped,
+    "the write is lost before YNAB ran it": _lost_before_ynab_ran_it,
     "YNAB refuses the write": _ynab_refuses,
     "pacing refuses the write": _pacing_refuses,
 }

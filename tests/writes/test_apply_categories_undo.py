@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import sync_to_async
 
+from sandbox import faults
 from sandbox.ledger import utc_today
 from tests.writes.checks import says_yes, ynab
 from tests.writes.harness import MODERN, WriteCase, call, connected, content
@@ -129,3 +131,25 @@ async def test_an_uncategorized_transaction_shows_as_none_and_gets_ynabs_own_cat
     await undone(home, answer["operation_id"])
 
     assert await categories(home, home.market) == {home.market: h.uncategorized}
+
+
+async def test_an_unknown_write_that_never_landed_has_nothing_to_undo_and_keeps_its_status(home):
+    h = home.home
+    await inject_lost_before_write(home)
+    async with connected(MODERN, says_yes()) as client:
+        lost = await call(client, assigning(home, {home.market: h.groceries, home.cafe: h.rent}))
+    assert lost.is_error
+    op = await Operation.objects.filter(plan_id=home.id).aget()
+    assert op.status == "unknown"
+
+    answer, questions = await undone(home, op.pk)
+
+    assert (answer["status"], answer["restored"], answer["already_as_before"]) == ("nothing_to_do", 0, 2)
+    assert questions == []
+    assert (await Operation.objects.aget(pk=op.pk)).status == "unknown"
+
+
+async def inject_lost_before_write(home: Household) -> None:
+    await sync_to_async(faults.inject)(
+        "drop_before_write", method="PATCH", path=rf"/plans/{home.id}/transactions$"
+    )
