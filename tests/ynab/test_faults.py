@@ -108,6 +108,7 @@ async def test_a_write_that_times_out_is_reported_as_unknown_not_resent(
         delays=(0, 0),
         timeout=httpx.Timeout(0.3, connect=5),
     )
+    # The sandbox finishes this request after the test: later tests look only at their own plan's log.
     await inject("delay", method="POST", path=f"{demo_plan_id}/transactions/import", delay_ms=1500)
     await sandbox_log.mark()
 
@@ -130,7 +131,7 @@ async def test_a_429_pauses_every_request_until_retry_after(client, demo_plan_id
     assert (limited.value.status, limited.value.retryable) == (429, True)
     assert "Nothing will be sent to YNAB until" in limited.value.message
     assert "(in 2 minutes)" in limited.value.message
-    assert await sandbox_log.requests() == []
+    assert await sandbox_log.requests(demo_plan_id) == []
     wait = paused.value.retry_at - datetime.now(UTC)
     assert timedelta(seconds=100) < wait <= timedelta(seconds=120)
     assert "too many requests" in paused.value.message
@@ -160,7 +161,9 @@ async def test_the_181st_request_of_the_hour_is_refused_without_being_sent(
     with pytest.raises(PacingRefused) as refused:
         await restarted.get_settings(demo_plan_id)
 
-    assert await sandbox_log.requests() == []  # not even a refused (401) request reached the sandbox
+    assert (
+        await sandbox_log.requests(demo_plan_id) == []
+    )  # not even a refused (401) request reached the sandbox
     assert f"{LIMIT} requests went to YNAB in the last hour" in refused.value.message
     assert refused.value.retry_at < datetime.now(UTC) + timedelta(minutes=10, seconds=5)
 
@@ -175,7 +178,7 @@ async def test_a_restart_remembers_a_429_pause(sandbox_url, demo_plan_id, sandbo
     with pytest.raises(PacingRefused) as refused:
         await restarted.get_settings(demo_plan_id)
 
-    assert await sandbox_log.requests() == []
+    assert await sandbox_log.requests(demo_plan_id) == []
     assert "(in 9 minutes)" in refused.value.message
 
 
