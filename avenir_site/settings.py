@@ -166,6 +166,8 @@ LOGGING = {
     # stderr only: stdout belongs to the MCP stdio transport.
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["stderr"], "level": env_str("LOG_LEVEL", "INFO").upper()},
+    # Every YNAB request is already recorded (YnabRequest); httpx's per-request INFO line is noise.
+    "loggers": {"httpx": {"level": "WARNING"}, "httpx2": {"level": "WARNING"}},
 }
 
 # --- Where YNAB is -------------------------------------------------------------------------
