@@ -51,12 +51,31 @@ from sandbox.serialize.transactions import (
 MONTH_FIELDS = ("month", "note", "age_of_money", "deleted", "knowledge")
 
 
+DELTA_KEYS = (
+    "accounts",
+    "payees",
+    "payee_locations",
+    "category_groups",
+    "categories",
+    "months",
+    "transactions",
+    "subtransactions",
+    "scheduled_transactions",
+    "scheduled_subtransactions",
+)
+
+
 def get_plan(call: Call, plan: Plan) -> dict[str, Any]:
     last_known = since(call)
     knowledge = plan.server_knowledge  # read before the entities: a write meanwhile is sent again
     mark_opened(plan)
-    names = cache(lambda: load_names(plan))
     detail = plan_summary(plan)
+    if last_known is not None and last_known >= knowledge:
+        # Every write raises the plan's knowledge, so nothing changed: no entity query needed.
+        # This is the answer a warm client gets on most tool calls.
+        detail.update({key: [] for key in DELTA_KEYS})
+        return {"plan": detail, "server_knowledge": knowledge}
+    names = cache(lambda: load_names(plan))
     detail.update(_directory(plan, last_known))
     detail.update(_budget(plan, last_known))
     detail.update(_transactions(plan, last_known, names))
