@@ -111,8 +111,9 @@ async def test_each_path_writes_exactly_when_the_person_agreed(path, case, setti
     await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
 
 
-# A lost answer to the FIRST write is read back and the move goes on (tests/writes/test_move_money_faults.py);
-# the harness's lost-answer path, written for one-write tools, expects it left unknown.
+# A lost answer to the FIRST write is read back: landed, the move goes on; not landed, nothing moved
+# (tests/writes/test_move_money_faults.py). The harness's two lost-answer paths, written for one-write
+# tools, expect the row left unknown, so they do not apply here.
 WHOLE_WRITE_FAULTS = {name: path for name, path in FAULT_PATHS.items() if "lost" not in name}
 
 
