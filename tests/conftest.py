@@ -29,12 +29,29 @@ def django_db_setup(
         created = setup_databases(verbosity=0, interactive=False, aliases={"default"})
     yield
     with django_db_blocker.unblock():
+        _close_other_sessions()
         teardown_databases(created, verbosity=0)
     # SQLite's WAL side files outlive the database while other threads' connections are open.
     database = settings.DATABASES["default"]
     if database["ENGINE"].endswith("sqlite3"):
         for suffix in ("-wal", "-shm"):
             Path(f"{database['TEST']['NAME']}{suffix}").unlink(missing_ok=True)
+
+
+def _close_other_sessions() -> None:
+    """End the server threads' database sessions, which PostgreSQL would not drop a database under.
+
+    Connections are per thread; the server's worker threads keep theirs until they exit,
+    which daemon threads never do before the run ends.
+    """
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -50,6 +67,23 @@ def _test_settings() -> None:
     settings.SANDBOX_FAULTS_ENABLED = True
     settings.YNAB_API_KEY = ""
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+
+
+@pytest.fixture(autouse=True)
+def _whole_pacing_budget() -> Iterator[None]:
+    """Each test starts with YNAB's whole hourly budget: the suite sends far more than 180.
+
+    The recorded request history goes too, so a process started by a test (stdio), which
+    seeds its pacer from those rows, starts with the whole budget as well. Tests of pacing
+    itself build their own `Pacer`.
+    """
+    from tools.models import YnabRequest
+    from tools.ynab.pacing import reset_pacing
+
+    YnabRequest.objects.all().delete()
+    reset_pacing()
+    yield
+    reset_pacing()
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ The tools use the process's YNAB client, pointed at the live sandbox by `live_se
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -25,7 +25,6 @@ from sandbox.models import Plan
 from sandbox.seeding import seed_demo_plan
 from tools.auth import Principal
 from tools.logic.money import parse_amount
-from tools.ynab.pacing import reset_pacing
 
 READER = Principal.local("reads test", read_only=True)
 
@@ -33,14 +32,6 @@ READER = Principal.local("reads test", read_only=True)
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _whole_pacing_budget() -> Iterator[None]:
-    """Each test starts with the whole hourly budget (a suite sends far more than 180)."""
-    reset_pacing()
-    yield
-    reset_pacing()
 
 
 @pytest.fixture

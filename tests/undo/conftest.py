@@ -30,7 +30,6 @@ from tests.undo import budget_undo  # registers the framework tests' handler
 from tools import oplog
 from tools.auth import Principal
 from tools.models import Operation
-from tools.ynab.pacing import reset_pacing
 
 PERSON = Principal.local("undo test")
 LEGACY = "legacy"
@@ -44,15 +43,13 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture(autouse=True)
-def _writes_on_and_whole_pacing_budget() -> Iterator[None]:
-    """Write tools listed, and each test starts with the whole hourly YNAB budget."""
+def _writes_on() -> Iterator[None]:
+    """Write tools listed (the root conftest gives each test the whole YNAB budget)."""
     previous = settings.AVENIR_MCP_WRITE, settings.AVENIR_MCP_REQUIRE_ELICITATION
     settings.AVENIR_MCP_WRITE, settings.AVENIR_MCP_REQUIRE_ELICITATION = True, False
-    reset_pacing()
     yield
     settings.AVENIR_MCP_WRITE, settings.AVENIR_MCP_REQUIRE_ELICITATION = previous
     faults.clear_faults()
-    reset_pacing()
 
 
 @pytest.fixture

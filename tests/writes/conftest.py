@@ -11,20 +11,11 @@ from collections.abc import Iterator
 import pytest
 
 from sandbox import faults
-from tools.ynab.pacing import reset_pacing
 
 
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _whole_pacing_budget(live_service) -> Iterator[None]:
-    """Each test starts with the whole hourly budget (a suite sends far more than 180)."""
-    reset_pacing()
-    yield
-    reset_pacing()
 
 
 @pytest.fixture(autouse=True)

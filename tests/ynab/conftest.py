@@ -14,20 +14,12 @@ from sandbox.models import RequestLogEntry
 from sandbox.seeding import seed_demo_plan
 from tools.ynab.cache import PlanCache
 from tools.ynab.client import YnabClient
-from tools.ynab.pacing import Pacer, reset_pacing
+from tools.ynab.pacing import Pacer
 
 
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _whole_pacing_budget() -> Iterator[None]:
-    """Each test starts with the whole hourly budget (a suite sends far more than 180)."""
-    reset_pacing()
-    yield
-    reset_pacing()
 
 
 @pytest.fixture

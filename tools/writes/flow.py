@@ -262,7 +262,7 @@ class _Write:
         except UnknownOutcome:
             raise ToolError(await self._unknown(op)) from None
         except PacingRefused as refused:
-            await self._close(op, "failed", f"Not sent: {refused.message}")
+            await self._close(op, "failed", refused.message)  # it starts "Not sent: …"
             raise ToolError(refused.message) from None
         except YnabError as error:
             raise ToolError(await self._refused(op, error)) from error
