@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import uuid
 from datetime import date
+from urllib.parse import quote
 
 import anyio
 import pytest
@@ -18,6 +19,15 @@ from tools.resources import GUIDE_URI, guide_text
 pytestmark = pytest.mark.anyio
 
 
+def this_runs_database_url() -> str:
+    """DATABASE_URL of the database this test run uses (SQLite file or PostgreSQL)."""
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{database['NAME']}"
+    credentials = f"{quote(database['USER'])}:{quote(database['PASSWORD'])}"
+    return f"postgres://{credentials}@{database['HOST']}:{database['PORT'] or 5432}/{database['NAME']}"
+
+
 def stdio_server(sandbox_url: str, *options: str, writes: bool = False) -> StdioServerParameters:
     """The command a desktop client runs, pointed at this run's database and sandbox."""
     return StdioServerParameters(
@@ -25,7 +35,7 @@ def stdio_server(sandbox_url: str, *options: str, writes: bool = False) -> Stdio
         args=["manage.py", "mcp_stdio", *options],
         cwd=str(settings.BASE_DIR),
         env={
-            "DATABASE_URL": f"sqlite:///{settings.DATABASES['default']['NAME']}",
+            "DATABASE_URL": this_runs_database_url(),
             "AVENIR_MCP_YNAB_URL": sandbox_url,
             "AVENIR_MCP_WRITE": "1" if writes else "0",
             "YNAB_API_KEY": "",

@@ -41,7 +41,7 @@ CHECK = "Check with find_transactions whether the categories changed before tryi
 
 
 class Assignment(BaseModel):
-    transaction_id: str = Field(description="A transaction id (find_transactions, suggest_categories).")
+    transaction_id: str = Field(description="A transaction id (find_transactions).")
     category_id: str = Field(description="The category to give it: an id from get_category_balances.")
 
 
@@ -77,7 +77,8 @@ async def apply_categories(
 ) -> Annotated[CallToolResult, CategoriesApplied] | InputRequiredResult:
     """Give transactions a category, after the person agreed to the preview.
 
-    Classify with suggest_categories first, show the person what you propose, then call this
+    Find the transactions with find_transactions (earlier ones of the same payee show how they
+    were categorised), show the person what you propose, then call this
     with their choices. The person is asked to confirm the exact changes (a question in their
     client, or a confirmation code to return only once they agreed). Transactions that already
     have the category are skipped (unchanged_count). Refused: splits (YNAB's API cannot change

@@ -44,7 +44,7 @@ async def approve_transactions(
         Field(
             min_length=1,
             max_length=MAX_IDS,
-            description=f"1-{MAX_IDS} transaction ids (find_transactions, suggest_categories), each once.",
+            description=f"1-{MAX_IDS} transaction ids (find_transactions), each once.",
         ),
     ],
     ctx: Context,

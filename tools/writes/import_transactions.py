@@ -54,7 +54,7 @@ async def import_transactions(
 
     The same as pressing Import in YNAB on every linked account: YNAB never imports a bank line
     twice, so calling it again is harmless. Imported transactions arrive unapproved and often
-    without a category: classify them with suggest_categories and apply_categories, then
+    without a category: find them with find_transactions, classify them with apply_categories, then
     approve_transactions once the person has seen them. It acts immediately, is logged, and
     cannot be undone. A broken bank link (list_accounts, bank_link) must be fixed in YNAB.
     """
