@@ -1,0 +1,207 @@
+"""What every bench script shares: the heavy plan in a throwaway database, the service
+served for real in a child process, timings, and figures printed one a line.
+
+A script keeps only its own measurements:
+
+    options = arguments(__doc__).parse_args()
+    with throwaway_database():
+        plan_id = seed_heavy(options.transactions, options.seed)   # prints seed_time
+        with served() as service:
+            ...  # requests to service.url / service.sandbox_url, figure(...) for each result
+
+The database is a SQLite file in a temporary directory, never the project's. The service
+is `avenir_site.asgi:application` under uvicorn, as `make run` serves it, in a child process
+(`python -m bench.harness PORT`) on a free port; its YNAB is its own sandbox, and SIGUSR1
+empties its pacer's hourly count (`Service.reset_pacing`), so a bench that sends more than
+an hour's YNAB requests is not refused half way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT = 60.0
+MB = 1024 * 1024
+
+
+def arguments(doc: str) -> argparse.ArgumentParser:
+    """The options every bench takes (`--transactions`, `--seed`); a script adds its own."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--transactions", type=int, default=50_000)
+    parser.add_argument("--seed", type=int, default=0)
+    return parser
+
+
+@contextmanager
+def throwaway_database() -> Iterator[None]:
+    """Django (here and in the served child) pointed at a temporary SQLite file for the block."""
+    with tempfile.TemporaryDirectory(prefix="avenir-bench-") as workdir:
+        os.environ["DATABASE_URL"] = f"sqlite:///{Path(workdir) / 'bench.sqlite3'}"  # before Django reads it
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
+        os.environ.setdefault("LOG_LEVEL", "WARNING")  # figures on stdout, nothing chatty on stderr
+        yield
+
+
+def seed_heavy(transactions: int, seed: int) -> str:
+    """Migrate the throwaway database and seed the heavy plan (printing `seed_time`); its id."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from sandbox.seeding import seed_heavy_plan
+
+    call_command("migrate", verbosity=0)
+    started = time.perf_counter()
+    plan = seed_heavy_plan(transactions, seed=seed)
+    figure("seed_time", time.perf_counter() - started, "s", 2)
+    return plan.id
+
+
+def sandbox_token() -> str:
+    """The bearer token the sandbox accepts (after `seed_heavy` has set Django up)."""
+    from django.conf import settings
+
+    return settings.SANDBOX_TOKEN
+
+
+# --- the served child -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Service:
+    """The service running in the child process."""
+
+    url: str
+    process: subprocess.Popen
+
+    @property
+    def sandbox_url(self) -> str:
+        return f"{self.url}/sandbox/v1"
+
+    def reset_pacing(self) -> None:
+        """Give the service a whole hourly YNAB budget again (see the module docstring)."""
+        self.process.send_signal(signal.SIGUSR1)
+
+
+@contextmanager
+def served() -> Iterator[Service]:
+    """The service in a child process on a free port, up and answering, stopped afterwards."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "AVENIR_MCP_SELF_URL": url}  # so its YNAB is its own sandbox
+    process = subprocess.Popen([sys.executable, "-m", "bench.harness", str(port)], cwd=ROOT, env=env)
+    try:
+        _wait_until_up(url, process)
+        yield Service(url, process)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _wait_until_up(url: str, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit("The server exited before it answered.")
+        try:
+            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)  # not listening yet
+    raise SystemExit(f"The server did not answer within {START_TIMEOUT:.0f} s.")
+
+
+def _serve(port: int) -> None:
+    """The child: uvicorn serving `avenir_site.asgi:application` as `make run` does, plus SIGUSR1.
+
+    uvicorn binds the port itself, so asyncio sets TCP_NODELAY on every connection (with
+    Nagle on, delayed ACKs add ~40 ms to an answer sent in two writes).
+    """
+    import django
+
+    django.setup()
+    import uvicorn
+
+    from tools.ynab.pacing import reset_pacing
+
+    config = uvicorn.Config(
+        "avenir_site.asgi:application",
+        host="127.0.0.1",
+        port=port,
+        lifespan="on",
+        log_level="warning",
+        access_log=False,
+    )
+    server = uvicorn.Server(config)
+
+    async def serve() -> None:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, reset_pacing)
+        await server.serve()
+
+    asyncio.run(serve())
+
+
+# --- timing and figures ---------------------------------------------------------------------
+
+
+def timed(call: Callable[[], object], runs: int) -> list[float]:
+    """Seconds each of `runs` calls of `call` took."""
+    durations = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        call()
+        durations.append(time.perf_counter() - started)
+    return durations
+
+
+async def timed_async(call: Callable[[], Awaitable[object]], runs: int) -> list[float]:
+    """Seconds each of `runs` awaited calls of `call` took."""
+    durations = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        await call()
+        durations.append(time.perf_counter() - started)
+    return durations
+
+
+async def bare_delta_median(sandbox_url: str, plan_id: str, runs: int) -> float:
+    """Median ms of the delta request a warm read sends when nothing changed, with plain httpx:
+    what the sandbox alone costs, to read the other figures against."""
+    headers = {"Authorization": f"Bearer {sandbox_token()}"}
+    async with httpx.AsyncClient(base_url=sandbox_url, headers=headers, timeout=60) as http:
+        accounts = (await http.get(f"/plans/{plan_id}/accounts")).raise_for_status()
+        url = f"/plans/{plan_id}?last_knowledge_of_server={accounts.json()['data']['server_knowledge']}"
+        durations = await timed_async(lambda: _ok(http.get(url)), runs)
+    return statistics.median(durations) * 1000
+
+
+async def _ok(request: Awaitable[httpx.Response]) -> None:
+    (await request).raise_for_status()
+
+
+def figure(name: str, value: float, unit: str, digits: int) -> None:
+    """One figure on its own line: `name: value unit`."""
+    print(f"{name}: {value:.{digits}f} {unit}".rstrip(), flush=True)
+
+
+if __name__ == "__main__":
+    _serve(int(sys.argv[1]))
