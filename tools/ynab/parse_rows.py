@@ -118,18 +118,10 @@ def payee_location(row: Json) -> PayeeLocation:
 
 def transaction(row: Json) -> Transaction:
     return Transaction(
-        id=_intern(row["id"]),
         date=parse_date(row["date"]),
-        amount=_int(row["amount"]),
-        memo=row.get("memo"),
         cleared=_intern(row["cleared"]),
         approved=bool(row["approved"]),
-        flag_color=row.get("flag_color"),
-        flag_name=row.get("flag_name"),
-        account_id=_intern(row["account_id"]),
-        payee_id=_id(row.get("payee_id")),
-        category_id=_id(row.get("category_id")),
-        transfer_account_id=_id(row.get("transfer_account_id")),
+        **_entry_fields(row),
         transfer_transaction_id=_id(row.get("transfer_transaction_id")),
         matched_transaction_id=_id(row.get("matched_transaction_id")),
         import_id=row.get("import_id"),
@@ -141,48 +133,55 @@ def transaction(row: Json) -> Transaction:
 
 def subtransaction(row: Json) -> Subtransaction:
     return Subtransaction(
-        id=_intern(row["id"]),
         transaction_id=_intern(row["transaction_id"]),
-        amount=_int(row["amount"]),
-        memo=row.get("memo"),
-        payee_id=_id(row.get("payee_id")),
-        payee_name=row.get("payee_name"),
-        category_id=_id(row.get("category_id")),
-        category_name=row.get("category_name"),
-        transfer_account_id=_id(row.get("transfer_account_id")),
+        **_split_line_fields(row),
         transfer_transaction_id=_id(row.get("transfer_transaction_id")),
     )
 
 
 def scheduled_transaction(row: Json) -> ScheduledTransaction:
     return ScheduledTransaction(
-        id=_intern(row["id"]),
         date_first=parse_date(row["date_first"]),
         date_next=parse_date(row["date_next"]),
         frequency=_intern(row["frequency"]),
-        amount=_int(row["amount"]),
-        memo=row.get("memo"),
-        flag_color=row.get("flag_color"),
-        flag_name=row.get("flag_name"),
-        account_id=_intern(row["account_id"]),
-        payee_id=_id(row.get("payee_id")),
-        category_id=_id(row.get("category_id")),
-        transfer_account_id=_id(row.get("transfer_account_id")),
+        **_entry_fields(row),
     )
 
 
 def scheduled_subtransaction(row: Json) -> ScheduledSubtransaction:
     return ScheduledSubtransaction(
-        id=_intern(row["id"]),
         scheduled_transaction_id=_intern(row["scheduled_transaction_id"]),
-        amount=_int(row["amount"]),
-        memo=row.get("memo"),
-        payee_id=_id(row.get("payee_id")),
-        payee_name=row.get("payee_name"),
-        category_id=_id(row.get("category_id")),
-        category_name=row.get("category_name"),
-        transfer_account_id=_id(row.get("transfer_account_id")),
+        **_split_line_fields(row),
     )
+
+
+def _entry_fields(row: Json) -> Json:
+    """What a transaction and a scheduled transaction read alike."""
+    return {
+        "id": _intern(row["id"]),
+        "amount": _int(row["amount"]),
+        "memo": row.get("memo"),
+        "flag_color": row.get("flag_color"),
+        "flag_name": row.get("flag_name"),
+        "account_id": _intern(row["account_id"]),
+        "payee_id": _id(row.get("payee_id")),
+        "category_id": _id(row.get("category_id")),
+        "transfer_account_id": _id(row.get("transfer_account_id")),
+    }
+
+
+def _split_line_fields(row: Json) -> Json:
+    """What a split line reads alike, whether the split is a transaction's or a schedule's."""
+    return {
+        "id": _intern(row["id"]),
+        "amount": _int(row["amount"]),
+        "memo": row.get("memo"),
+        "payee_id": _id(row.get("payee_id")),
+        "payee_name": row.get("payee_name"),
+        "category_id": _id(row.get("category_id")),
+        "category_name": row.get("category_name"),
+        "transfer_account_id": _id(row.get("transfer_account_id")),
+    }
 
 
 def _int(value: Any) -> int:
