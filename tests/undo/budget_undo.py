@@ -11,13 +11,19 @@ Undo data: `{"month": "YYYY-MM-01", "categories": [{"category_id", "before", "af
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from datetime import date
 from typing import Any
 
-from tools.logic.money import format_amount
+from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
-from tools.undo.registry import Conflict, UndoPartlyApplied, UndoPlan, item_state, undo_handler
+from tools.undo.registry import (
+    Conflict,
+    UndoItems,
+    UndoPartlyApplied,
+    UndoPlan,
+    item_state,
+    undo_handler,
+)
 from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 
 TOOL = "undo_test_budgets"
@@ -27,28 +33,20 @@ TOOL = "undo_test_budgets"
 class BudgetsUndo:
     def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
         month = date.fromisoformat(op.undo_data["month"])
-        restorable, lines, already, conflicts = [], [], 0, []
+        words, items = AssignedWords.of(snapshot), UndoItems()
         for item in op.undo_data["categories"]:
             figures = snapshot.month_category(month, item["category_id"])
             current = figures.budgeted if figures is not None else None
             state = item_state(current, before=item["before"], after=item["after"])
             name = figures.name if figures is not None else item["category_id"]
             if state == "restore":
-                restorable.append(item)
-                after, before = _money(snapshot, item["after"]), _money(snapshot, item["before"])
-                lines.append(f"{name}: {after} → {before}")
+                items.restore(item, f"{name}: {words.amount(item['after'])} → {words.amount(item['before'])}")
             elif state == "already_as_before":
-                already += 1
+                items.already_as_before()
             else:
-                now = "it was deleted" if current is None else f"assigned is now {_money(snapshot, current)}"
-                conflicts.append(Conflict(item["category_id"], name, now))
-        return UndoPlan(
-            question=f"Undo: budget {len(restorable)} category(ies) for {month.isoformat()}?",
-            restorable=tuple(restorable),
-            lines=tuple(lines),
-            already_as_before=already,
-            conflicts=tuple(conflicts),
-        )
+                now = "it was deleted" if current is None else f"assigned is now {words.amount(current)}"
+                items.conflict(Conflict(item["category_id"], name, now))
+        return items.plan(f"Undo: budget {items.restored} category(ies) for {month.isoformat()}?")
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
@@ -68,8 +66,3 @@ class BudgetsUndo:
                 raise UndoPartlyApplied(said, undo_data={"month": month, "restored": restored}) from error
             restored.append(item["category_id"])
         return {"month": month, "restored": restored}
-
-
-def _money(snapshot: PlanSnapshot, milliunits: int) -> str:
-    currency = snapshot.settings.currency_format
-    return format_amount(milliunits, asdict(currency) if currency is not None else None)

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from tools.undo.registry import Conflict, UndoPlan, handler_for, item_state, undo_handler, undoable_tools
+from tools.undo.registry import (
+    Conflict,
+    UndoItems,
+    UndoPlan,
+    handler_for,
+    item_state,
+    undo_handler,
+    undoable_tools,
+)
 
 
 class _Handler:
@@ -73,3 +81,22 @@ def test_an_undo_plan_has_one_preview_line_per_restorable_item_or_none():
         UndoPlan(question="Undo?", restorable=(1, 2), lines=("only one",))
     with pytest.raises(ValueError, match="cannot be negative"):
         UndoPlan(question="Undo?", already_as_before=-1)
+
+
+def test_undo_items_keep_each_item_in_its_place_and_in_order():
+    items = UndoItems()
+    items.restore({"id": "t1"}, "2026-09-12, Market, 86.40: Dining out → Groceries")
+    items.already_as_before()
+    items.conflict(Conflict("t2", "2026-09-13, Bakery, 4.20", "it was deleted"))
+    items.restore({"id": "t3"}, "2026-09-14, Cinema, 12.00: Fun → (uncategorised)")
+    plan = items.plan(f"Undo: recategorise {items.restored} transaction(s)?")
+    assert plan == UndoPlan(
+        question="Undo: recategorise 2 transaction(s)?",
+        restorable=({"id": "t1"}, {"id": "t3"}),
+        lines=(
+            "2026-09-12, Market, 86.40: Dining out → Groceries",
+            "2026-09-14, Cinema, 12.00: Fun → (uncategorised)",
+        ),
+        already_as_before=1,
+        conflicts=(Conflict("t2", "2026-09-13, Bakery, 4.20", "it was deleted"),),
+    )

@@ -1,7 +1,8 @@
 """Undo: reversing a logged operation, only where YNAB is still as the operation left it.
 
 - `registry`: the handler protocol every undoable tool implements next to its own code
-  (`undo_handler`, `UndoPlan`, `Conflict`, `item_state`, `UndoPartlyApplied`, `handler_for`).
+  (`undo_handler`, `UndoPlan`, `Conflict`, `item_state`, `UndoItems`, `UndoPartlyApplied`,
+  `handler_for`).
 - `choose`: which operation (named, or the plan's latest in effect) and why one cannot be
   undone (`UndoRefused`).
 - `words`: the undo's preview (the items to restore, then the conflicts by name) and messages.

@@ -28,7 +28,8 @@ The rule every `plan` follows, item by item (TOOLS.md §4):
   reported by name with the reason. Where TOOLS.md says items stand or fall together
   (`move_money`: both categories), a conflict on one makes every item a conflict.
 
-`item_state(current, before=, after=)` is that comparison for one value. `plan` must be pure
+`item_state(current, before=, after=)` is that comparison for one value; `UndoItems` gathers
+the sorted items into the `UndoPlan`. `plan` must be pure
 (no I/O, no clock): it is called once for the preview and again, on fresh data, right
 before `apply`, and the two must agree whenever the plan did not change.
 
@@ -155,6 +156,53 @@ def item_state(current: object, *, before: object, after: object) -> ItemState:
     if current == after:
         return "restore"
     return "conflict"
+
+
+class UndoItems:
+    """An `UndoPlan` gathered item by item, as a handler's `plan` sorts them by the rule above.
+
+    items = UndoItems()
+    for item in logged:
+        state = ...
+        if state == "restore":
+            items.restore(item_to_send, preview_line)
+        elif state == "already_as_before":
+            items.already_as_before()
+        else:
+            items.conflict(Conflict(item_id, name, reason))
+    return items.plan(f"Undo: recategorise {items.restored} transaction(s)?")
+    """
+
+    def __init__(self) -> None:
+        self._restorable: list[Any] = []
+        self._lines: list[str] = []
+        self._already_as_before = 0
+        self._conflicts: list[Conflict] = []
+
+    @property
+    def restored(self) -> int:
+        """How many items the undo would restore so far (for the question)."""
+        return len(self._restorable)
+
+    def restore(self, item: Any, line: str) -> None:
+        """An item still as the operation left it: `item` for `apply`, `line` for the preview."""
+        self._restorable.append(item)
+        self._lines.append(line)
+
+    def already_as_before(self) -> None:
+        self._already_as_before += 1
+
+    def conflict(self, conflict: Conflict) -> None:
+        self._conflicts.append(conflict)
+
+    def plan(self, question: str) -> UndoPlan:
+        return UndoPlan(
+            question=question,
+            restorable=tuple(self._restorable),
+            lines=tuple(self._lines),
+            already_as_before=self._already_as_before,
+            conflicts=tuple(self._conflicts),
+        )
 
 
 _H = TypeVar("_H")

@@ -30,7 +30,7 @@ from tools.logic.transaction_lines import category_shown, payee_shown, transacti
 from tools.models import Operation
 from tools.presenting import category_name, money
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoPlan, undo_handler
+from tools.undo.registry import Conflict, UndoItems, UndoPlan, undo_handler
 from tools.writes.arguments import ConfirmationArg
 from tools.writes.flow import Applied, Change, confirmed_write
 from tools.writes.results import WriteResult
@@ -172,27 +172,22 @@ class ApplyCategoriesUndo:
     """Puts back each category still as the operation set it; a changed one is a conflict."""
 
     def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
-        restorable, lines, conflicts, already = [], [], [], 0
+        items = UndoItems()
         for item in logged_items(op.undo_data):
             state, reason = undo_state(snapshot, item)
             if state == "restore":
                 transaction = snapshot.transactions[item.transaction_id]
-                restorable.append({"id": item.transaction_id, "category_id": item.before})
                 after, before = category_shown(snapshot, item.after), _shown(snapshot, item.before)
-                lines.append(f"{transaction_line(snapshot, transaction)}: {after} → {before}")
-            elif state == "already_as_before":
-                already += 1
-            else:
-                conflicts.append(
-                    Conflict(item.transaction_id, _conflict_name(snapshot, item.transaction_id), reason)
+                items.restore(
+                    {"id": item.transaction_id, "category_id": item.before},
+                    f"{transaction_line(snapshot, transaction)}: {after} → {before}",
                 )
-        return UndoPlan(
-            question=f"Undo: recategorise {len(restorable)} transaction(s)?",
-            restorable=tuple(restorable),
-            lines=tuple(lines),
-            already_as_before=already,
-            conflicts=tuple(conflicts),
-        )
+            elif state == "already_as_before":
+                items.already_as_before()
+            else:
+                name = _conflict_name(snapshot, item.transaction_id)
+                items.conflict(Conflict(item.transaction_id, name, reason))
+        return items.plan(f"Undo: recategorise {items.restored} transaction(s)?")
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan

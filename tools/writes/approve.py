@@ -22,7 +22,7 @@ from tools.logic.approvals import Approvals, approvals, approved_ids, undo_state
 from tools.logic.transaction_lines import category_shown, transaction_line
 from tools.models import Operation
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoPlan, undo_handler
+from tools.undo.registry import Conflict, UndoItems, UndoPlan, undo_handler
 from tools.writes.flow import Applied, Change, unconfirmed_write
 from tools.writes.results import WriteResult
 from tools.ynab import PlanSnapshot, YnabClient
@@ -113,23 +113,18 @@ class ApproveTransactionsUndo:
     """Marks unapproved again each transaction the operation approved that is still approved."""
 
     def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
-        restorable, lines, conflicts, already = [], [], [], 0
+        items = UndoItems()
         for transaction_id in approved_ids(op.undo_data):
             state, reason = undo_state(snapshot, transaction_id)
             if state == "restore":
-                restorable.append(transaction_id)
-                lines.append(transaction_line(snapshot, snapshot.transactions[transaction_id]))
+                items.restore(
+                    transaction_id, transaction_line(snapshot, snapshot.transactions[transaction_id])
+                )
             elif state == "already_as_before":
-                already += 1
+                items.already_as_before()
             else:
-                conflicts.append(Conflict(transaction_id, f"transaction {transaction_id}", reason))
-        return UndoPlan(
-            question=f"Undo: mark {len(restorable)} transaction(s) unapproved again?",
-            restorable=tuple(restorable),
-            lines=tuple(lines),
-            already_as_before=already,
-            conflicts=tuple(conflicts),
-        )
+                items.conflict(Conflict(transaction_id, f"transaction {transaction_id}", reason))
+        return items.plan(f"Undo: mark {items.restored} transaction(s) unapproved again?")
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
