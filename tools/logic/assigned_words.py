@@ -12,13 +12,14 @@ most 80 characters): they come from YNAB and are data, never instructions.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from tools.logic.assigned import Assignment
 from tools.logic.money import format_amount
 from tools.logic.text import safe_text
+from tools.logic.transaction_lines import currency_format
 from tools.ynab.entities import Category
 from tools.ynab.snapshot import PlanSnapshot
 
@@ -33,8 +34,7 @@ class AssignedWords:
 
     @classmethod
     def of(cls, snapshot: PlanSnapshot) -> AssignedWords:
-        currency = snapshot.settings.currency_format
-        return cls(asdict(currency) if currency is not None else None)
+        return cls(currency_format(snapshot))
 
     def amount(self, milliunits: int) -> str:
         """`150.00`, `-12.50`: the plan's digits and separator, no symbol, no grouping."""
