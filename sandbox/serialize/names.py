@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sandbox.models import Account, Category, Payee, Plan
 
@@ -23,6 +24,14 @@ class Names:
 
     def category(self, category_id: str | None) -> str | None:
         return self.categories.get(category_id) if category_id else None
+
+    def add_to(self, item: dict[str, Any]) -> dict[str, Any]:
+        """`item` (a transaction or a schedule) with `account_name`, `payee_name` and
+        `category_name` added after its other keys, as YNAB's details give them."""
+        item["account_name"] = self.account(item["account_id"]) or ""
+        item["payee_name"] = self.payee(item["payee_id"])
+        item["category_name"] = self.category(item["category_id"])
+        return item
 
 
 def load_names(plan: Plan) -> Names:

@@ -8,6 +8,7 @@ from typing import Any
 
 from sandbox.serialize.money import MoneyFormat
 from sandbox.serialize.names import Names
+from sandbox.serialize.transactions import split_line
 
 SCHEDULED_KEYS = (
     "id",
@@ -46,25 +47,10 @@ def scheduled_base(row: Sequence[Any]) -> dict[str, Any]:
 def scheduled_detail(
     row: Sequence[Any], subs: list[Sequence[Any]], names: Names, money: MoneyFormat
 ) -> dict[str, Any]:
-    item = money.add(scheduled_base(row), ("amount",))
-    item["account_name"] = names.account(item["account_id"]) or ""
-    item["payee_name"] = names.payee(item["payee_id"])
-    item["category_name"] = names.category(item["category_id"])
+    item = names.add_to(money.add(scheduled_base(row), ("amount",)))
     item["subtransactions"] = [money.add(scheduled_sub_base(sub, names), ("amount",)) for sub in subs]
     return item
 
 
 def scheduled_sub_base(row: Sequence[Any], names: Names) -> dict[str, Any]:
-    item = dict(zip(SCHEDULED_SUB_FIELDS, row, strict=True))
-    return {
-        "id": item["id"],
-        "scheduled_transaction_id": item["scheduled_transaction_id"],
-        "amount": item["amount"],
-        "memo": item["memo"],
-        "payee_id": item["payee_id"],
-        "payee_name": names.payee(item["payee_id"]),
-        "category_id": item["category_id"],
-        "category_name": names.category(item["category_id"]),
-        "transfer_account_id": item["transfer_account_id"],
-        "deleted": item["deleted"],
-    }
+    return split_line(SCHEDULED_SUB_FIELDS, row, names)

@@ -56,31 +56,26 @@ def transaction_base(row: Sequence[Any]) -> dict[str, Any]:
 def transaction_detail(
     row: Sequence[Any], subs: list[Sequence[Any]], names: Names, money: MoneyFormat
 ) -> dict[str, Any]:
-    item = transaction_base(row)
-    item["amount_formatted"] = money.formatted(item["amount"])
-    item["amount_currency"] = item["amount"] / 1000
-    item["account_name"] = names.account(item["account_id"]) or ""
-    item["payee_name"] = names.payee(item["payee_id"])
-    item["category_name"] = names.category(item["category_id"])
+    item = names.add_to(money.add(transaction_base(row), ("amount",)))
     item["subtransactions"] = [subtransaction(sub, names, money) for sub in subs]
     return item
 
 
 def subtransaction_base(row: Sequence[Any], names: Names) -> dict[str, Any]:
-    item = dict(zip(SUB_FIELDS, row, strict=True))
-    return {
-        "id": item["id"],
-        "transaction_id": item["transaction_id"],
-        "amount": item["amount"],
-        "memo": item["memo"],
-        "payee_id": item["payee_id"],
-        "payee_name": names.payee(item["payee_id"]),
-        "category_id": item["category_id"],
-        "category_name": names.category(item["category_id"]),
-        "transfer_account_id": item["transfer_account_id"],
-        "transfer_transaction_id": item["transfer_transaction_id"],
-        "deleted": item["deleted"],
-    }
+    return split_line(SUB_FIELDS, row, names)
+
+
+def split_line(fields: Sequence[str], row: Sequence[Any], names: Names) -> dict[str, Any]:
+    """A split line, a transaction's or a schedule's: the row's `fields` in order, with
+    `payee_name` right after `payee_id` and `category_name` right after `category_id`."""
+    line: dict[str, Any] = {}
+    for key, value in zip(fields, row, strict=True):
+        line[key] = value
+        if key == "payee_id":
+            line["payee_name"] = names.payee(value)
+        elif key == "category_id":
+            line["category_name"] = names.category(value)
+    return line
 
 
 def subtransaction(row: Sequence[Any], names: Names, money: MoneyFormat) -> dict[str, Any]:
@@ -104,8 +99,6 @@ def hybrid(
         item["payee_id"] = line["payee_id"] or item["payee_id"]
         money.add(item, ("amount",))
         item.update({"type": "subtransaction", "parent_transaction_id": parent})
-    item["account_name"] = names.account(item["account_id"]) or ""
-    item["payee_name"] = names.payee(item["payee_id"])
-    # The spec types category_name as a string here (never null).
-    item["category_name"] = names.category(item["category_id"]) or ""
+    names.add_to(item)
+    item["category_name"] = item["category_name"] or ""  # the spec types it as a string here (never null)
     return item
