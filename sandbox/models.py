@@ -139,6 +139,18 @@ class Category(KnowledgeStamped):
         (ROLE_SPLIT, "Split"),
         (ROLE_CREDIT_CARD_PAYMENT, "Credit card payment"),
     ]
+    # The goal (target) columns below, as YNAB names them: what removing a goal clears.
+    GOAL_FIELDS = (
+        "goal_type",
+        "goal_needs_whole_amount",
+        "goal_day",
+        "goal_cadence",
+        "goal_cadence_frequency",
+        "goal_creation_month",
+        "goal_target",
+        "goal_target_date",
+        "goal_snoozed_at",
+    )
 
     id = models.CharField(primary_key=True, max_length=36, default=new_id)
     group = models.ForeignKey(CategoryGroup, on_delete=models.CASCADE, related_name="categories")

@@ -19,17 +19,6 @@ from sandbox.budget_math.calendar import month_of
 from sandbox.models import Category
 
 CADENCE_OF = {"monthly": 1, "weekly": 2, "yearly": 13}
-GOAL_FIELDS = (
-    "goal_type",
-    "goal_needs_whole_amount",
-    "goal_day",
-    "goal_cadence",
-    "goal_cadence_frequency",
-    "goal_creation_month",
-    "goal_target",
-    "goal_target_date",
-    "goal_snoozed_at",
-)
 
 
 def apply_goal_fields(body: Body, category: Category, today: date) -> None:
@@ -66,7 +55,7 @@ def _check_frequency(body: Body, target: object, target_date: object, is_card: b
 
 
 def _remove_goal(category: Category) -> None:
-    for field in GOAL_FIELDS:
+    for field in Category.GOAL_FIELDS:
         setattr(category, field, None)
 
 
