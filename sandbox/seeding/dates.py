@@ -1,9 +1,14 @@
-"""Calendar helpers for seeding: months, clamped days, schedule occurrences."""
+"""Calendar helpers for seeding: clamped days, schedule occurrences.
+
+Plan months themselves (`month_of`, `add_months`, `months_between`) are `sandbox.budget_math.calendar`'s.
+"""
 
 from __future__ import annotations
 
 import calendar
 from datetime import date, timedelta
+
+from sandbox.budget_math.calendar import add_months
 
 # Month steps of YNAB's schedule frequencies that repeat by calendar month.
 _MONTH_STEPS = {
@@ -18,16 +23,6 @@ _MONTH_STEPS = {
 _DAY_STEPS = {"daily": 1, "weekly": 7, "everyOtherWeek": 14, "every4Weeks": 28}
 
 
-def month_start(day: date) -> date:
-    return day.replace(day=1)
-
-
-def add_months(month: date, count: int) -> date:
-    """The first day of the month `count` months after (or before) `month`'s."""
-    index = month.year * 12 + month.month - 1 + count
-    return date(index // 12, index % 12 + 1, 1)
-
-
 def days_in_month(month: date) -> int:
     return calendar.monthrange(month.year, month.month)[1]
 
@@ -35,15 +30,6 @@ def days_in_month(month: date) -> int:
 def on_day(month: date, day: int) -> date:
     """`day` of `month`, clamped to the month's last day (the 31st in April is the 30th)."""
     return month.replace(day=min(day, days_in_month(month)))
-
-
-def months_between(first: date, last: date) -> list[date]:
-    """First days of every month from `first`'s through `last`'s, inclusive."""
-    months, month = [], month_start(first)
-    while month <= last:
-        months.append(month)
-        month = add_months(month, 1)
-    return months
 
 
 def next_occurrence(first: date, frequency: str, after: date) -> date:

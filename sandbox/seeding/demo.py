@@ -15,10 +15,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from sandbox import ledger
+from sandbox.budget_math.calendar import add_months, month_of
 from sandbox.models import Account, Category, Plan, new_id
 from sandbox.seeding import demo_catalog as catalog
 from sandbox.seeding.builder import Flag, PlanBuilder
-from sandbox.seeding.dates import add_months, month_start, on_day
+from sandbox.seeding.dates import on_day
 from sandbox.seeding.demo_history import add_history
 from sandbox.seeding.demo_inbox import add_inbox
 from sandbox.seeding.household import Household
@@ -42,7 +43,7 @@ def seed_demo_plan(plan_id: str | None = None, today: date | None = None) -> Pla
     that id exists.
     """
     today = today or timezone.localdate()
-    first_month = add_months(month_start(today), 1 - catalog.MONTHS_OF_HISTORY)
+    first_month = add_months(month_of(today), 1 - catalog.MONTHS_OF_HISTORY)
     with transaction.atomic():
         plan = ledger.create_plan(
             name=catalog.DEMO_PLAN_NAME,
@@ -99,7 +100,7 @@ def _account_extras(key: str, first_month: date, today: date) -> dict:
             "debt_escrow_amounts": {start: 0},
         }
     if key == "checking":
-        reconciled_on = month_start(add_months(month_start(today), -1)) + timedelta(days=2)
+        reconciled_on = add_months(month_of(today), -1) + timedelta(days=2)
         return {"last_reconciled_at": datetime.combine(reconciled_on, time(18, 30), tzinfo=UTC)}
     if key == "old_bank":
         return {"closed": True}

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from datetime import date
 
+from sandbox.budget_math.calendar import add_months
 from sandbox.seeding import demo_catalog as catalog
 from sandbox.seeding.builder import Flag, Line
-from sandbox.seeding.dates import add_months, days_in_month
+from sandbox.seeding.dates import days_in_month
 from sandbox.seeding.household import Household
 from sandbox.seeding.labels import DEBIT_CARD, card_label, direct_debit_label, transfer_label
 

@@ -16,10 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from sandbox import ledger
+from sandbox.budget_math.calendar import add_months, month_of
 from sandbox.models import Account, Plan, Transaction, new_id
 from sandbox.seeding import heavy_catalog as catalog
 from sandbox.seeding.builder import PlanBuilder
-from sandbox.seeding.dates import add_months, month_start
 from sandbox.seeding.heavy_parts import HeavyPlan
 from sandbox.seeding.ids import IdSource
 
@@ -38,7 +38,7 @@ def seed_heavy_plan(
     Raises ValueError when `transactions` is below the accounts' starting balances.
     """
     today = today or timezone.localdate()
-    first_month = add_months(month_start(today), 1 - heavy_month_count(transactions))
+    first_month = add_months(month_of(today), 1 - heavy_month_count(transactions))
     with transaction.atomic():
         plan = ledger.create_plan(
             name=f"Heavy plan ({transactions} transactions, seed {seed})",

@@ -8,10 +8,11 @@ import random
 from collections import defaultdict
 from datetime import date
 
+from sandbox.budget_math.calendar import add_months, months_between
 from sandbox.models import Account, Transaction
 from sandbox.seeding import heavy_catalog as catalog
 from sandbox.seeding.builder import Flag, Line, PlanBuilder
-from sandbox.seeding.dates import add_months, days_in_month, months_between, on_day
+from sandbox.seeding.dates import days_in_month, on_day
 from sandbox.seeding.heavy_structure import (
     MORTGAGE_PAYMENT,
     HeavyPayee,

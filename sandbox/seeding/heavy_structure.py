@@ -8,10 +8,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
+from sandbox.budget_math.calendar import add_months
 from sandbox.models import Account, Category
 from sandbox.seeding import heavy_catalog as catalog
 from sandbox.seeding.builder import PlanBuilder
-from sandbox.seeding.dates import add_months, on_day
+from sandbox.seeding.dates import on_day
 from sandbox.seeding.targets import (
     Target,
     balance_by_date,

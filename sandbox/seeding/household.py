@@ -7,9 +7,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from sandbox.budget_math.calendar import add_months
 from sandbox.models import Account, Category, Transaction
 from sandbox.seeding.builder import PlanBuilder
-from sandbox.seeding.dates import add_months, on_day
+from sandbox.seeding.dates import on_day
 from sandbox.seeding.labels import CREDIT_CARD, DEBIT_CARD, card_label
 
 # Likely duplicates (TOOLS.md §1.6): same account, amount and merchant within 3 days.

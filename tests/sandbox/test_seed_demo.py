@@ -10,9 +10,9 @@ from datetime import date
 import pytest
 from django.utils import timezone
 
+from sandbox.budget_math.calendar import add_months, month_of
 from sandbox.models import new_id
 from sandbox.seeding import seed_demo_plan
-from sandbox.seeding.dates import add_months, month_start
 from tests.sandbox.contract import check
 from tests.sandbox.test_seed_rules import get, likely_duplicates, pending, transactions, transfer_pairs
 from tools.logic.payees import normalise_payee
@@ -95,7 +95,7 @@ def test_every_balance_is_the_sum_of_its_transactions(rows, accounts):
 def test_it_has_six_months_of_history_ending_today(rows, demo, today):
     months = {row["date"][:7] for row in rows}
 
-    assert demo.first_month == add_months(month_start(today), -5)
+    assert demo.first_month == add_months(month_of(today), -5)
     assert len(months) == 6
     assert max(row["date"] for row in rows) == today.isoformat()
 
@@ -149,7 +149,7 @@ def test_it_has_a_split_whose_lines_add_up(rows):
 
 
 def test_subscriptions_recur_at_a_stable_amount_on_a_stable_day(rows, today):
-    full_months = {add_months(month_start(today), -n).isoformat()[:7] for n in range(1, 5)}
+    full_months = {add_months(month_of(today), -n).isoformat()[:7] for n in range(1, 5)}
     seen = defaultdict(list)
     for row in rows:
         if row["amount"] < 0 and row["date"][:7] in full_months and not row["transfer_account_id"]:
@@ -199,7 +199,7 @@ def test_a_deleted_import_is_kept_as_a_tombstone_for_delta_requests(api, demo, r
 
 
 def test_dining_out_is_overspent_this_month_and_nothing_else_is(api, demo, today):
-    month = get(api, f"/plans/{demo.id}/months/{month_start(today).isoformat()}", "month")
+    month = get(api, f"/plans/{demo.id}/months/{month_of(today).isoformat()}", "month")
 
     assert _overspent(month) == ["Dining Out"]
     assert month["to_be_budgeted"] >= 0
