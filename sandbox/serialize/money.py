@@ -9,22 +9,14 @@ from collections.abc import Iterable
 from datetime import UTC, date, datetime
 from typing import Any
 
-USD_FORMAT = {
-    "iso_code": "USD",
-    "decimal_digits": 2,
-    "decimal_separator": ".",
-    "symbol_first": True,
-    "group_separator": ",",
-    "currency_symbol": "$",
-    "display_symbol": True,
-}
+from sandbox.ledger.setup import USD
 
 
 class MoneyFormat:
     """A plan's currency format, rendering milliunits (`-54330` -> `"-$54.33"` and `-54.33`)."""
 
     def __init__(self, currency_format: dict[str, Any] | None) -> None:
-        spec = {**USD_FORMAT, **(currency_format or {})}
+        spec = {**USD, **(currency_format or {})}  # a plan's format, any field it lacks as USD's
         self.digits = max(0, min(3, int(spec["decimal_digits"])))
         self.decimal_separator = spec["decimal_separator"]
         self.group_separator = spec["group_separator"]
