@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import date, timedelta
+from typing import TypeVar
 
 from django.conf import settings
 from django.utils import timezone
@@ -55,6 +56,7 @@ ID_SOURCES = {
 }
 
 _LOGIC_ERRORS = (IdError, MonthError, DateError, AmountError, TextError)
+_Entity = TypeVar("_Entity")
 
 
 @contextmanager
@@ -260,32 +262,27 @@ def unknown(what: str, value: str) -> ToolError:
 
 def require_account(snapshot: ynab.PlanSnapshot, account_id: str) -> Account:
     """The account (closed ones included; deleted ones are not in the snapshot)."""
-    account = snapshot.accounts.get(account_id)
-    if account is None:
-        raise unknown("account", account_id)
-    return account
+    return _known(snapshot.accounts.get(account_id), "account", account_id)
 
 
 def require_category(snapshot: ynab.PlanSnapshot, category_id: str) -> Category:
     """The category (hidden and internal ones included; deleted ones are not in the snapshot)."""
-    category = snapshot.categories.get(category_id)
-    if category is None:
-        raise unknown("category", category_id)
-    return category
+    return _known(snapshot.categories.get(category_id), "category", category_id)
 
 
 def require_group(snapshot: ynab.PlanSnapshot, group_id: str) -> CategoryGroup:
-    group = snapshot.category_groups.get(group_id)
-    if group is None:
-        raise unknown("category group", group_id)
-    return group
+    return _known(snapshot.category_groups.get(group_id), "category group", group_id)
 
 
 def require_payee(snapshot: ynab.PlanSnapshot, payee_id: str) -> Payee:
-    payee = snapshot.payees.get(payee_id)
-    if payee is None:
-        raise unknown("payee", payee_id)
-    return payee
+    return _known(snapshot.payees.get(payee_id), "payee", payee_id)
+
+
+def _known(found: _Entity | None, what: str, value: str) -> _Entity:
+    """`found`, or the refusal saying where valid ids of that kind come from."""
+    if found is None:
+        raise unknown(what, value)
+    return found
 
 
 def require_month(snapshot: ynab.PlanSnapshot, month: date) -> date:
