@@ -23,6 +23,7 @@ from avenir_site.mcp_server import build_server
 from sandbox import faults
 from sandbox.models import Plan
 from sandbox.seeding import seed_demo_plan
+from tests.reads.month_truth import SandboxPlan
 from tools.auth import Principal
 from tools.logic.money import parse_amount
 
@@ -38,6 +39,12 @@ def anyio_backend() -> str:
 def demo_plan(live_service) -> Plan:
     """A fresh copy of the demo household under an id no other test uses."""
     return seed_demo_plan(plan_id=str(uuid.uuid4()))
+
+
+@pytest.fixture
+def sandbox(demo_plan: Plan, sandbox_url: str) -> SandboxPlan:
+    """The demo plan as the sandbox's own API serves it: the truth a month tool is checked against."""
+    return SandboxPlan(sandbox_url, demo_plan.id)
 
 
 @asynccontextmanager

@@ -5,17 +5,11 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from sandbox.models import Plan
 from tests.reads.conftest import agent, call, ok, refusal
-from tests.reads.month_truth import SandboxPlan, in_budget_view, milliunits
+from tests.reads.month_truth import in_budget_view, milliunits
 from tools.logic.months import add_months, month_start
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def sandbox(demo_plan: Plan, sandbox_url: str) -> SandboxPlan:
-    return SandboxPlan(sandbox_url, demo_plan.id)
 
 
 def figures_of(rows: list[dict]) -> dict[str, tuple[int, int, int]]:

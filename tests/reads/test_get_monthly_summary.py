@@ -5,17 +5,11 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from sandbox.models import Plan
 from tests.reads.conftest import call, ok, refusal
-from tests.reads.month_truth import SandboxPlan, is_internal, milliunits
+from tests.reads.month_truth import is_internal, milliunits
 from tools.logic.months import add_months, month_start
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def sandbox(demo_plan: Plan, sandbox_url: str) -> SandboxPlan:
-    return SandboxPlan(sandbox_url, demo_plan.id)
 
 
 @pytest.mark.parametrize("months_back", [0, 1, 4])

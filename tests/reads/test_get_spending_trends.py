@@ -7,17 +7,11 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from django.utils import timezone
 
-from sandbox.models import Plan
 from tests.reads.conftest import agent, call, ok, refusal
 from tests.reads.month_truth import SandboxPlan, is_internal, milliunits
 from tools.logic.months import add_months, month_start
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def sandbox(demo_plan: Plan, sandbox_url: str) -> SandboxPlan:
-    return SandboxPlan(sandbox_url, demo_plan.id)
 
 
 def expected_average(activity: list[int]) -> int:

@@ -1,4 +1,5 @@
-"""Fixtures every write tool's tests share: the live sandbox, a whole pacing budget, no faults left.
+"""Fixtures every write tool's tests share: the live sandbox, no faults left, and a fresh plan
+of each kind the tests write to (`home`: transactions; `budget`: assigned amounts).
 
 The write tools use the process's YNAB client, pointed at the live sandbox by `live_service`.
 The path matrix and the helpers are in `tests.writes.harness`.
@@ -11,6 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from sandbox import faults
+from tests.writes.assigned_plans import BudgetHome, budget_home
+from tests.writes.households import Household, household
 
 
 @pytest.fixture
@@ -24,3 +27,15 @@ def _no_faults_left(live_service) -> Iterator[None]:
     faults.clear_faults()
     yield
     faults.clear_faults()
+
+
+@pytest.fixture
+def home(live_service) -> Household:
+    """A fresh household plan with transactions to categorise, approve and import."""
+    return household()
+
+
+@pytest.fixture
+def budget(live_service) -> BudgetHome:
+    """A fresh plan with categories assigned this month, to budget and move money in."""
+    return budget_home()

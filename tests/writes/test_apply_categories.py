@@ -13,16 +13,11 @@ from tests.writes.harness import (
     Env,
     WriteCase,
 )
-from tests.writes.households import Household, household
+from tests.writes.households import Household
 from tools.models import Operation
 from tools.writes.apply_categories import CHECK
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def home(live_service) -> Household:
-    return household()
 
 
 async def categories(home: Household, *transaction_ids: str) -> dict[str, str | None]:

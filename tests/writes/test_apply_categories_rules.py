@@ -17,17 +17,12 @@ from tests.writes.harness import (
     error_text,
     expect_nothing_written,
 )
-from tests.writes.households import Household, household
+from tests.writes.households import Household
 from tests.writes.test_apply_categories import categories
 from tools.writes.apply_categories import CHECK
 
 pytestmark = pytest.mark.anyio
 TOOL = "apply_categories"
-
-
-@pytest.fixture
-def home(live_service) -> Household:
-    return household()
 
 
 def assigning(home: Household, *pairs: tuple[str, str]) -> WriteCase:

@@ -19,18 +19,13 @@ from tests.writes.harness import (
     expect_nothing_written,
     says_yes,
 )
-from tests.writes.households import Household, household
+from tests.writes.households import Household
 from tools.auth import Principal
 from tools.models import Operation
 from tools.writes.approve import CHECK
 
 pytestmark = pytest.mark.anyio
 TOOL = "approve_transactions"
-
-
-@pytest.fixture
-def home(live_service) -> Household:
-    return household()
 
 
 async def approved(home: Household, *transaction_ids: str) -> dict[str, bool]:

@@ -20,18 +20,13 @@ from tests.writes.harness import (
     content,
     expect_nothing_written,
 )
-from tests.writes.households import Household, household
+from tests.writes.households import Household
 from tools.models import Operation
 from tools.writes.import_transactions import CHECK, NO_LINKED_ACCOUNT
 
 pytestmark = pytest.mark.anyio
 TOOL = "import_transactions"
 WAITING = (("PRLV SEPA NETFLIX", -13_490), ("CB BOULANGERIE 1203", -4_200))
-
-
-@pytest.fixture
-def home(live_service) -> Household:
-    return household()
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
     GROCERIES_ASSIGNED,
     BudgetHome,
-    budget_home,
     figures,
     ready_to_assign,
     set_assigned,
@@ -38,11 +37,6 @@ from tools.writes.move_money import CHECK
 pytestmark = pytest.mark.anyio
 
 MOVED = 30_000
-
-
-@pytest.fixture
-def budget(live_service) -> BudgetHome:
-    return budget_home()
 
 
 async def both(budget: BudgetHome) -> tuple[int, int]:

@@ -19,7 +19,6 @@ from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
     GROCERIES_ASSIGNED,
     BudgetHome,
-    budget_home,
     ready_to_assign,
 )
 from tests.writes.harness import MODERN, WriteCase, connected, content, error_text
@@ -36,11 +35,6 @@ MOVED = 30_000
 AS_BEFORE = (GROCERIES_ASSIGNED, DINING_ASSIGNED)
 MOVED_STATE = (GROCERIES_ASSIGNED - MOVED, DINING_ASSIGNED + MOVED)
 HALF_DONE = (GROCERIES_ASSIGNED - MOVED, DINING_ASSIGNED)
-
-
-@pytest.fixture
-def budget(live_service) -> BudgetHome:
-    return budget_home()
 
 
 @pytest.fixture

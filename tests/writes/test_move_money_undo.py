@@ -14,7 +14,6 @@ from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
     GROCERIES_ASSIGNED,
     BudgetHome,
-    budget_home,
     figures,
     ready_to_assign,
     set_assigned,
@@ -29,11 +28,6 @@ pytestmark = pytest.mark.anyio
 MOVED = 30_000
 AS_BEFORE = (GROCERIES_ASSIGNED, DINING_ASSIGNED)
 MOVED_STATE = (GROCERIES_ASSIGNED - MOVED, DINING_ASSIGNED + MOVED)
-
-
-@pytest.fixture
-def budget(live_service) -> BudgetHome:
-    return budget_home()
 
 
 async def moved(budget: BudgetHome) -> str:

@@ -34,11 +34,6 @@ pytestmark = pytest.mark.anyio
 NEW_AMOUNT = 150_000
 
 
-@pytest.fixture
-def budget(live_service) -> BudgetHome:
-    return budget_home()
-
-
 def budget_case(budget: BudgetHome, **arguments) -> WriteCase:
     h = budget.home
 
