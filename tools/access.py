@@ -6,7 +6,8 @@ The order every read tool follows (TOOLS.md §1.3): check what the arguments alo
 request once warm); then check what needs the plan (`require_account`, `require_month`, ...).
 
 - `open_plan(plan_id)`: the snapshot of the plan the agent means (an id, `last-used`, or
-  omitted: the default plan), YNAB's refusals and pacing as one-line `ToolError`s.
+  omitted: the default plan), YNAB's refusals and pacing as one-line `ToolError`s;
+  `real_plan_id(plan_id)`: only its real id, for what reads the log rather than the plan.
 - `today()`: the server's local date (`settings.TIME_ZONE`), the only clock tools read.
 - Argument helpers: `month_arg`, `date_arg`, `window_args`, `amount_arg`, `check_ids`,
   `given_text`; `refusals()` turns the logic layer's errors into `ToolError`s.
@@ -34,7 +35,7 @@ from tools.logic.ids import IdError, check_id
 from tools.logic.money import AmountError, parse_amount
 from tools.logic.months import DateError, MonthError, check_window, parse_date, resolve_month
 from tools.logic.text import TextError, clean_given_text, quoted
-from tools.reads.plans import default_plan_id  # the same rule as list_plans' is_default
+from tools.ynab.client import ALIASES
 from tools.ynab.entities import Account, Category, CategoryGroup, Payee
 from tools.ynab.errors import one_line
 
@@ -90,7 +91,7 @@ async def open_plan(plan_id: str | None) -> ynab.PlanSnapshot:
     resolved by the plan cache: the snapshot's `plan_id` is always the real id, and results
     should carry it. Costs one YNAB request once warm (the delta), the full export when cold.
     """
-    chosen = id_arg(plan_id, what="plan") if plan_id is not None else await _default_plan_id()
+    chosen = await _chosen_plan_id(plan_id)
     try:
         return await ynab.plan_snapshot(chosen)
     except IdError as refusal:
@@ -108,7 +109,35 @@ def _ynab_refusal(error: ynab.YnabError, plan_id: str) -> str:
     return error.message
 
 
-async def _default_plan_id() -> str:
+async def real_plan_id(plan_id: str | None) -> str:
+    """The plan's real id (the operation log is kept by it), reading as little as possible.
+
+    An id is checked and returned as given, and an omitted `plan_id` is the default plan's
+    id (`open_plan`'s rule): neither reads the plan. Only an alias (`last-used`) is resolved
+    by reading the plan, one delta request once warm. Refusals as `open_plan`'s.
+    """
+    chosen = await _chosen_plan_id(plan_id)
+    if chosen not in ALIASES:
+        return chosen
+    return (await open_plan(chosen)).plan_id
+
+
+def default_plan_id(listing: ynab.PlanList) -> str | None:
+    """The configured default plan, else YNAB's default plan, else the only plan there is.
+
+    The rule behind an omitted `plan_id` and behind `list_plans`' `is_default`.
+    """
+    if settings.AVENIR_MCP_DEFAULT_PLAN:
+        return settings.AVENIR_MCP_DEFAULT_PLAN
+    if listing.default_plan_id is not None:
+        return listing.default_plan_id
+    return listing.plans[0].id if len(listing.plans) == 1 else None
+
+
+async def _chosen_plan_id(plan_id: str | None) -> str:
+    """`plan_id` checked, or the default plan's id; an alias stays an alias."""
+    if plan_id is not None:
+        return id_arg(plan_id, what="plan")
     if settings.AVENIR_MCP_DEFAULT_PLAN:
         return id_arg(settings.AVENIR_MCP_DEFAULT_PLAN, what="plan")
     listing = await _plan_listing()

@@ -95,6 +95,30 @@ async def test_an_omitted_plan_is_the_ynab_default_and_the_listing_is_reused(
     assert len(paths) == 3  # the listing, the full plan, one delta
 
 
+async def test_the_real_plan_id_reads_the_plan_only_to_resolve_an_alias(demo_plan, settings, ynab_requests):
+    settings.AVENIR_MCP_DEFAULT_PLAN = demo_plan.id
+
+    assert await access.real_plan_id(demo_plan.id) == demo_plan.id
+    assert await access.real_plan_id(None) == demo_plan.id
+    assert await ynab_requests() == []
+
+    await access.open_plan(demo_plan.id)  # opening a plan makes it YNAB's last used
+    assert await access.real_plan_id("last-used") == demo_plan.id
+    with pytest.raises(ToolError, match=r"^'\.\./plans' is not a valid plan id .*list_plans"):
+        await access.real_plan_id("../plans")
+
+
+async def test_the_real_plan_id_of_an_omitted_plan_among_several_is_refused_like_open_plans(
+    demo_plan, no_default_plan, settings, live_service
+):
+    settings.AVENIR_MCP_DEFAULT_PLAN = None
+
+    with pytest.raises(ToolError) as refused:
+        await access.real_plan_id(None)
+
+    assert str(refused.value) == "Several plans: pass plan_id (list_plans gives them)."
+
+
 def test_months_are_read_before_the_plan_and_checked_against_it_after():
     today = date(2026, 9, 15)
 

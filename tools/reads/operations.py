@@ -9,19 +9,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from django.conf import settings
 from django.utils import timezone
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-from tools import oplog, ynab
-from tools.logic.ids import IdError, check_id
+from tools import oplog
+from tools.access import real_plan_id
 from tools.logic.months import DateError, parse_date
 from tools.models import Operation
-from tools.reads.plans import default_plan_id
 from tools.registry import read_tool
-from tools.ynab.client import ALIASES
 
 StatusName = Literal["pending", "applied", "failed", "unknown", "undone"]
 ConfirmedBy = Literal["input_required", "elicitation", "code", "none", "admin"]
@@ -85,14 +82,14 @@ async def list_operations(
     `last-used` means).
     """
     since = _start_of(since_date)
-    real_plan_id = await _plan_of(plan_id)
-    query = oplog.OperationQuery(plan_id=real_plan_id, status=status, tool=tool, since=since)
+    plan = await real_plan_id(plan_id)
+    query = oplog.OperationQuery(plan_id=plan, status=status, tool=tool, since=since)
     try:
         found = await oplog.page(query, limit=limit, cursor=cursor, scope="list_operations")
     except oplog.InvalidCursor as refusal:
         raise ToolError(str(refusal)) from None
     log = OperationLog(
-        plan_id=real_plan_id,
+        plan_id=plan,
         operations=[_entry(op) for op in found.operations],
         next_cursor=found.next_cursor,
     )
@@ -109,33 +106,6 @@ def _start_of(since_date: str | None) -> datetime | None:
         return oplog.start_of_day(parse_date(since_date, field="since_date"))
     except DateError as refusal:
         raise ToolError(str(refusal)) from None
-
-
-async def _plan_of(plan_id: str | None) -> str:
-    """The real plan id: as given, the default plan, or what YNAB says `last-used` means.
-
-    Only an alias, or no plan and no configured default, costs a YNAB request.
-    """
-    try:
-        chosen = check_id(
-            plan_id or settings.AVENIR_MCP_DEFAULT_PLAN or await _ynab_default_plan(),
-            what="plan",
-            source="list_plans",
-        )
-        if chosen in ALIASES:
-            return (await ynab.plan_snapshot(chosen)).plan_id
-    except IdError as refusal:
-        raise ToolError(str(refusal)) from None
-    except ynab.YnabError as error:
-        raise ToolError(error.message) from error
-    return chosen
-
-
-async def _ynab_default_plan() -> str:
-    chosen = default_plan_id(await ynab.list_plans())
-    if chosen is None:
-        raise ToolError("There are several plans and no default: pass plan_id, an id from list_plans.")
-    return chosen
 
 
 def _entry(op: Operation) -> LoggedOperation:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from django.conf import settings
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
 from tools import ynab
+from tools.access import default_plan_id
 from tools.logic.text import safe_text
 from tools.registry import read_tool
 from tools.ynab.entities import PlanSummary
@@ -46,15 +46,6 @@ async def list_plans() -> Annotated[CallToolResult, PlanListing]:
         content=[TextContent(type="text", text=summary(entries))],
         structured_content=PlanListing(plans=entries).model_dump(mode="json"),
     )
-
-
-def default_plan_id(listing: ynab.PlanList) -> str | None:
-    """The configured default plan, else YNAB's default plan, else the only plan there is."""
-    if settings.AVENIR_MCP_DEFAULT_PLAN:
-        return settings.AVENIR_MCP_DEFAULT_PLAN
-    if listing.default_plan_id is not None:
-        return listing.default_plan_id
-    return listing.plans[0].id if len(listing.plans) == 1 else None
 
 
 def plan_entry(plan: PlanSummary, *, is_default: bool) -> PlanEntry:

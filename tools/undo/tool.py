@@ -15,7 +15,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
-from tools.access import id_arg, open_plan, refusals
+from tools.access import real_plan_id, refusals
 from tools.arguments import PlanIdArg
 from tools.logic.ids import check_id
 from tools.registry import write_tool
@@ -23,7 +23,6 @@ from tools.undo.change import TOOL, UndoWrite
 from tools.undo.choose import UndoRefused, choose
 from tools.writes.flow import confirmed_write
 from tools.writes.results import WriteResult
-from tools.ynab.client import ALIASES
 
 
 class UndoConflict(BaseModel):
@@ -80,28 +79,18 @@ async def undo_operation(
     if operation_id is not None:
         with refusals():
             operation_id = check_id(operation_id, what="operation", source="list_operations")
-    real_plan_id = await _real_plan_id(plan_id)
+    plan = await real_plan_id(plan_id)
     try:
-        target = await choose(real_plan_id, operation_id)
+        target = await choose(plan, operation_id)
     except UndoRefused as refusal:
         raise ToolError(str(refusal)) from None
     undo = UndoWrite(target)
     return await confirmed_write(
         ctx,
         tool=TOOL,
-        plan_id=real_plan_id,
+        plan_id=plan,
         confirmation=confirmation,
         result=UndoResult,
         build=undo.build,
         apply=undo.apply,
     )
-
-
-async def _real_plan_id(plan_id: str | None) -> str:
-    """The plan's real id, which the log is kept by: as given, or what an alias or the default means.
-
-    Only `last-used` or an omitted plan costs a read here (the flow then reads it fresh).
-    """
-    if plan_id is not None and plan_id not in ALIASES:
-        return id_arg(plan_id, what="plan")
-    return (await open_plan(plan_id)).plan_id
