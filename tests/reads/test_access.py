@@ -1,4 +1,5 @@
-"""How read tools reach a plan and read their arguments (`tools.access`), against the live sandbox."""
+"""How read tools reach a plan (`tools.access`) and read their arguments (`tools.arguments`),
+against the live sandbox."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from asgiref.sync import sync_to_async
 from mcp.server.mcpserver.exceptions import ToolError
 
 from sandbox.models import Plan
-from tools import access
+from tools import access, arguments
 
 pytestmark = pytest.mark.anyio
 
@@ -122,10 +123,10 @@ async def test_the_real_plan_id_of_an_omitted_plan_among_several_is_refused_like
 def test_months_are_read_before_the_plan_and_checked_against_it_after():
     today = date(2026, 9, 15)
 
-    assert access.month_arg("current", today) == date(2026, 9, 1)
-    assert access.month_arg("2026-10", today) == date(2026, 10, 1)
+    assert arguments.month_arg("current", today) == date(2026, 9, 1)
+    assert arguments.month_arg("2026-10", today) == date(2026, 10, 1)
     with pytest.raises(ToolError, match=r"^Month '2026-9' is not understood"):
-        access.month_arg("2026-9", today)
+        arguments.month_arg("2026-9", today)
 
 
 async def test_a_month_outside_the_plan_is_refused_with_the_valid_range(demo_plan):
@@ -143,12 +144,12 @@ async def test_a_month_outside_the_plan_is_refused_with_the_valid_range(demo_pla
 
 
 def test_listed_ids_are_checked_and_duplicates_merged_or_refused():
-    assert access.check_ids(["a1", "b2", "a1"], what="account") == ("a1", "b2")
-    assert access.check_ids(None, what="account") is None
+    assert arguments.check_ids(["a1", "b2", "a1"], what="account") == ("a1", "b2")
+    assert arguments.check_ids(None, what="account") is None
     with pytest.raises(ToolError, match=r"^Transaction 't9' is listed twice; give it once\.$"):
-        access.check_ids(["t9", "t9"], what="transaction", merge_duplicates=False)
+        arguments.check_ids(["t9", "t9"], what="transaction", merge_duplicates=False)
     with pytest.raises(ToolError, match=r"not a valid account id .*list_accounts"):
-        access.check_ids(["ok", "a/b"], what="account")
+        arguments.check_ids(["ok", "a/b"], what="account")
 
 
 @pytest.mark.parametrize(
@@ -156,13 +157,13 @@ def test_listed_ids_are_checked_and_duplicates_merged_or_refused():
     [("-42.50", -42_500), (12, 12_000), (-42.5, -42_500), (0.1, 100), (999999999.999, 999_999_999_999)],
 )
 def test_amounts_are_read_from_their_decimal_text(given, milliunits):
-    assert access.amount_arg(given) == milliunits
+    assert arguments.amount_arg(given) == milliunits
 
 
 @pytest.mark.parametrize("given", [float("nan"), float("inf"), 1e-05, 1e20, "1e3", "12,50", 0.0001])
 def test_amounts_that_are_not_plain_decimals_are_refused_in_one_line(given):
     with pytest.raises(ToolError) as refused:
-        access.amount_arg(given)
+        arguments.amount_arg(given)
 
     assert "\n" not in str(refused.value)
     assert str(refused.value).startswith("amount ")
@@ -171,13 +172,13 @@ def test_amounts_that_are_not_plain_decimals_are_refused_in_one_line(given):
 def test_a_window_is_defaulted_ordered_and_bounded():
     today = date(2026, 9, 15)
 
-    assert access.window_args(None, None, default_since=today, default_until=date(2026, 10, 15)) == (
+    assert arguments.window_args(None, None, default_since=today, default_until=date(2026, 10, 15)) == (
         today,
         date(2026, 10, 15),
     )
     with pytest.raises(ToolError, match=r"^since_date 2026-09-15 is after until_date 2026-09-01"):
-        access.window_args("2026-09-15", "2026-09-01")
+        arguments.window_args("2026-09-15", "2026-09-01")
     with pytest.raises(ToolError, match="367 days apart"):
-        access.window_args("2025-09-01", "2026-09-03")
+        arguments.window_args("2025-09-01", "2026-09-03")
     with pytest.raises(ToolError, match=r"^since_date is required"):
-        access.window_args(None, "2026-09-01")
+        arguments.window_args(None, "2026-09-01")

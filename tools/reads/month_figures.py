@@ -10,7 +10,8 @@ from datetime import date
 
 from pydantic import BaseModel, Field
 
-from tools.access import month_arg, open_plan, require_month, today
+from tools.access import open_plan, require_month, today
+from tools.arguments import month_arg
 from tools.logic.budget import CategoryMonth
 from tools.presenting import money, name
 from tools.ynab.snapshot import PlanSnapshot

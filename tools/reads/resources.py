@@ -17,7 +17,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 
 from tools import ynab
-from tools.access import id_arg, open_plan
+from tools.access import open_plan
+from tools.arguments import id_arg
 from tools.presenting import money, name
 
 PLANS_URI = "ynab://plans"

@@ -8,16 +8,18 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import (
+from tools.access import open_plan, require_account, today
+from tools.arguments import (
+    AccountIdsArg,
+    CursorArg,
+    LimitArg,
+    OptionalDateArg,
+    PlanIdArg,
     check_ids,
     check_window_dates,
     date_arg,
     days_after,
-    open_plan,
-    require_account,
-    today,
 )
-from tools.arguments import AccountIdsArg, CursorArg, LimitArg, OptionalDateArg, PlanIdArg
 from tools.logic.schedules import Occurrence, is_transfer, totals, upcoming
 from tools.paging import paginate
 from tools.presenting import (

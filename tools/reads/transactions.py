@@ -8,16 +8,7 @@ from typing import Annotated, Literal
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import (
-    amount_arg,
-    check_ids,
-    given_text,
-    open_plan,
-    require_account,
-    require_category,
-    today,
-    window_args,
-)
+from tools.access import open_plan, require_account, require_category, today
 from tools.arguments import (
     AccountIdsArg,
     AmountValue,
@@ -27,6 +18,10 @@ from tools.arguments import (
     LimitArg,
     OptionalDateArg,
     PlanIdArg,
+    amount_arg,
+    check_ids,
+    given_text,
+    window_args,
 )
 from tools.logic.search import Criteria, matching
 from tools.paging import paginate

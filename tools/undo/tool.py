@@ -15,8 +15,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
-from tools.access import real_plan_id, refusals
-from tools.arguments import PlanIdArg
+from tools.access import real_plan_id
+from tools.arguments import PlanIdArg, refusals
 from tools.logic.ids import check_id
 from tools.registry import write_tool
 from tools.undo.change import TOOL, UndoWrite

@@ -16,8 +16,7 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from confirmations.preview import Preview
-from tools.access import check_ids, id_arg
-from tools.arguments import MAX_IDS, PlanIdArg
+from tools.arguments import MAX_IDS, PlanIdArg, check_ids, id_arg
 from tools.logic.recategorise import (
     Recategorisation,
     Recategorised,

@@ -16,8 +16,7 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from confirmations.preview import Preview
-from tools.access import check_ids
-from tools.arguments import MAX_IDS, PlanIdArg
+from tools.arguments import MAX_IDS, PlanIdArg, check_ids
 from tools.logic.approvals import Approvals, approvals, approved_ids, undo_state
 from tools.logic.transaction_lines import category_shown, transaction_line
 from tools.models import Operation

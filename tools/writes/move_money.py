@@ -26,8 +26,8 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from confirmations.preview import Preview
-from tools.access import amount_arg, id_arg, month_arg, require_month, today
-from tools.arguments import AmountValue, MonthArg, PlanIdArg
+from tools.access import require_month, today
+from tools.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
 from tools.logic.assigned import Assignment, MoneyMove, logged_assignments, money_move, move_refusal
 from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
