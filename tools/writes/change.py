@@ -1,13 +1,13 @@
 """What a write tool hands the write flow: the `Change` it built, and what `apply` reports.
 
-`Change` is built purely from a plan snapshot; `Applied` is what the YNAB request(s) did;
-`WriteFailed` is how `apply` reports a failure whose outcome it knows exactly. See
-`tools.writes.flow` for the path they take.
+`Change` is built purely from a plan snapshot (by the tool's `Build`); `Applied` is what the
+YNAB request(s) did (the tool's `Apply`); `WriteFailed` is how `apply` reports a failure whose
+outcome it knows exactly. See `tools.writes.flow` for the path they take.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -16,7 +16,12 @@ from confirmations.preview import Preview
 
 if TYPE_CHECKING:
     from tools.models import Operation
+    from tools.ynab import PlanSnapshot, YnabClient
 
+Build = Callable[["PlanSnapshot"], "Change"]
+"""The tool's pure `build(snapshot)`: the change, a refusal (`Refusal`, `ToolError`), or nothing."""
+Apply = Callable[["YnabClient", "PlanSnapshot", "Change"], Awaitable["Applied"]]
+"""The tool's `apply(client, snapshot, change)`: the YNAB request(s)."""
 Hold = Callable[["Operation"], AbstractAsyncContextManager[None]]
 """Entered with the operation's `pending` row once it is begun, around `apply`: an undo claims
 the operation it reverses there (and gives the claim back if `apply` fails)."""

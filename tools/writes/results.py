@@ -3,13 +3,14 @@
 Each write tool's result model extends it with the tool's own fields, and the tool is
 annotated `-> Annotated[CallToolResult, ItsResult] | InputRequiredResult`, so the output
 schema published to the agent is the tool's model and the first round of a 2026-07-28
-confirmation passes through as is. `tools.writes.flow` fills these fields in; a tool only
-builds its own.
+confirmation passes through as is. `tools.writes.flow` fills these fields in (`write_answer`);
+a tool only builds its own.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
@@ -58,3 +59,27 @@ def write_tool_result(result: WriteResult) -> CallToolResult:
     if result.status == "confirmation_required" and result.preview:
         return tool_result(result, f"{result.message}\n\n{result.preview}")
     return tool_result(result, result.message)
+
+
+def write_answer(
+    result: type[WriteResult],
+    plan_id: str,
+    fields: Mapping[str, Any],
+    *,
+    status: str,
+    message: str,
+    operation_id: str | None = None,
+    preview: str | None = None,
+    confirmation: str | None = None,
+) -> CallToolResult:
+    """The tool's answer: its result model with the common fields and its own `fields`."""
+    answer = result(
+        plan_id=plan_id,
+        status=status,
+        message=message,
+        operation_id=operation_id,
+        preview=preview,
+        confirmation=confirmation,
+        **fields,
+    )
+    return write_tool_result(answer)
