@@ -11,13 +11,14 @@ from typing import Annotated, Literal
 
 from django.utils import timezone
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from tools import oplog
 from tools.access import real_plan_id
 from tools.logic.months import DateError, parse_date
 from tools.models import Operation
+from tools.presenting import tool_result
 from tools.registry import read_tool
 
 StatusName = Literal["pending", "applied", "failed", "unknown", "undone"]
@@ -93,10 +94,7 @@ async def list_operations(
         operations=[_entry(op) for op in found.operations],
         next_cursor=found.next_cursor,
     )
-    return CallToolResult(
-        content=[TextContent(type="text", text=_one_line(log))],
-        structured_content=log.model_dump(mode="json"),
-    )
+    return tool_result(log, _one_line(log))
 
 
 def _start_of(since_date: str | None) -> datetime | None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from tools import ynab
 from tools.access import default_plan_id
-from tools.logic.text import safe_text
+from tools.presenting import name, tool_result
 from tools.registry import read_tool
 from tools.ynab.entities import PlanSummary
 
@@ -42,17 +42,14 @@ async def list_plans() -> Annotated[CallToolResult, PlanListing]:
         raise ToolError(error.message) from error
     default = default_plan_id(listing)
     entries = [plan_entry(plan, is_default=plan.id == default) for plan in listing.plans]
-    return CallToolResult(
-        content=[TextContent(type="text", text=summary(entries))],
-        structured_content=PlanListing(plans=entries).model_dump(mode="json"),
-    )
+    return tool_result(PlanListing(plans=entries), summary(entries))
 
 
 def plan_entry(plan: PlanSummary, *, is_default: bool) -> PlanEntry:
     currency = plan.settings.currency_format
     return PlanEntry(
         plan_id=plan.id,
-        name=safe_text(plan.name) or "",
+        name=name(plan.name),
         first_month=plan.first_month.isoformat() if plan.first_month else None,
         last_month=plan.last_month.isoformat() if plan.last_month else None,
         currency=currency.iso_code if currency else None,
