@@ -23,6 +23,7 @@ from tools.arguments import (
     given_text,
     window_args,
 )
+from tools.logic.recategorise import shown_category_id
 from tools.logic.search import Criteria, matching
 from tools.paging import paginate
 from tools.presenting import (
@@ -40,7 +41,6 @@ from tools.ynab.entities import Transaction
 from tools.ynab.snapshot import PlanSnapshot
 
 MAX_PAYEE_TEXT = 200
-UNCATEGORIZED = "Uncategorized"
 Cleared = Literal["cleared", "uncleared", "reconciled"]
 
 
@@ -165,10 +165,7 @@ def _entry(snapshot: PlanSnapshot, transaction: Transaction) -> TransactionEntry
 
 def _category(snapshot: PlanSnapshot, category_id: str | None) -> str | None:
     """The category's name; None for none, and for YNAB's internal Uncategorized (which is none)."""
-    category = snapshot.categories.get(category_id) if category_id else None
-    if category is None or (category.internal and category.name == UNCATEGORIZED):
-        return None
-    return category_name(snapshot, category_id)
+    return category_name(snapshot, shown_category_id(snapshot, category_id))
 
 
 def _summary(search: TransactionSearch, since: date, until: date) -> str:
