@@ -74,13 +74,18 @@ async def test_categories_come_by_group_in_ynabs_order_without_hidden_or_interna
     assert requests == 1
 
 
-async def test_accounts_lists_open_accounts_with_their_balance(demo_plan):
+async def test_accounts_lists_open_accounts_with_their_balance_budget_ones_first(demo_plan):
     held = (await sandbox_get(f"/plans/{demo_plan.id}/accounts"))["accounts"]
 
     accounts, requests = await read(f"ynab://plans/{demo_plan.id}/accounts")
 
     open_accounts = {a["id"]: a for a in held if not (a["closed"] or a["deleted"])}
-    assert {a["account_id"] for a in accounts} == set(open_accounts)
+    # list_accounts' order: budget accounts before tracking ones, then by name.
+    in_order = sorted(
+        open_accounts.values(), key=lambda a: (not a["on_budget"], a["name"].casefold(), a["id"])
+    )
+    assert [a["account_id"] for a in accounts] == [a["id"] for a in in_order]
+    assert {a["on_budget"] for a in in_order} == {True, False}  # the order has both kinds to show
     for entry in accounts:
         account = open_accounts[entry["account_id"]]
         assert (entry["name"], entry["type"], entry["on_budget"]) == (

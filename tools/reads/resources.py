@@ -19,6 +19,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from tools import ynab
 from tools.access import open_plan
 from tools.arguments import id_arg
+from tools.logic.accounts import listed_accounts
 from tools.presenting import money, name
 
 PLANS_URI = "ynab://plans"
@@ -95,10 +96,7 @@ def _shown(entity: dict[str, Any]) -> bool:
 
 async def accounts_resource(plan_id: str) -> str:
     snapshot = await _refusing(lambda: open_plan(plan_id))
-    accounts = sorted(
-        (account for account in snapshot.accounts.values() if not account.closed),
-        key=lambda account: (not account.on_budget, account.name.casefold(), account.id),
-    )
+    accounts = [account for account in listed_accounts(snapshot) if not account.closed]
     return _json(
         [
             {
