@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from tests.logic.month_plans import category, figures, group, month, plan
 from tools.logic.budget import (
+    CategoryMonth,
     budget_categories,
     month_totals,
     overspent_categories,
@@ -142,6 +143,17 @@ def test_utilisation_is_the_exact_percentage_rounded_once(activity, assigned):
     assert abs(Fraction(tenths) - exact) <= Fraction(1, 2)
     if abs(Fraction(tenths) - exact) == Fraction(1, 2):
         assert abs(tenths) > abs(exact)  # a half goes away from zero
+
+
+@given(st.integers(-(10**12), 10**12), st.integers(-(10**12), 10**12), st.integers(-(10**12), 10**12))
+def test_over_budget_means_more_spent_than_assigned_and_overspent_means_below_zero(
+    activity, assigned, available
+):
+    row = CategoryMonth("c1", "Food", "Bills", assigned=assigned, activity=activity, available=available)
+
+    exact = Fraction(-activity * 100, assigned) if assigned > 0 else None
+    assert row.is_over_budget == (exact is not None and exact > 100)
+    assert row.is_overspent == (available < 0)
 
 
 @given(st.integers(-(10**18), 10**18), st.integers(-(10**9), 10**9).filter(bool))

@@ -44,6 +44,16 @@ class CategoryMonth:
         """Nothing assigned, nothing spent or received, nothing available."""
         return self.assigned == 0 and self.activity == 0 and self.available == 0
 
+    @property
+    def is_overspent(self) -> bool:
+        """Available below zero at the end of the month."""
+        return self.available < 0
+
+    @property
+    def is_over_budget(self) -> bool:
+        """More spent than assigned (utilisation above 100 %); never when nothing is assigned."""
+        return self.assigned > 0 and -self.activity > self.assigned
+
 
 @dataclass(frozen=True, slots=True)
 class MonthTotals:
@@ -114,7 +124,7 @@ def overspent_categories(snapshot: PlanSnapshot, month: date) -> list[CategoryMo
         if is_internal(snapshot, category):
             continue
         row = category_month(snapshot, month, category)
-        if row.available < 0:
+        if row.is_overspent:
             ranked.append(((row.available, *display_order(snapshot, category)), row))
     ranked.sort(key=lambda pair: pair[0])
     return [row for _key, row in ranked]

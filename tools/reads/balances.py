@@ -57,7 +57,7 @@ async def get_category_balances(
         categories=[CategoryFigures(**figures_fields(snapshot, row)) for row in page.items],
         next_cursor=page.next_cursor,
     )
-    overspent = sum(row.available < 0 for row in rows)
+    overspent = sum(row.is_overspent for row in rows)
     return tool_result(result, _summary(result, total=len(rows), overspent=overspent))
 
 

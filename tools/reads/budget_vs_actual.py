@@ -55,7 +55,7 @@ async def get_budget_vs_actual(
         categories=[_entry(snapshot, row) for row in page.items],
         next_cursor=page.next_cursor,
     )
-    over = sum(row.assigned > 0 and -row.activity > row.assigned for row in rows)
+    over = sum(row.is_over_budget for row in rows)
     return tool_result(result, _summary(result, total=len(rows), over=over))
 
 
