@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Any, Literal
+from typing import Any
 
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema
@@ -16,11 +16,9 @@ from ninja.errors import HttpError
 from ninja.security import SessionAuth
 
 from tools import oplog
-from tools.models import Operation
+from tools.models import ConfirmedByName, Operation, StatusName
 
 VIEW_PERMISSION = "tools.view_operation"
-
-StatusName = Literal["pending", "applied", "failed", "unknown", "undone"]
 
 
 class StaffSession(SessionAuth):
@@ -44,7 +42,7 @@ class OperationSummary(Schema):
     tool: str
     summary: str = Field(description="The preview's first line, or a one-line description.")
     status: StatusName
-    confirmed_by: Literal["input_required", "elicitation", "code", "none", "admin"]
+    confirmed_by: ConfirmedByName
     client: str = Field(description="The MCP token's name when it wrote, or 'stdio'.")
     token_id: int | None
     created_at: dt.datetime

@@ -9,6 +9,7 @@ import hashlib
 import secrets
 import string
 import uuid
+from typing import Literal
 
 from django.db import models
 from django.utils import timezone
@@ -180,3 +181,9 @@ class Operation(models.Model):
             and self.undone_by_id is None
             and self.undo_of_id is None
         )
+
+
+# Operation.Status and Operation.ConfirmedBy as the types the audit API and list_operations
+# publish (a Literal must be spelled out; a test keeps these equal to the choices).
+StatusName = Literal["pending", "applied", "failed", "unknown", "undone"]
+ConfirmedByName = Literal["input_required", "elicitation", "code", "none", "admin"]

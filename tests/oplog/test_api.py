@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import get_args
 
 import httpx
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tools.models import Operation
+from tools.models import ConfirmedByName, Operation, StatusName
 
 LIST = "/api/operations"
 
@@ -18,6 +19,11 @@ def _browser(user: User) -> Client:
     browser = Client()
     browser.force_login(user)
     return browser
+
+
+def test_the_published_status_and_confirmation_names_are_exactly_the_logs_own():
+    assert list(get_args(StatusName)) == list(Operation.Status.values)
+    assert list(get_args(ConfirmedByName)) == list(Operation.ConfirmedBy.values)
 
 
 def test_it_answers_401_without_a_session_and_403_to_anyone_not_allowed(

@@ -7,7 +7,7 @@ no plan at all) means.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated
 
 from django.utils import timezone
 from mcp.server.mcpserver.exceptions import ToolError
@@ -17,12 +17,9 @@ from pydantic import BaseModel, Field
 from tools import oplog
 from tools.access import real_plan_id
 from tools.logic.months import DateError, parse_date
-from tools.models import Operation
+from tools.models import ConfirmedByName, Operation, StatusName
 from tools.presenting import tool_result
 from tools.registry import read_tool
-
-StatusName = Literal["pending", "applied", "failed", "unknown", "undone"]
-ConfirmedBy = Literal["input_required", "elicitation", "code", "none", "admin"]
 
 
 class LoggedOperation(BaseModel):
@@ -33,7 +30,7 @@ class LoggedOperation(BaseModel):
         description="pending: sent or about to be; applied; failed: not applied; unknown: YNAB never "
         "answered, so it may or may not be in effect; undone."
     )
-    confirmed_by: ConfirmedBy = Field(
+    confirmed_by: ConfirmedByName = Field(
         description="How the person agreed: input_required or elicitation (a question in their client), "
         "code (a confirmation code), none (the tool acts at once), admin (an undo the owner confirmed "
         "in the admin)."
