@@ -106,7 +106,7 @@ def claim(original: Operation) -> Hold:
     @asynccontextmanager
     async def hold(undo_row: Operation) -> AsyncIterator[None]:
         if not await oplog.claim_for_undo(original.pk, undo_row):
-            raise WriteFailed(await _lost_claim(original.pk))
+            raise WriteFailed(await _lost_claim(original))
         try:
             yield
         except BaseException:
@@ -117,10 +117,10 @@ def claim(original: Operation) -> Hold:
     return hold
 
 
-async def _lost_claim(op_id: str) -> str:
-    now = await Operation.objects.filter(pk=op_id).values("status", "undone_by_id").afirst()
-    by = f" by operation {now['undone_by_id']}" if now and now["undone_by_id"] else ""
+async def _lost_claim(original: Operation) -> str:
+    now = await oplog.get(original.plan_id, original.pk)
+    by = f" by operation {now.undone_by_id}" if now is not None and now.undone_by_id else ""
     return (
-        f"Operation {op_id} was undone meanwhile{by}, so this undo sent nothing; "
+        f"Operation {original.pk} was undone meanwhile{by}, so this undo sent nothing; "
         "list_operations shows the log."
     )
