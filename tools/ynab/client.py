@@ -208,15 +208,17 @@ class YnabClient:
     ) -> Json:
         """Create transactions; always the list form, so a known `import_id` is reported in
         `duplicate_import_ids` rather than refused with a 409."""
-        call = Call("POST", f"{plan_path(plan_id)}/transactions", body={"transactions": list(transactions)})
-        return await self._write(plan_id, _with_hint(call, check_hint))
+        body = {"transactions": list(transactions)}
+        call = Call("POST", f"{plan_path(plan_id)}/transactions", body=body, check_hint=check_hint)
+        return await self._write(plan_id, call)
 
     async def patch_transactions(
         self, plan_id: str, items: Sequence[Json], *, check_hint: str | None = None
     ) -> Json:
         """Update many transactions; each item names its `id` (or `import_id`)."""
-        call = Call("PATCH", f"{plan_path(plan_id)}/transactions", body={"transactions": list(items)})
-        return await self._write(plan_id, _with_hint(call, check_hint))
+        body = {"transactions": list(items)}
+        call = Call("PATCH", f"{plan_path(plan_id)}/transactions", body=body, check_hint=check_hint)
+        return await self._write(plan_id, call)
 
     async def put_transaction(
         self, plan_id: str, transaction_id: str, fields: Json, *, check_hint: str | None = None
@@ -257,10 +259,6 @@ class YnabClient:
         if isinstance(knowledge, int) and plan_id not in ALIASES:
             self.written_knowledge[plan_id] = max(knowledge, self.written_knowledge.get(plan_id, 0))
         return data
-
-
-def _with_hint(call: Call, check_hint: str | None) -> Call:
-    return Call(call.method, call.path, call.params, call.body, check_hint)
 
 
 def _data(response: httpx.Response, write: bool = False) -> Json:
