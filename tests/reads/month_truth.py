@@ -52,6 +52,19 @@ class SandboxPlan:
         body = {"category": {"budgeted": budgeted}}
         await self._send("PATCH", f"/months/{month}/categories/{category_id}", body)
 
+    async def spend(self, category_id: str, amount: int, day: date) -> None:
+        """An outflow of `amount` milliunits (> 0) from the first open budget account, on `day`."""
+        accounts = (await self.get("/accounts"))["accounts"]
+        account = next(a for a in accounts if a["on_budget"] and not (a["closed"] or a["deleted"]))
+        transaction = {
+            "account_id": account["id"],
+            "date": day.isoformat(),
+            "amount": -amount,
+            "category_id": category_id,
+            "payee_name": "Test spending",
+        }
+        await self._send("POST", "/transactions", {"transaction": transaction})
+
     async def months_held(self) -> tuple[str, str]:
         """The plan's first and last month, as `GET /plans/{id}/months` lists them."""
         months = [row["month"] for row in (await self.get("/months"))["months"]]

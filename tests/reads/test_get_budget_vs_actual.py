@@ -83,6 +83,30 @@ async def test_utilisation_is_over_100_for_an_overspent_budget_and_null_without_
     assert rows["Health"]["utilisation_pct"] is None
 
 
+async def test_its_line_counts_the_categories_over_budget_not_the_overspent_ones(demo_plan, sandbox):
+    truth = await sandbox.month("current")
+    # The category with the most money left from before, made over budget but not overspent:
+    # 0.01 assigned, at least 0.02 spent this month, what it had before still covering it.
+    saved = max(truth["categories"], key=spare)
+    assert spare(saved) >= 10, "the demo has savings"
+    await sandbox.assign("current", saved["id"], 10)
+    await sandbox.spend(saved["id"], 20 + max(saved["activity"], 0), timezone.localdate())
+
+    result = await call("get_budget_vs_actual", plan_id=demo_plan.id, limit=200)
+
+    answer = ok(result)
+    over = {row["name"] for row in answer["categories"] if (row["utilisation_pct"] or 0) > 100}
+    overspent = {row["name"] for row in answer["categories"] if milliunits(row["available"]) < 0}
+    assert saved["name"] in over - overspent
+    expected = f"{len(answer['categories'])} categories for {answer['month']}, {len(over)} over budget."
+    assert result.content[0].text == expected
+
+
+def spare(category: dict) -> int:
+    """What a category still holds once its assignment and any money it received are taken out."""
+    return category["balance"] - category["budgeted"] - max(category["activity"], 0)
+
+
 async def test_pages_of_any_size_add_up_to_the_same_list(demo_plan):
     whole = await every_row(demo_plan.id, "current", limit=200)
 

@@ -43,6 +43,16 @@ async def test_it_gives_each_budget_category_the_figures_the_sandbox_has_for_the
     assert result["next_cursor"] is None
 
 
+async def test_its_line_counts_the_categories_and_the_overspent_ones(demo_plan):
+    result = await call("get_category_balances", plan_id=demo_plan.id)
+
+    answer = ok(result)
+    overspent = sum(milliunits(row["available"]) < 0 for row in answer["categories"])
+    assert overspent >= 1, "the demo overspends Dining Out"
+    expected = f"{len(answer['categories'])} categories for {answer['month']}, {overspent} overspent."
+    assert result.content[0].text == expected
+
+
 async def test_it_leaves_out_hidden_and_internal_categories_and_keeps_credit_card_payments(
     demo_plan, sandbox
 ):
