@@ -52,10 +52,15 @@ async def test_its_text_is_one_line_with_the_figures(demo_plan):
     result = await call("get_monthly_summary", plan_id=demo_plan.id, month="current")
     summary = ok(result)
 
-    text = result.content[0].text
-    assert "\n" not in text
-    assert text.startswith(f"{summary['month']}: income {summary['income']}, assigned {summary['assigned']}")
-    assert f"Ready to Assign {summary['ready_to_assign']}" in text
+    assert summary["age_of_money"] is not None
+    count = summary["overspent_count"]
+    assert count >= 1, "the demo overspends Dining Out"
+    overspent = "1 overspent category" if count == 1 else f"{count} overspent categories"
+    assert result.content[0].text == (
+        f"{summary['month']}: income {summary['income']}, assigned {summary['assigned']}, activity "
+        f"{summary['activity']}, Ready to Assign {summary['ready_to_assign']}, age of money "
+        f"{summary['age_of_money']} days, {overspent}."
+    )
 
 
 async def test_an_overspent_hidden_category_still_shows(demo_plan, sandbox):

@@ -65,7 +65,8 @@ async def test_closed_accounts_come_last_and_the_broken_link_is_named_in_the_sum
     assert any(closed)
     broken = [entry["name"] for entry in accounts if entry["bank_link"] == "broken"]
     assert broken  # the demo's savings account has a broken link
-    assert result.content[0].text.endswith(f"bank link broken: {', '.join(broken)}.")
+    expected = f"{len(accounts)} accounts ({sum(closed)} closed); bank link broken: {', '.join(broken)}."
+    assert result.content[0].text == expected
 
 
 async def test_an_account_name_from_the_bank_is_shown_on_one_line_without_hidden_characters(demo_plan):

@@ -43,7 +43,8 @@ async def test_every_payee_comes_with_its_count_and_last_use_most_used_first(dem
 async def test_search_matches_name_or_merchant_case_insensitively(demo_plan):
     payees, _counts, _newest = await held_usage(demo_plan.id)
 
-    found = ok(await call("list_payees", plan_id=demo_plan.id, search="netflix"))
+    result = await call("list_payees", plan_id=demo_plan.id, search="netflix")
+    found = ok(result)
 
     expected = {
         pid
@@ -54,6 +55,11 @@ async def test_search_matches_name_or_merchant_case_insensitively(demo_plan):
     assert {entry["payee_id"] for entry in found["payees"]} == expected
     assert found["total"] == len(expected)
     assert all("NETFLIX" in entry["merchant"] for entry in found["payees"])
+    top = found["payees"][0]
+    expected_line = (
+        f"{len(expected)} payees matching the search; most used: {top['name']} ({top['transactions']})."
+    )
+    assert result.content[0].text == expected_line
 
 
 async def test_a_merchant_search_finds_bank_labels_however_they_are_written(demo_plan):
