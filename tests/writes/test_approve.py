@@ -87,6 +87,17 @@ async def test_it_skips_transactions_approved_already_and_logs_only_those_it_app
     assert op.preview.splitlines()[0] == "Approve 1 transaction(s)"
 
 
+async def test_its_log_names_each_transaction_with_its_category_and_a_split_as_split(home):
+    async with connected(MODERN) as client:
+        answer = content(await call(client, approving(home, home.market, home.split)))
+
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    question, *lines = op.preview.splitlines()
+    assert question == "Approve 2 transaction(s)"
+    assert len(lines) == 2
+    assert [line.endswith(", Split") for line in lines].count(True) == 1
+
+
 async def test_it_has_nothing_to_do_when_every_transaction_is_approved_and_writes_nothing(home):
     await set_approved(home, True, home.market, home.salary)
     case = approving(home, home.market, home.salary)
