@@ -22,6 +22,22 @@ def _balance(api, home, account_id):
     return api.get(f"/plans/{home.id}/accounts/{account_id}").json()["data"]["account"]["balance"]
 
 
+def _split_with_a_transfer_line(api, home) -> tuple[dict, str]:
+    """A 60.00 split from checking: 10.00 of groceries and 50.00 to savings; (split, that leg's id)."""
+    split = transaction(
+        api,
+        home.id,
+        account_id=home.checking,
+        date=TODAY,
+        amount=-60_000,
+        subtransactions=[
+            {"amount": -10_000, "category_id": home.groceries},
+            {"amount": -50_000, "payee_id": _payee_of(home.savings)},
+        ],
+    )
+    return split, split["subtransactions"][1]["transfer_transaction_id"]
+
+
 def test_a_transfer_creates_the_other_leg_linked_both_ways(api, home):
     sent = transaction(
         api,
@@ -189,18 +205,7 @@ def test_an_existing_split_refuses_new_lines_amount_date_and_category(api, home)
 
 
 def test_a_split_line_can_transfer_and_its_leg_goes_with_the_split(api, home):
-    split = transaction(
-        api,
-        home.id,
-        account_id=home.checking,
-        date=TODAY,
-        amount=-60_000,
-        subtransactions=[
-            {"amount": -10_000, "category_id": home.groceries},
-            {"amount": -50_000, "payee_id": _payee_of(home.savings)},
-        ],
-    )
-    leg_id = split["subtransactions"][1]["transfer_transaction_id"]
+    split, leg_id = _split_with_a_transfer_line(api, home)
 
     refused = api.delete(f"/plans/{home.id}/transactions/{leg_id}")
     api.delete(f"/plans/{home.id}/transactions/{split['id']}").raise_for_status()
@@ -211,18 +216,7 @@ def test_a_split_line_can_transfer_and_its_leg_goes_with_the_split(api, home):
 
 
 def test_the_leg_of_a_split_line_takes_a_memo_and_keeps_its_split(api, home):
-    split = transaction(
-        api,
-        home.id,
-        account_id=home.checking,
-        date=TODAY,
-        amount=-60_000,
-        subtransactions=[
-            {"amount": -10_000, "category_id": home.groceries},
-            {"amount": -50_000, "payee_id": _payee_of(home.savings)},
-        ],
-    )
-    leg_id = split["subtransactions"][1]["transfer_transaction_id"]
+    split, leg_id = _split_with_a_transfer_line(api, home)
 
     memo = api.put(f"/plans/{home.id}/transactions/{leg_id}", json={"transaction": {"memo": "to savings"}})
     amount = api.put(f"/plans/{home.id}/transactions/{leg_id}", json={"transaction": {"amount": 1}})
