@@ -16,9 +16,10 @@ from datetime import date
 
 from sandbox.api.fields import MISSING, Body
 from sandbox.budget_math.calendar import month_of
+from sandbox.budget_math.goals import CADENCE_MONTHLY, CADENCE_WEEKLY, CADENCE_YEARLY
 from sandbox.models import Category
 
-CADENCE_OF = {"monthly": 1, "weekly": 2, "yearly": 13}
+CADENCE_OF = {"monthly": CADENCE_MONTHLY, "weekly": CADENCE_WEEKLY, "yearly": CADENCE_YEARLY}
 
 
 def apply_goal_fields(body: Body, category: Category, today: date) -> None:

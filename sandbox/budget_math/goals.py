@@ -35,6 +35,13 @@ from datetime import date
 from sandbox.budget_math.calendar import month_count, month_of
 from sandbox.budget_math.months import CategoryMonth
 
+# YNAB's goal_cadence values (OpenAPI spec, Category.goal_cadence); 3-12 repeat every 2-11 months.
+CADENCE_NONE = 0
+CADENCE_MONTHLY = 1
+CADENCE_WEEKLY = 2
+CADENCE_YEARLY = 13
+CADENCE_EVERY_TWO_YEARS = 14
+
 
 @dataclass(frozen=True)
 class Goal:
@@ -76,7 +83,7 @@ def goal_progress(goal: Goal, month: date, figures: CategoryMonth) -> GoalProgre
 
 def _need(goal: Goal, month: date, figures: CategoryMonth) -> GoalProgress:
     assert goal.target is not None
-    if goal.cadence == 2:
+    if goal.cadence == CADENCE_WEEKLY:
         target = goal.target * _weekday_count(month, goal.day or 0)
         return _progress(target, figures.budgeted, figures.budgeted, 1)
     period = _period_months(goal.cadence, goal.cadence_frequency)
@@ -114,11 +121,11 @@ def _months_until(month: date, target_date: date | None) -> int:
 
 def _period_months(cadence: int | None, frequency: int | None) -> int:
     every = max(1, frequency or 1)
-    if cadence in (None, 0, 1):
+    if cadence in (None, CADENCE_NONE, CADENCE_MONTHLY):
         return every
-    if cadence == 13:
+    if cadence == CADENCE_YEARLY:
         return 12 * every
-    if cadence == 14:
+    if cadence == CADENCE_EVERY_TWO_YEARS:
         return 24
     return cadence - 1 if 3 <= cadence <= 12 else 1
 

@@ -6,11 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-# YNAB's goal_cadence values (OpenAPI spec, Category.goal_cadence).
-CADENCE_NONE = 0
-CADENCE_MONTHLY = 1
-CADENCE_WEEKLY = 2
-CADENCE_YEARLY = 13
+from sandbox.budget_math.goals import CADENCE_MONTHLY, CADENCE_NONE, CADENCE_YEARLY
 
 
 @dataclass(frozen=True)
