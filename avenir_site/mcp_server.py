@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from mcp.server.mcpserver import MCPServer, RequestStateSecurity
 
+from avenir_site.mcp_answers import AvenirServer
 from tools.auth import Principal, ServerState, principal_key_of_request
 from tools.catalog import catalog_specs
 from tools.registry import ToolSpec, visible_tools, writes_allowed
@@ -47,7 +48,7 @@ def build_server(
         guide = guide_text(writes=writes)
     else:
         guide = render_guide(guide_markdown, writes=writes)
-    server = MCPServer(
+    server = AvenirServer(
         SERVER_NAME,
         title=SERVER_TITLE,
         version=SERVER_VERSION,

@@ -139,6 +139,12 @@ async def _plan_listing() -> ynab.PlanList:
     return listing
 
 
+async def reused_plan_listing() -> ynab.PlanList:
+    """The plans the token sees, from the listing reused for `PLAN_LISTING_SECONDS` (no
+    request while it is fresh); YNAB's refusal as a `ToolError`."""
+    return await _plan_listing()
+
+
 def forget_plan_listing() -> None:
     """Drop the reused plan listings (the next omitted `plan_id` lists plans again)."""
     with _listings_lock:

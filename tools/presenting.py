@@ -4,15 +4,25 @@ Amounts stay `int` milliunits through every computation and become text only her
 the plan's decimal digits (`money(snapshot, -42500)` → `"-42.50"`). Text from YNAB or
 banks (payee, memo, account, category and group names) goes through `name` / `memo`:
 one line, invisible characters removed, at most 80 characters. `tool_result` makes the
-`CallToolResult` every read tool returns: one short line of text plus the structured content.
+`CallToolResult` every tool returns: one short line of text plus the structured content.
+
+What reaches the client is decided once, for every tool, by `readable` and `refusal`
+(applied by `avenir_site.mcp_answers` to every `tools/call`): the text content is the summary
+line followed by the structured content as compact JSON, because some clients pass only the
+text to the model and others only the structured content (TOOLS.md §1.2); a refusal is its
+sentence alone, and arguments that break the input schema become one such sentence
+(`argument_refusal`).
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from datetime import date
+from typing import Any
 
 from mcp.types import CallToolResult, TextContent
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from tools.logic.money import DEFAULT_DECIMAL_DIGITS, amount_text
 from tools.logic.text import safe_text
@@ -89,11 +99,87 @@ def payee_name(snapshot: PlanSnapshot, payee_id: str | None) -> str:
 
 
 def tool_result(result: BaseModel, text: str) -> CallToolResult:
-    """What a read tool returns: `text` (one line) and `result` as structured content."""
+    """What a tool returns: `text` (its one-line summary) and `result` as structured content.
+
+    The client gets the summary followed by the structured content as JSON (`readable`).
+    """
     return CallToolResult(
         content=[TextContent(type="text", text=text)],
         structured_content=result.model_dump(mode="json"),
     )
+
+
+def readable(result: CallToolResult) -> CallToolResult:
+    """`result` with everything in its text too: the summary line, then the structured content
+    as compact JSON (no indentation). A result without structured content is left as it is."""
+    if result.structured_content is None:
+        return result
+    summary = " ".join(block.text for block in result.content if isinstance(block, TextContent))
+    text = (
+        f"{summary}\n{compact_json(result.structured_content)}"
+        if summary
+        else compact_json(result.structured_content)
+    )
+    return result.model_copy(update={"content": [TextContent(type="text", text=text)]})
+
+
+def compact_json(value: Mapping[str, Any]) -> str:
+    """JSON with no indentation or spaces after separators, non-ASCII kept as is."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def refusal(sentence: str) -> CallToolResult:
+    """A tool error whose text is exactly `sentence` (no prefix, nothing else)."""
+    return CallToolResult(content=[TextContent(type="text", text=sentence)], is_error=True)
+
+
+def argument_refusal(error: ValidationError, input_schema: Mapping[str, Any]) -> str:
+    """Arguments that break a tool's input schema, as one line naming the argument and what to give.
+
+    `Argument 'since_date' is missing. since_date: First day, YYYY-MM-DD (required).` The
+    second sentence is the argument's own description from the input schema. Further
+    arguments in error are named at the end (`Also check: limit.`).
+    """
+    problems = error.errors(include_url=False, include_input=False, include_context=False)
+    first = problems[0]
+    location = first["loc"]
+    argument = str(location[0]) if location else ""
+    shown = _argument_path(location)
+    if first["type"] == "missing":
+        sentence = f"Argument '{shown}' is missing."
+    elif sum(1 for problem in problems if problem["loc"][:1] == location[:1]) > 1:
+        sentence = f"Argument '{shown}' has the wrong type."  # each accepted type refused it
+    else:
+        sentence = f"Argument '{shown}': {_lower_first(first['msg'])}."
+    described = (input_schema.get("properties") or {}).get(argument, {}).get("description")
+    if described:
+        sentence += f" {argument}: {safe_text(described, 300)}"
+    others = sorted({str(problem["loc"][0]) for problem in problems if problem["loc"]} - {argument})
+    if others:
+        sentence += f" Also check: {', '.join(others)}."
+    return safe_text(sentence, 600) or "The arguments do not match the tool's input schema."
+
+
+def _argument_path(location: tuple[Any, ...]) -> str:
+    """`assignments[0].category_id`; the names pydantic gives the union member it tried
+    (`str`, `list[str]`, `function-after[...]`, a model's class name) are left out: the agent
+    never wrote them."""
+    path = ""
+    for index, part in enumerate(location):
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif index == 0:
+            path = str(part)
+        elif part.isidentifier() and part.islower() and part not in _TYPE_TAGS:
+            path += f".{part}"
+    return path
+
+
+_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "list", "dict", "none", "date", "decimal"})
+
+
+def _lower_first(message: str) -> str:
+    return message[:1].lower() + message[1:] if message else message
 
 
 def plural(count: int, noun: str, plural_noun: str | None = None) -> str:

@@ -17,7 +17,7 @@ from tools.auth import Principal
 pytestmark = pytest.mark.anyio
 
 MODES = ["2026-07-28", "legacy"]
-REFUSED = f"Error executing tool {TOOL}: {messages.CODE_REFUSED}"
+REFUSED = messages.CODE_REFUSED
 
 
 class FakeClock:
@@ -173,9 +173,7 @@ async def test_when_too_many_codes_wait_it_refuses_with_a_clear_message(alice, b
 
     assert refused.is_error
     text = refused.content[0].text
-    assert text.startswith(
-        f"Error executing tool {TOOL}: Too many confirmations are waiting (2): nothing was changed."
-    )
+    assert text.startswith("Too many confirmations are waiting (2): nothing was changed.")
     assert "\n" not in text
     assert await budget_row.assigned() == START
 
@@ -186,7 +184,7 @@ async def test_a_read_only_token_is_refused_before_anything_is_asked(store, budg
         with anyio.fail_after(10):
             refused = await client.call_tool(TOOL, budget_row.args)
 
-    assert refused.content[0].text == f"Error executing tool {TOOL}: {messages.READ_ONLY}"
+    assert refused.content[0].text == messages.READ_ONLY
     assert store.pending() == []
     assert await budget_row.assigned() == START
 

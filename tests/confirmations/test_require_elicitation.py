@@ -53,7 +53,7 @@ async def test_a_client_that_cannot_ask_gets_an_error_and_nothing_changes(server
             result = await client.call_tool(TOOL, budget_row.args)
 
     assert result.is_error
-    assert result.content[0].text == f"Error executing tool {TOOL}: {messages.CLIENT_CANNOT_ASK}"
+    assert result.content[0].text == messages.CLIENT_CANNOT_ASK
     assert store.pending() == []
     assert await budget_row.assigned() == START
 
@@ -68,7 +68,7 @@ async def test_a_passed_code_is_an_error_even_one_issued_before(server, budget_r
             result = await client.call_tool(TOOL, {**budget_row.args, "confirmation": code})
 
     assert result.is_error
-    assert result.content[0].text == f"Error executing tool {TOOL}: {messages.CODES_DISABLED}"
+    assert result.content[0].text == messages.CODES_DISABLED
     assert await budget_row.assigned() == START
 
 
@@ -80,6 +80,6 @@ async def test_a_client_that_fails_to_show_the_question_gets_an_error(server, st
         with anyio.fail_after(10):
             result = await client.call_tool(TOOL, budget_row.args)
 
-    assert result.content[0].text == f"Error executing tool {TOOL}: {messages.CLIENT_CANNOT_ASK}"
+    assert result.content[0].text == messages.CLIENT_CANNOT_ASK
     assert store.pending() == []
     assert await budget_row.assigned() == START

@@ -12,6 +12,7 @@ from mcp.types import CallToolResult
 
 from sandbox.models import Plan
 from sandbox.seeding import seed_demo_plan
+from tests.mcp.answers import summary
 from tests.mcp.conftest import MODES, mcp_over_http
 from tests.reads.month_truth import SandboxPlan, milliunits
 from tools.models import McpToken
@@ -64,7 +65,7 @@ async def test_each_month_tool_is_listed_and_answers_over_http(live_service, dem
     for tool, result in results.items():
         assert not result.is_error, (tool, result.content[0].text)
         assert result.structured_content["plan_id"] == demo_plan.id
-        assert "\n" not in result.content[0].text
+        assert "\n" not in summary(result)  # then the structured content, as JSON
     assert results["get_category_balances"].structured_content["categories"]
     assert results["get_spending_trends"].structured_content["categories"]
 

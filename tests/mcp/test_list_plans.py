@@ -9,6 +9,7 @@ import anyio
 import pytest
 
 from sandbox.ledger import create_plan
+from tests.mcp.answers import summary
 from tests.mcp.conftest import MODES, mcp_over_http
 
 EUR = {
@@ -53,4 +54,4 @@ async def test_list_plans_returns_each_plan_with_months_currency_and_default(
         "is_default": True,
     }
     assert [plan_id for plan_id, plan in plans.items() if plan["is_default"]] == [euro_plan.id]
-    assert result.content[0].text.endswith(f"default: {plans[euro_plan.id]['name']} (id {euro_plan.id}).")
+    assert summary(result).endswith(f"default: {plans[euro_plan.id]['name']} (id {euro_plan.id}).")

@@ -19,6 +19,7 @@ from avenir_site.mcp_server import build_server, local_server
 from sandbox import faults
 from sandbox.ledger import create_plan
 from sandbox.models import Plan as SandboxPlan
+from tests.mcp.answers import summary
 from tests.oplog.conftest import LOCAL, fresh_plan_id, record
 from tools import oplog
 from tools.auth import Principal
@@ -76,7 +77,7 @@ async def test_it_lists_this_plans_operations_from_every_client_newest_first(mod
     assert (oldest["client"], oldest["confirmed_by"], oldest["undoable"]) == (token.name, "elicitation", True)
     assert dt.datetime.fromisoformat(oldest["created_at"]) == by_token.created_at
     assert result.structured_content["next_cursor"] is None
-    assert result.content[0].text == f"2 operation(s) of plan {plan_id}, newest first."
+    assert summary(result) == f"2 operation(s) of plan {plan_id}, newest first."
 
 
 async def test_it_costs_no_ynab_request(plan_id, ynab_requests):
@@ -128,7 +129,7 @@ async def test_it_pages_with_a_cursor_bound_to_the_query(plan_id):
         )
 
     assert pages == [[made[4].pk, made[3].pk], [made[2].pk, made[1].pk], [made[0].pk]]
-    assert first.content[0].text.endswith("newest first; more with next_cursor.")
+    assert summary(first).endswith("newest first; more with next_cursor.")
     assert reused.is_error
     assert "call again without cursor" in reused.content[0].text
 

@@ -7,6 +7,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from django.utils import timezone
 
+from tests.mcp.answers import summary
 from tests.reads.conftest import agent, call, ok, refusal
 from tests.reads.month_truth import in_budget_view, milliunits
 from tools.logic.months import add_months, month_start
@@ -99,7 +100,7 @@ async def test_its_line_counts_the_categories_over_budget_not_the_overspent_ones
     overspent = {row["name"] for row in answer["categories"] if milliunits(row["available"]) < 0}
     assert saved["name"] in over - overspent
     expected = f"{len(answer['categories'])} categories for {answer['month']}, {len(over)} over budget."
-    assert result.content[0].text == expected
+    assert summary(result) == expected
 
 
 def spare(category: dict) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from tests.mcp.answers import summary
 from tests.reads.conftest import agent, call, ok, refusal
 from tests.reads.month_truth import in_budget_view, milliunits
 from tools.logic.months import add_months, month_start
@@ -50,7 +51,7 @@ async def test_its_line_counts_the_categories_and_the_overspent_ones(demo_plan):
     overspent = sum(milliunits(row["available"]) < 0 for row in answer["categories"])
     assert overspent >= 1, "the demo overspends Dining Out"
     expected = f"{len(answer['categories'])} categories for {answer['month']}, {overspent} overspent."
-    assert result.content[0].text == expected
+    assert summary(result) == expected
 
 
 async def test_it_leaves_out_hidden_and_internal_categories_and_keeps_credit_card_payments(

@@ -7,6 +7,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from django.utils import timezone
 
+from tests.mcp.answers import summary
 from tests.reads.conftest import agent, call, ok, refusal
 from tests.reads.month_truth import SandboxPlan, is_internal, milliunits
 from tools.logic.months import add_months, month_start
@@ -80,7 +81,7 @@ async def test_it_looks_only_at_months_the_plan_holds(demo_plan, sandbox):
 
     assert content["months"][0] == first
     assert content["months"][-1] == add_months(current, -1).isoformat()
-    assert f"(the plan holds {len(content['months'])} full months only)" in result.content[0].text
+    assert f"(the plan holds {len(content['months'])} full months only)" in summary(result)
 
 
 async def test_paging_by_category_keeps_the_months_and_the_order(demo_plan):

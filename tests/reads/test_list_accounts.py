@@ -9,6 +9,7 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from sandbox.ledger import create_account
+from tests.mcp.answers import summary
 from tests.reads.conftest import (
     call,
     every_page,
@@ -66,7 +67,7 @@ async def test_closed_accounts_come_last_and_the_broken_link_is_named_in_the_sum
     broken = [entry["name"] for entry in accounts if entry["bank_link"] == "broken"]
     assert broken  # the demo's savings account has a broken link
     expected = f"{len(accounts)} accounts ({sum(closed)} closed); bank link broken: {', '.join(broken)}."
-    assert result.content[0].text == expected
+    assert summary(result) == expected
 
 
 async def test_an_account_name_from_the_bank_is_shown_on_one_line_without_hidden_characters(demo_plan):

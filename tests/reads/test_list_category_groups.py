@@ -6,6 +6,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from sandbox.models import CategoryGroup
+from tests.mcp.answers import summary
 from tests.reads.conftest import call, ok, request_mark, requests_after, sandbox_get
 
 pytestmark = pytest.mark.anyio
@@ -27,7 +28,7 @@ async def test_it_lists_the_visible_groups_and_leaves_out_hidden_internal_and_ca
     assert {(g["category_group_id"], g["name"]) for g in groups} == {(g["id"], g["name"]) for g in creatable}
     assert [g["name"].casefold() for g in groups] == sorted(g["name"].casefold() for g in groups)
     assert {g["name"] for g in held} >= {"Fun", "Credit Card Payments", "Internal Master Category"}
-    assert result.content[0].text.startswith(f"{len(groups)} category groups: ")
+    assert summary(result).startswith(f"{len(groups)} category groups: ")
 
 
 async def test_a_warm_call_costs_one_ynab_request(demo_plan):

@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from tests.mcp.answers import summary
 from tests.reads.conftest import call, every_page, ok, refusal, request_mark, requests_after, sandbox_get
 from tools.logic.text import safe_text
 
@@ -59,7 +60,7 @@ async def test_search_matches_name_or_merchant_case_insensitively(demo_plan):
     expected_line = (
         f"{len(expected)} payees matching the search; most used: {top['name']} ({top['transactions']})."
     )
-    assert result.content[0].text == expected_line
+    assert summary(result) == expected_line
 
 
 async def test_a_merchant_search_finds_bank_labels_however_they_are_written(demo_plan):

@@ -9,6 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from sandbox.models import ScheduledTransaction
+from tests.mcp.answers import summary
 from tests.reads.conftest import (
     call,
     every_page,
@@ -95,7 +96,7 @@ async def test_transfers_have_no_category_and_stay_out_of_the_totals_on_every_pa
     span = f"from {window['since_date']} to {window['until_date']}"
     totals = f"in {pages[0]['inflows']}, out {pages[0]['outflows']} (transfers aside)"
     assert (
-        first.content[0].text
+        summary(first)
         == f"{len(occurrences)} scheduled dates {span}: {totals}; more with next_cursor."
     )
 

@@ -104,11 +104,11 @@ def ok(result: CallToolResult) -> dict:
 
 
 def refusal(result: CallToolResult) -> str:
-    """The one-line message of a refused call, without the SDK's `Error executing tool x: `."""
+    """The one-line message of a refused call: exactly the tool's sentence."""
     assert result.is_error, result.structured_content
     text = result.content[0].text
     assert "\n" not in text, text
-    return text.split(": ", 1)[1] if text.startswith("Error executing tool ") else text
+    return text
 
 
 # --- the sandbox's side ------------------------------------------------------------------------

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -139,12 +141,17 @@ def content(result: CallToolResult) -> dict[str, Any]:
 
 
 def error_text(result: CallToolResult, case: WriteCase) -> str:
-    """The message of a refused call, without the SDK's `Error executing tool ...: ` prefix."""
+    """The message of a refused call: exactly the tool's sentence (no SDK prefix before it)."""
     assert result.is_error, result.structured_content
-    text = result.content[0].text
-    prefix = f"Error executing tool {case.tool}: "
-    assert text.startswith(prefix), text
-    return text.removeprefix(prefix)
+    (block,) = result.content
+    assert not block.text.startswith("Error executing tool"), block.text
+    return block.text
+
+
+def documented_fingerprint(plan_id: str, subject: dict) -> str:
+    """CONFIRMATION.md: SHA-256 of the JSON of [plan_id, subject], keys sorted (compact)."""
+    text = json.dumps([plan_id, subject], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 # --- the sandbox, as YNAB ---------------------------------------------------------------------------

@@ -33,9 +33,10 @@ import uuid
 from collections.abc import Awaitable, Callable
 
 from asgiref.sync import sync_to_async
-from mcp.types import ElicitResult, InputRequiredResult
+from mcp.types import CallToolResult, ElicitResult, InputRequiredResult
 
 from confirmations import codes, messages
+from tests.mcp.answers import summary
 from tests.writes.checks import (
     LEGACY,
     MODERN,
@@ -49,6 +50,7 @@ from tests.writes.checks import (
     content,
     declines,
     dismisses,
+    documented_fingerprint,
     error_text,
     expect_applied,
     expect_nothing_written,
@@ -66,6 +68,7 @@ Path = Callable[[WriteCase, Env], Awaitable[None]]
 YES = {"confirm": ElicitResult(action="accept", content={"value": True})}
 
 __all__ = [
+    "ANSWER_WAYS",
     "CONFIRMED_PATHS",
     "FAULT_PATHS",
     "LEGACY",
@@ -75,10 +78,12 @@ __all__ = [
     "Env",
     "Person",
     "WriteCase",
+    "answered_after",
     "before",
     "call",
     "connected",
     "content",
+    "documented_fingerprint",
     "error_text",
     "expect_applied",
     "expect_nothing_written",
@@ -118,7 +123,7 @@ async def _code_then_applied(case: WriteCase, mode: str, person: Person | None) 
         issued = await call(client, case)
         first = content(issued)
         assert first["status"] == "confirmation_required", first
-        assert issued.content[0].text == f"{first['message']}\n\n{first['preview']}"  # text-only clients
+        assert summary(issued) == first["message"]  # text-only clients get the preview in the JSON after it
         assert first["message"] == messages.code_message(first["confirmation"])
         assert first["operation_id"] is None
         assert first["preview"].splitlines()[0].endswith("?")
@@ -254,6 +259,41 @@ async def _changed_before_the_code_came_back(case: WriteCase, env: Env) -> None:
 async def _change(case: WriteCase) -> None:
     assert case.change_plan is not None, "the plan-changed paths need case.change_plan"
     await case.change_plan()
+
+
+# --- something else changes between the preview and the answer ---------------------------------------
+
+
+ANSWER_WAYS = ("2026-07-28 answer", "legacy answer", "code")
+"""The three ways a person's yes comes back (CONFIRMATION.md), for `answered_after`."""
+
+
+async def answered_after(
+    way: str, case: WriteCase, meanwhile: Callable[[], Awaitable[None]]
+) -> CallToolResult:
+    """The case's call, answered yes in `way`, with `meanwhile()` run in YNAB between the preview
+    and the answer; the final result. For tools whose subject is their arguments alone, a change
+    elsewhere in the plan must not stop the person's yes (the same request is accepted)."""
+    if way == "2026-07-28 answer":
+        async with connected(MODERN, says_yes()) as client:
+            first = await client.session.call_tool(case.tool, case.arguments, allow_input_required=True)
+            assert isinstance(first, InputRequiredResult)
+            await meanwhile()
+            return await client.session.call_tool(
+                case.tool,
+                case.arguments,
+                input_responses=YES,
+                request_state=first.request_state,
+                allow_input_required=True,
+            )
+    if way == "legacy answer":
+        async with connected(LEGACY, says_yes(before_answer=meanwhile)) as client:
+            return await call(client, case)
+    assert way == "code", way
+    async with connected(MODERN) as client:
+        code = await issued_code(client, case)
+        await meanwhile()
+        return await call(client, case, confirmation=code)
 
 
 # --- AVENIR_MCP_REQUIRE_ELICITATION=1 ------------------------------------------------------------

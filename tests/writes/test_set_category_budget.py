@@ -14,15 +14,18 @@ from tests.writes.assigned_plans import (
     set_assigned,
 )
 from tests.writes.harness import (
+    ANSWER_WAYS,
     CONFIRMED_PATHS,
     FAULT_PATHS,
     MODERN,
     Env,
     WriteCase,
+    answered_after,
     before,
     call,
     connected,
     content,
+    documented_fingerprint,
     error_text,
     expect_nothing_written,
 )
@@ -38,12 +41,9 @@ def budget_case(budget: BudgetHome, **arguments) -> WriteCase:
     h = budget.home
 
     def check_log(op: Operation) -> None:
-        assert op.subject == {
-            "category_id": h.dining,
-            "month": budget.month,
-            "amount": NEW_AMOUNT,
-            "assigned_now": DINING_ASSIGNED,
-        }
+        # Exactly CONFIRMATION.md's fields: category, month (resolved), amount in milliunits.
+        assert op.subject == {"category_id": h.dining, "month": budget.month, "amount": NEW_AMOUNT}
+        assert op.fingerprint == documented_fingerprint(budget.id, op.subject)
         assert op.undo_data == {
             "month": budget.month,
             "categories": [{"category_id": h.dining, "before": DINING_ASSIGNED, "after": NEW_AMOUNT}],
@@ -64,7 +64,6 @@ def budget_case(budget: BudgetHome, **arguments) -> WriteCase:
         write_method="PATCH",
         write_path=rf"/plans/{budget.id}/months/[^/]+/categories/{h.dining}$",
         check=CHECK,
-        change_plan=lambda: set_assigned(budget, h.dining, 130_000),
         restore=lambda: set_assigned(budget, h.dining, DINING_ASSIGNED),
         private_values=budget.private,
         check_log=check_log,
@@ -76,9 +75,33 @@ def case(budget: BudgetHome) -> WriteCase:
     return budget_case(budget)
 
 
-@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+# The subject is the arguments alone: nothing YNAB holds makes the same arguments a different change,
+# so the plan-changed paths have no case here; test_the_same_request_is_accepted_... covers a change.
+PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if not name.startswith("plan changed")}
+
+
+@pytest.mark.parametrize("path", PATHS)
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
-    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+    await PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("way", ANSWER_WAYS)
+async def test_the_same_request_is_accepted_when_the_assigned_amount_moved_before_the_answer(budget, way):
+    """The person agreed to a total of 150.00: it is set, and the log keeps what it really replaced."""
+    case = budget_case(budget)
+    await before(case)
+
+    result = await answered_after(way, case, lambda: set_assigned(budget, budget.home.dining, 130_000))
+
+    answer = content(result)
+    assert answer["status"] == "applied", answer
+    assert await assigned(budget, budget.home.dining) == NEW_AMOUNT
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    assert op.subject == {"category_id": budget.home.dining, "month": budget.month, "amount": NEW_AMOUNT}
+    assert op.fingerprint == documented_fingerprint(budget.id, op.subject)
+    assert op.undo_data["categories"] == [
+        {"category_id": budget.home.dining, "before": 130_000, "after": NEW_AMOUNT}
+    ]
 
 
 @pytest.mark.parametrize("path", FAULT_PATHS)

@@ -10,9 +10,11 @@ first, each category's assigned amount before and after:
 `{"month": "2026-09-01", "categories": [{"category_id", "before", "after"}, {...}]}`;
 when the move did not complete, `outcome`, `landed` and `unsure` say what is in YNAB.
 
-The subject is CONFIRMATION.md's (both categories, resolved month, amount in milliunits) plus
-the figures the preview shows (each category's assigned and available now): a yes confirms
-the move as the person read it, including whether it leaves the source overspent.
+The subject is exactly CONFIRMATION.md's: both categories, resolved month, amount moved in
+milliunits. The figures the preview shows (each category's assigned and available now) are
+not part of it: the person agrees to moving that amount, so the same request with the same
+arguments is accepted even if the categories' figures moved in YNAB meanwhile (the log and
+undo keep the amounts each really went from and to).
 """
 
 from __future__ import annotations
@@ -147,15 +149,6 @@ def _subject(move: MoneyMove) -> dict[str, Any]:
         "from_category_id": move.source.category_id,
         "to_category_id": move.destination.category_id,
         "amount": move.amount,
-        "shown": [_shown_figures(move.source), _shown_figures(move.destination)],
-    }
-
-
-def _shown_figures(change: Assignment) -> dict[str, Any]:
-    return {
-        "category_id": change.category_id,
-        "assigned": change.before,
-        "available": change.available_before,
     }
 
 

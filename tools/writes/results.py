@@ -50,14 +50,12 @@ class WriteResult(BaseModel):
 
 
 def write_tool_result(result: WriteResult) -> CallToolResult:
-    """The `CallToolResult` of a write: the message as its text, the fields structured.
+    """The `CallToolResult` of a write: the message as its summary, the fields structured.
 
-    With a confirmation code the text also carries the preview, below the message: the agent
-    must show the person exactly that, and a client that hands the model only the text (not
-    the structured content) would otherwise leave it nothing to show.
+    The client gets the message followed by every field as JSON (`tools.presenting.readable`),
+    the preview and the code included: a client that hands the model only the text still
+    gives it the preview to show the person.
     """
-    if result.status == "confirmation_required" and result.preview:
-        return tool_result(result, f"{result.message}\n\n{result.preview}")
     return tool_result(result, result.message)
 
 

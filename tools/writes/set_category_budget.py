@@ -8,10 +8,10 @@ not adds). The log keeps the month and the category's assigned amount before and
 `{"month": "2026-09-01", "categories": [{"category_id", "before", "after"}]}` (milliunits,
 the same shape as move_money's).
 
-The subject is CONFIRMATION.md's (category, resolved month, amount in milliunits) plus the
-amount assigned now, which the question shows: a yes confirms `120.00 → 150.00` as the
-person read it, so if the amount changed in YNAB meanwhile the answer is refused (the plan
-changed) instead of silently applying over a different starting point.
+The subject is exactly CONFIRMATION.md's: category, resolved month, amount in milliunits. The
+amount assigned now, which the question shows, is not part of it: the person agrees to the
+new total, so the same request with the same arguments is accepted even if the category's
+figures moved in YNAB meanwhile (the log and undo keep the amount it really replaced).
 """
 
 from __future__ import annotations
@@ -104,12 +104,7 @@ def build_change(snapshot: PlanSnapshot, month: date, category_id: str, amount: 
     if setting.unchanged:
         already = f"{name} already has {words.amount(amount)} assigned for {month.isoformat()}"
         return Change.nothing(f"Nothing to change: {already}.", fields)
-    subject = {
-        "category_id": setting.category_id,
-        "month": month.isoformat(),
-        "amount": setting.after,
-        "assigned_now": setting.before,
-    }
+    subject = {"category_id": setting.category_id, "month": month.isoformat(), "amount": setting.after}
     return Change(
         subject=subject,
         stored_subject=subject,  # category amounts, no transaction data: nothing the log must not keep

@@ -1,0 +1,122 @@
+"""What every MCP client gets back, decided once for every tool, prompt and argument.
+
+`AvenirServer` is the SDK's `MCPServer` with four answers of its own:
+
+- `tools/call`: a result carries everything in its text too (`tools.presenting.readable`:
+  the summary line, then the structured content as compact JSON), so a client that hands the
+  model only `content` and one that hands it only `structuredContent` both see every id and
+  amount. A refusal reaches the client as exactly its sentence: the SDK would put
+  `Error executing tool <name>: ` before it, and would answer arguments that break the
+  input schema with pydantic's multi-line text; here they are one line naming the argument
+  and what to give (`tools.presenting.argument_refusal`). A crash stays the SDK's generic
+  `Error executing tool <name>` (details only in the server log).
+- `prompts/get`: an unknown prompt, a missing argument or a refused one (a prompt raising
+  `ToolError`, e.g. an unknown plan) is an invalid-params error with one clear sentence,
+  not an internal error with a traceback in the log.
+- `completion/complete`: ids by name prefix (`tools.completion`), for every prompt and
+  resource template argument named `plan_id`, `account_id` or `category_id`.
+- `logging/setLevel` (protocols before 2026-07-28): accepted. avenir-mcp sends clients no
+  log messages (its log is the server's own), so no level lets anything more through.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from mcp.server.context import ServerRequestContext
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
+from mcp.shared.exceptions import MCPError
+from mcp.types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    EmptyResult,
+    GetPromptResult,
+    InputRequiredResult,
+    SetLevelRequestParams,
+)
+from pydantic import ValidationError
+
+from tools.completion import complete
+from tools.logic.text import quoted
+from tools.presenting import argument_refusal, readable, refusal
+
+logger = logging.getLogger(__name__)
+
+
+class AvenirServer(MCPServer):
+    """`MCPServer` answering as the module docstring says."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.completion()(complete)
+        self._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, _set_level)
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            result = await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise  # a crash: the SDK logs the traceback and answers without details
+        except ToolError as error:
+            sentence = self._refusal_sentence(name, error)
+            logger.info("Tool %r refused: %r", name, sentence)
+            return refusal(sentence)
+        if isinstance(result, CallToolResult):
+            return readable(result)
+        return result
+
+    def _refusal_sentence(self, name: str, error: ToolError) -> str:
+        """The sentence the tool (or the argument check) meant, without the SDK's prefix."""
+        cause = error.__cause__
+        if isinstance(cause, ValidationError):
+            tool = self._tool_manager.get_tool(name)
+            return argument_refusal(cause, tool.parameters if tool is not None else {})
+        if isinstance(cause, ToolError | ResourceError):
+            return str(cause)
+        return str(error)  # raised by the SDK itself, e.g. `Unknown tool: x`
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Context[Any, Any] | None = None
+    ) -> GetPromptResult | InputRequiredResult:
+        prompts = {prompt.name: prompt for prompt in await self.list_prompts()}
+        prompt = prompts.get(name)
+        if prompt is None:
+            known = ", ".join(sorted(prompts)) or "none"
+            raise MCPError(
+                code=INVALID_PARAMS,
+                message=f"No prompt {quoted(name, 60)}; prompts/list gives the prompts ({known}).",
+            )
+        missing = [
+            argument.name
+            for argument in prompt.arguments or ()
+            if argument.required and not (arguments or {}).get(argument.name)
+        ]
+        if missing:
+            raise MCPError(
+                code=INVALID_PARAMS, message=f"Prompt {name} needs the argument(s) {', '.join(missing)}."
+            )
+        try:
+            return await super().get_prompt(name, arguments, context)
+        except ValueError as error:
+            refused = _tool_error_in(error)
+            if refused is None:
+                raise
+            raise MCPError(code=INVALID_PARAMS, message=str(refused)) from None
+
+
+def _tool_error_in(error: BaseException) -> ToolError | None:
+    """The refusal (`ToolError`) behind the SDK's wrapping of a prompt's failure, if one is."""
+    seen = error.__cause__
+    while seen is not None:
+        if isinstance(seen, ToolError) and not isinstance(seen, UnexpectedToolError):
+            return seen
+        seen = seen.__cause__
+    return None
+
+
+async def _set_level(ctx: ServerRequestContext[Any], params: SetLevelRequestParams) -> EmptyResult:
+    logger.debug("Client asked for log messages at %s and above; avenir-mcp sends none.", params.level)
+    return EmptyResult()
