@@ -18,6 +18,7 @@ from mcp.server.mcpserver import Context, MCPServer, RequestStateSecurity
 from mcp.types import InputRequiredResult
 from pydantic import BaseModel
 
+from avenir_site.mcp_answers import AvenirServer
 from confirmations.codes import ConfirmationStore
 from confirmations.confirm import ask
 from confirmations.preview import Preview
@@ -45,7 +46,7 @@ def local_lifespan(principal: Principal) -> Callable[[MCPServer], AbstractAsyncC
 
 def build_server(principal: Principal, store: ConfirmationStore, *, name: str = "avenir-test") -> MCPServer:
     """A server for `principal` whose confirmations wait in `store`."""
-    server = MCPServer(
+    server = AvenirServer(
         name,
         lifespan=local_lifespan(principal),
         request_state_security=RequestStateSecurity(keys=settings.AVENIR_MCP_REQUEST_STATE_KEYS),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from tests.mcp.answers import summary as summary_line
 from tests.reads.conftest import call, ok, refusal
 from tests.reads.month_truth import is_internal, milliunits
 from tools.logic.months import add_months, month_start
@@ -56,7 +57,7 @@ async def test_its_text_is_one_line_with_the_figures(demo_plan):
     count = summary["overspent_count"]
     assert count >= 1, "the demo overspends Dining Out"
     overspent = "1 overspent category" if count == 1 else f"{count} overspent categories"
-    assert summary(result) == (
+    assert summary_line(result) == (
         f"{summary['month']}: income {summary['income']}, assigned {summary['assigned']}, activity "
         f"{summary['activity']}, Ready to Assign {summary['ready_to_assign']}, age of money "
         f"{summary['age_of_money']} days, {overspent}."

@@ -1,0 +1,187 @@
+"""Every tool's answer, read by a client that hands the model only the text content.
+
+Several MCP clients (opencode, Open WebUI, LangChain's adapters) pass only `content` to the
+model; others only `structuredContent`. Either alone must carry everything (TOOLS.md §1.2):
+the text is the summary line followed by the structured content as compact JSON. Each tool
+of the registry is called here through the SDK's real client, at both protocol eras, and
+every id and every amount of its structured result must be in its text. A tool added to the
+catalog without a case here fails `test_every_tool_has_a_case`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Awaitable, Callable, Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from mcp import Client
+from mcp.types import CallToolResult, TextContent
+
+from sandbox.models import Plan
+from sandbox.seeding import seed_demo_plan
+from tests.mcp.conftest import MODES
+from tests.writes.assigned_plans import budget_home
+from tests.writes.checks import connected
+from tests.writes.households import household
+from tools.access import today
+from tools.catalog import catalog_specs
+
+pytestmark = pytest.mark.anyio
+
+AMOUNT = re.compile(r"[+-]?\d+(\.\d{1,3})?")
+
+Case = Callable[[Client, Plan], Awaitable[list[CallToolResult]]]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def demo(live_service) -> Plan:
+    """The demo household, only read here."""
+    return seed_demo_plan(plan_id=str(uuid.uuid4()))
+
+
+def text_of(result: CallToolResult) -> str:
+    """All a text-only client passes on: the text blocks of `content`."""
+    return "\n".join(block.text for block in result.content if isinstance(block, TextContent))
+
+
+def ids_and_amounts(value: Any, key: str = "") -> Iterator[str]:
+    """Every id (a value under `*_id`, `*_ids` or `id`) and every decimal amount in a result."""
+    if isinstance(value, dict):
+        for name, item in value.items():
+            yield from ids_and_amounts(item, name)
+    elif isinstance(value, list):
+        for item in value:
+            yield from ids_and_amounts(item, key)
+    elif isinstance(value, str) and (key == "id" or key.endswith(("_id", "_ids")) or AMOUNT.fullmatch(value)):
+        yield value
+
+
+async def called(client: Client, tool: str, arguments: dict[str, Any]) -> CallToolResult:
+    result = await client.call_tool(tool, arguments)
+    assert not result.is_error, text_of(result)
+    return result
+
+
+async def with_code(client: Client, tool: str, arguments: dict[str, Any]) -> list[CallToolResult]:
+    """A confirmed write as a client that cannot ask: the code result, then the applied one."""
+    asked = await called(client, tool, arguments)
+    code = json.loads(text_of(asked).splitlines()[-1])["confirmation"]  # read from the text alone
+    return [asked, await called(client, tool, {**arguments, "confirmation": code})]
+
+
+def read(tool: str, **arguments: Any) -> Case:
+    async def case(client: Client, demo: Plan) -> list[CallToolResult]:
+        return [await called(client, tool, {"plan_id": demo.id, **arguments})]
+
+    return case
+
+
+async def _list_plans(client: Client, demo: Plan) -> list[CallToolResult]:
+    return [await called(client, "list_plans", {})]
+
+
+async def _list_operations(client: Client, demo: Plan) -> list[CallToolResult]:
+    home = await sync_to_async(household)()
+    await called(client, "approve_transactions", {"plan_id": home.id, "transaction_ids": [home.market]})
+    return [await called(client, "list_operations", {"plan_id": home.id})]
+
+
+async def _apply_categories(client: Client, demo: Plan) -> list[CallToolResult]:
+    home = await sync_to_async(household)()
+    assignment = {"transaction_id": home.market, "category_id": home.home.groceries}
+    return await with_code(client, "apply_categories", {"plan_id": home.id, "assignments": [assignment]})
+
+
+async def _approve_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
+    home = await sync_to_async(household)()
+    ids = [home.market, home.salary]
+    return [await called(client, "approve_transactions", {"plan_id": home.id, "transaction_ids": ids})]
+
+
+async def _import_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
+    fresh = await sync_to_async(seed_demo_plan)(plan_id=str(uuid.uuid4()))  # its bank has lines waiting
+    result = await called(client, "import_transactions", {"plan_id": fresh.id})
+    assert result.structured_content["transaction_ids"], "the demo's bank holds transactions to import"
+    return [result]
+
+
+def _budgeting(budget, **extra: Any) -> dict[str, Any]:
+    return {"plan_id": budget.id, "month": budget.month, "category_id": budget.home.dining, **extra}
+
+
+async def _set_category_budget(client: Client, demo: Plan) -> list[CallToolResult]:
+    budget = await sync_to_async(budget_home)()
+    return await with_code(client, "set_category_budget", _budgeting(budget, amount="150.25"))
+
+
+async def _move_money(client: Client, demo: Plan) -> list[CallToolResult]:
+    budget = await sync_to_async(budget_home)()
+    h = budget.home
+    arguments = {"plan_id": budget.id, "month": budget.month, "from_category_id": h.groceries}
+    return await with_code(client, "move_money", {**arguments, "to_category_id": h.dining, "amount": "30.5"})
+
+
+async def _undo_operation(client: Client, demo: Plan) -> list[CallToolResult]:
+    budget = await sync_to_async(budget_home)()
+    _asked, applied = await with_code(client, "set_category_budget", _budgeting(budget, amount="150.25"))
+    operation_id = applied.structured_content["operation_id"]
+    return await with_code(client, "undo_operation", {"plan_id": budget.id, "operation_id": operation_id})
+
+
+CASES: dict[str, Case] = {
+    "list_plans": _list_plans,
+    "list_accounts": read("list_accounts"),
+    "list_category_groups": read("list_category_groups"),
+    "list_payees": read("list_payees"),
+    "list_scheduled_transactions": read("list_scheduled_transactions"),
+    "find_transactions": read("find_transactions", since_date=(today() - timedelta(days=60)).isoformat()),
+    "get_category_balances": read("get_category_balances"),
+    "get_monthly_summary": read("get_monthly_summary"),
+    "get_budget_vs_actual": read("get_budget_vs_actual"),
+    "get_spending_trends": read("get_spending_trends"),
+    "list_operations": _list_operations,
+    "apply_categories": _apply_categories,
+    "approve_transactions": _approve_transactions,
+    "import_transactions": _import_transactions,
+    "set_category_budget": _set_category_budget,
+    "move_money": _move_money,
+    "undo_operation": _undo_operation,
+}
+
+TOOLS = sorted(spec.name for spec in catalog_specs())
+
+
+def test_every_tool_has_a_case():
+    missing = [tool for tool in TOOLS if tool not in CASES]
+
+    assert not missing, f"No readable-answer case for {', '.join(missing)}: add one to CASES."
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("tool", TOOLS)
+async def test_a_text_only_client_finds_every_id_and_amount_of_the_answer(tool, mode, demo):
+    if tool not in CASES:
+        pytest.fail(f"No readable-answer case for {tool}: add one to CASES.")
+
+    async with connected(mode) as client:
+        results = await CASES[tool](client, demo)
+
+    for result in results:
+        text, structured = text_of(result), result.structured_content
+        wanted = set(ids_and_amounts(structured))
+        assert wanted, "every answer names at least one id"
+        assert {value for value in wanted if value not in text} == set(), text
+        summary, data = text.split("\n")  # the summary line, then the data as compact JSON
+        assert summary.strip()
+        assert not summary.startswith("{")
+        assert data == json.dumps(structured, ensure_ascii=False, separators=(",", ":"))
