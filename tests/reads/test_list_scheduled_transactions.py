@@ -95,10 +95,7 @@ async def test_transfers_have_no_category_and_stay_out_of_the_totals_on_every_pa
     first = await call("list_scheduled_transactions", plan_id=demo_plan.id, limit=3, **window)
     span = f"from {window['since_date']} to {window['until_date']}"
     totals = f"in {pages[0]['inflows']}, out {pages[0]['outflows']} (transfers aside)"
-    assert (
-        summary(first)
-        == f"{len(occurrences)} scheduled dates {span}: {totals}; more with next_cursor."
-    )
+    assert summary(first) == f"{len(occurrences)} scheduled dates {span}: {totals}; more with next_cursor."
 
 
 async def test_names_memos_and_frequencies_are_the_sandboxs(demo_plan):
