@@ -147,8 +147,8 @@ def argument_refusal(error: ValidationError, input_schema: Mapping[str, Any]) ->
     shown = _argument_path(location)
     if first["type"] == "missing":
         sentence = f"Argument '{shown}' is missing."
-    elif sum(1 for problem in problems if problem["loc"][:1] == location[:1]) > 1:
-        sentence = f"Argument '{shown}' has the wrong type."  # each accepted type refused it
+    elif sum(1 for problem in problems if _argument_path(problem["loc"]) == shown) > 1:
+        sentence = f"Argument '{shown}' has the wrong type."  # each type it may have refused it
     else:
         sentence = f"Argument '{shown}': {_lower_first(first['msg'])}."
     described = (input_schema.get("properties") or {}).get(argument, {}).get("description")
