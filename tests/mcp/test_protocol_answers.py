@@ -130,6 +130,23 @@ async def test_a_nested_argument_is_named_by_its_path():
     )
 
 
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_crash_keeps_its_details_on_the_server(mode):
+    server = build_server(writes=False, local_principal=Principal.local("protocol test"))
+
+    async def leaky() -> str:
+        """A tool with a bug."""
+        raise RuntimeError("database password is hunter2")
+
+    server.add_tool(leaky, name="leaky")
+    with anyio.fail_after(30):
+        async with Client(server, mode=mode) as client:
+            crashed = await client.call_tool("leaky", {})
+
+    assert crashed.is_error
+    assert [block.text for block in crashed.content] == ["Error executing tool leaky"]
+
+
 # --- prompts/get -----------------------------------------------------------------------------------
 
 
