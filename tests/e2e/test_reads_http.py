@@ -8,13 +8,14 @@ from collections.abc import Iterator
 
 import anyio
 import pytest
-from mcp.types import CallToolResult
+from mcp.types import CallToolResult, ResourceTemplateReference
 
 from sandbox.models import Plan
 from sandbox.seeding import seed_demo_plan
 from tests.mcp.answers import summary
 from tests.mcp.conftest import MODES, mcp_over_http
 from tests.reads.month_truth import SandboxPlan, milliunits
+from tools.access import forget_plan_listing
 from tools.models import McpToken
 from tools.ynab.pacing import reset_pacing
 
@@ -105,9 +106,24 @@ async def test_refusals_arrive_as_one_line_tool_errors(live_service, demo_plan, 
                 "get_spending_trends", {"plan_id": demo_plan.id, "months_count": 0}
             )
 
-    assert "Month 'sept' is not understood" in one_line_error(bad_month)
+    assert one_line_error(bad_month).startswith("Month 'sept' is not understood")  # the sentence alone
     assert "is not a valid plan id" in one_line_error(bad_plan)
     assert one_line_error(bad_cursor).endswith(
         "This cursor belongs to another query; call again without cursor."
     )
-    assert bad_count.is_error
+    assert one_line_error(bad_count) == (
+        "Argument 'months_count': input should be greater than or equal to 1. "
+        "months_count: How many full months back, 1-24."
+    )
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_completion_offers_the_plans_id_over_http(live_service, demo_plan, token, mode):
+    forget_plan_listing()
+    template = ResourceTemplateReference(uri="ynab://plans/{plan_id}/accounts")
+
+    with anyio.fail_after(60):
+        async with mcp_over_http(live_service.url, token, mode=mode) as client:
+            found = await client.complete(template, {"name": "plan_id", "value": demo_plan.id[:13]})
+
+    assert found.completion.values == [demo_plan.id]
