@@ -151,10 +151,12 @@ async def test_a_crash_keeps_its_details_on_the_server(mode):
 
 
 @pytest.mark.parametrize("mode", MODES)
-async def test_an_unknown_prompt_is_a_clear_invalid_params_error(mode):
+async def test_an_unknown_prompt_is_a_clear_invalid_params_error(mode, caplog):
     async with connected(mode) as client:
         with pytest.raises(MCPError) as refused:
             await client.get_prompt("no_such_prompt", {"plan_id": "x"})
+
+    assert [record.getMessage() for record in caplog.records if record.exc_info] == []  # no traceback
 
     assert refused.value.error.code == INVALID_PARAMS
     assert refused.value.error.message.startswith(
