@@ -43,10 +43,12 @@ def build_server(
     `tools/guide.md`; tests pass their own to exercise the same code path.
     """
     specs = catalog_specs() if specs is None else specs
+    visible = visible_tools(specs, writes=writes)
+    tool_names = frozenset(spec.name for spec in visible)
     if guide_markdown is None:
-        guide = guide_text(writes=writes)
+        guide = guide_text(writes=writes, tools=tool_names)
     else:
-        guide = render_guide(guide_markdown, writes=writes)
+        guide = render_guide(guide_markdown, writes=writes, tools=tool_names)
     server = MCPServer(
         SERVER_NAME,
         title=SERVER_TITLE,
@@ -55,7 +57,7 @@ def build_server(
         lifespan=_lifespan_with(ServerState(local_principal=local_principal)),
         request_state_security=request_state_security(),
     )
-    for spec in visible_tools(specs, writes=writes):
+    for spec in visible:
         server.add_tool(
             spec.fn,
             name=spec.name,
