@@ -21,6 +21,7 @@ from mcp.server.mcpserver import MCPServer, RequestStateSecurity
 
 from tools.auth import Principal, ServerState, principal_key_of_request
 from tools.catalog import catalog_specs
+from tools.prompts import register_prompts
 from tools.registry import ToolSpec, visible_tools, writes_allowed
 from tools.resources import guide_text, register_resources, render_guide
 
@@ -68,6 +69,7 @@ def build_server(
             structured_output=True,
         )
     register_resources(server, guide=guide)
+    register_prompts(server, tools=tool_names)
     return server
 
 
