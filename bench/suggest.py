@@ -23,6 +23,10 @@ its default). Prints one figure a line as `name: value unit`:
   answering the delta included): unlike wall time, it hardly moves when other work shares
   the machine, and it leaves out the client's own work (the SDK client validates every
   result against the output schema);
+- page_client_validation_median (ms): that client-side check alone, per page (jsonschema,
+  as the SDK client runs it on every result);
+- inbox_compute_median (ms): `pending_inbox` alone on the whole plan, in this process: what
+  the first page after a change adds (the tool keeps the inbox while the plan is unchanged);
 - pages (per walk); for comparison, list_accounts_median (ms: the same number of calls of a
   light read over the same connection) and sandbox_delta_median (ms: the bare delta request
   every warm call sends, over plain HTTP).
@@ -51,6 +55,7 @@ from bench.harness import (  # noqa: E402 (needs the path above)
     seed_heavy,
     served,
     throwaway_database,
+    timed,
     timed_async,
 )
 
@@ -121,13 +126,15 @@ async def _measure(service: Service, token: str, plan_id: str, options: argparse
         truth = await _hide_categories(service, plan_id, options.hidden)
         figure("hidden", len(truth), "", 0)
         service.reset_pacing()
-        durations, walks = [], []
+        durations, walks, contents = [], [], []
         for walk in range(options.passes + 1):
             items, cursor, timings = [], None, []
             while True:
                 started = time.perf_counter()
                 page = await _page(client, plan_id, cursor)
                 timings.append(time.perf_counter() - started)
+                if walk == 0:
+                    contents.append(page)
                 items.extend(page["items"])
                 cursor = page["next_cursor"]
                 if cursor is None:
@@ -142,6 +149,8 @@ async def _measure(service: Service, token: str, plan_id: str, options: argparse
             else:
                 durations.extend(timings)
         cpu_per_page = (cpu_seconds(service.process.pid) - cpu_before) / len(durations)
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        validation = _client_validation(listed["suggest_categories"].output_schema, contents, options.passes)
         service.reset_pacing()
         accounts = await timed_async(
             lambda: _call(client, "list_accounts", {"plan_id": plan_id}), len(durations)
@@ -150,9 +159,11 @@ async def _measure(service: Service, token: str, plan_id: str, options: argparse
     figure("page_median", statistics.median(durations) * 1000, "ms", 1)
     figure("page_p95", nearest_rank(durations, 95) * 1000, "ms", 1)
     figure("page_service_cpu", cpu_per_page * 1000, "ms", 1)
+    figure("page_client_validation_median", statistics.median(validation) * 1000, "ms", 1)
     figure("list_accounts_median", statistics.median(accounts) * 1000, "ms", 1)
     service.reset_pacing()
     figure("sandbox_delta_median", await bare_delta_median(service.sandbox_url, plan_id, 20), "ms", 1)
+    figure("inbox_compute_median", await _inbox_compute_median(service, plan_id) * 1000, "ms", 1)
 
 
 async def _page(client, plan_id: str, cursor: str | None) -> dict:
@@ -165,6 +176,39 @@ async def _call(client, tool: str, arguments: dict) -> dict:
     if result.is_error:
         raise SystemExit(f"{tool} refused {arguments}: {result.content[0].text}")
     return result.structured_content
+
+
+def _client_validation(schema: dict, contents: list[dict], passes: int) -> list[float]:
+    """Seconds the SDK client spends checking each page against the output schema, as it does
+    on every result (`ClientSession.validate_tool_result`: jsonschema, `best_match`)."""
+    from jsonschema import exceptions, validators
+
+    validator = validators.validator_for(schema)(schema)
+    durations = []
+    for _ in range(passes):
+        for content in contents:
+            started = time.perf_counter()
+            if exceptions.best_match(validator.iter_errors(content)) is not None:
+                raise SystemExit("A page does not match suggest_categories' output schema.")
+            durations.append(time.perf_counter() - started)
+    return durations
+
+
+async def _inbox_compute_median(service: Service, plan_id: str, runs: int = 3) -> float:
+    """Median seconds of `pending_inbox` alone on the plan as exported now, in this process."""
+    import httpx
+    from django.utils import timezone
+
+    from tools.logic.classify import pending_inbox
+    from tools.ynab.merge import apply_delta
+    from tools.ynab.parse import parse_plan_delta
+
+    headers = {"Authorization": f"Bearer {sandbox_token()}"}
+    async with httpx.AsyncClient(base_url=service.sandbox_url, headers=headers, timeout=300) as http:
+        export = (await http.get(f"/plans/{plan_id}")).raise_for_status().json()["data"]
+    snapshot = apply_delta(None, parse_plan_delta(export))
+    today = timezone.localdate()
+    return statistics.median(timed(lambda: pending_inbox(snapshot, today), runs))
 
 
 def _quality(items: list[dict], truth: dict[str, str]) -> None:
