@@ -32,7 +32,7 @@ from datetime import date, timedelta
 
 from tools.logic.budget import display_order, is_shown_in_budget
 from tools.logic.payees import normalise_payee
-from tools.logic.recategorise import is_card_payment, is_ready_to_assign, shown_category_id
+from tools.logic.recategorise import is_card_payment, is_ready_to_assign, is_uncategorized, shown_category_id
 from tools.ynab.entities import Category, Transaction
 from tools.ynab.snapshot import PlanSnapshot
 
@@ -136,35 +136,30 @@ def category_histories(
     """Per (merchant, is_inflow): uses of each assignable category by categorised transactions.
 
     Only the wanted merchants are gathered, through the payee index (no scan of the plan).
+    A transaction counts when its category is assignable now (so never none, Uncategorized,
+    hidden or deleted), it is no transfer and not split.
     """
     wanted = set(merchants) - {""}
-    payee_ids = [p.id for p in snapshot.payees.values() if wanted and normalise_payee(p.name) in wanted]
-    assignable: dict[str, bool] = {}
+    merchant_by_payee = {
+        payee.id: merchant
+        for payee in snapshot.payees.values()
+        if (merchant := normalise_payee(payee.name)) in wanted
+    }
+    assignable = {
+        category.id for category in snapshot.categories.values() if is_assignable(snapshot, category)
+    }
+    splits = snapshot.subtransactions_by_transaction
     histories: dict[tuple[str, bool], Counter[str]] = defaultdict(Counter)
-    seen: set[str] = set()
-    for payee_id in payee_ids:
+    for payee_id, merchant in merchant_by_payee.items():
         for transaction in snapshot.transactions_with_payee(payee_id):
-            if transaction.id in seen or transaction.payee_id != payee_id:
-                continue  # a split listed under a line's payee; splits never count
-            seen.add(transaction.id)
-            category_id = _counted_category(snapshot, transaction, assignable)
-            if category_id is not None:
-                key = (merchant_of(snapshot, transaction), is_inflow(transaction))
-                histories[key][category_id] += 1
+            if (
+                transaction.payee_id == payee_id  # not a split listed under a line's payee
+                and transaction.category_id in assignable
+                and transaction.transfer_account_id is None
+                and transaction.id not in splits
+            ):
+                histories[(merchant, is_inflow(transaction))][transaction.category_id] += 1
     return dict(histories)
-
-
-def _counted_category(
-    snapshot: PlanSnapshot, transaction: Transaction, assignable: dict[str, bool]
-) -> str | None:
-    """The category a history counts for this transaction, or None when it counts for nothing."""
-    category_id = shown_category_id(snapshot, transaction.category_id)
-    if category_id is None or transaction.transfer_account_id is not None or snapshot.is_split(transaction):
-        return None
-    if category_id not in assignable:
-        category = snapshot.categories.get(category_id)
-        assignable[category_id] = category is not None and is_assignable(snapshot, category)
-    return category_id if assignable[category_id] else None
 
 
 # --- transfers and duplicates ----------------------------------------------------------------
@@ -228,8 +223,19 @@ def likely_duplicates(snapshot: PlanSnapshot, pending: Iterable[Transaction], to
 
 
 def pending_transactions(snapshot: PlanSnapshot) -> tuple[Transaction, ...]:
-    """Every pending transaction, newest first (date, then id)."""
-    return tuple(t for t in snapshot.transactions_newest_first() if is_pending(snapshot, t))
+    """Every pending transaction, newest first (date, then id): `is_pending`, with the
+    plan-wide lookups made once rather than per transaction."""
+    uncategorized = {c.id for c in snapshot.categories.values() if is_uncategorized(snapshot, c)}
+    on_budget = {a.id for a in snapshot.accounts.values() if a.on_budget}
+    splits = snapshot.subtransactions_by_transaction
+    return tuple(
+        t
+        for t in snapshot.transactions_newest_first()
+        if (t.category_id is None or t.category_id in uncategorized)
+        and t.transfer_account_id is None
+        and t.id not in splits
+        and t.account_id in on_budget
+    )
 
 
 def pending_inbox(snapshot: PlanSnapshot, today: date) -> Inbox:
