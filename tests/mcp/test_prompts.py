@@ -6,6 +6,8 @@ import uuid
 
 import anyio
 import pytest
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
 
@@ -15,7 +17,7 @@ from tests.mcp.conftest import MODES, mcp_over_http
 from tests.mcp.test_guide import names_out_of_sight
 from tools.catalog import catalog_specs
 from tools.logic.money import amount_text
-from tools.prompts import AGREEMENT
+from tools.prompts import AGREEMENT, register_prompts
 
 pytestmark = pytest.mark.anyio
 
@@ -192,3 +194,24 @@ async def test_a_closed_account_cannot_be_reconciled(live_service, read_only_tok
     )
 
     assert refused.message == f"Account ‘{closed.name}’ is closed; give an open account from list_accounts."
+
+
+async def test_steps_with_tools_built_on_other_branches_appear_once_the_caller_has_them(demo_plan, checking):
+    later = {"reconcile_account", "forecast_balance", "get_underfunded_targets"}
+    server = MCPServer("prompts only")
+    register_prompts(server, tools={spec.name for spec in catalog_specs()} | later)
+
+    with anyio.fail_after(30):
+        async with Client(server, mode="legacy") as client:
+            reconcile = await client.get_prompt("reconcile", arguments_for("reconcile", demo_plan, checking))
+            plan_ahead = await client.get_prompt("plan_next_month", {"plan_id": demo_plan.id})
+    reconcile_text, plan_text = reconcile.messages[0].content.text, plan_ahead.messages[0].content.text
+
+    assert (
+        f"1. Call `reconcile_account` with plan_id {demo_plan.id}, account_id {checking.id}" in reconcile_text
+    )
+    assert "list_accounts" not in reconcile_text
+    assert reconcile_text.endswith(AGREEMENT)
+    assert "1. Call `forecast_balance` (3 months ahead, its default)" in plan_text
+    assert "2. `get_underfunded_targets` with month" in plan_text
+    assert "list_scheduled_transactions" not in plan_text
