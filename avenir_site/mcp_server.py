@@ -22,6 +22,7 @@ from mcp.server.mcpserver import MCPServer, RequestStateSecurity
 from avenir_site.mcp_answers import AvenirServer
 from tools.auth import Principal, ServerState, principal_key_of_request
 from tools.catalog import catalog_specs
+from tools.prompts import register_prompts
 from tools.registry import ToolSpec, visible_tools, writes_allowed
 from tools.resources import guide_text, register_resources, render_guide
 
@@ -44,10 +45,12 @@ def build_server(
     `tools/guide.md`; tests pass their own to exercise the same code path.
     """
     specs = catalog_specs() if specs is None else specs
+    visible = visible_tools(specs, writes=writes)
+    tool_names = frozenset(spec.name for spec in visible)
     if guide_markdown is None:
-        guide = guide_text(writes=writes)
+        guide = guide_text(writes=writes, tools=tool_names)
     else:
-        guide = render_guide(guide_markdown, writes=writes)
+        guide = render_guide(guide_markdown, writes=writes, tools=tool_names)
     server = AvenirServer(
         SERVER_NAME,
         title=SERVER_TITLE,
@@ -56,7 +59,7 @@ def build_server(
         lifespan=_lifespan_with(ServerState(local_principal=local_principal)),
         request_state_security=request_state_security(),
     )
-    for spec in visible_tools(specs, writes=writes):
+    for spec in visible:
         server.add_tool(
             spec.fn,
             name=spec.name,
@@ -67,6 +70,7 @@ def build_server(
             structured_output=True,
         )
     register_resources(server, guide=guide)
+    register_prompts(server, tools=tool_names)
     return server
 
 

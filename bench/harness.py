@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import signal
 import socket
@@ -196,6 +197,21 @@ async def bare_delta_median(sandbox_url: str, plan_id: str, runs: int) -> float:
 
 async def _ok(request: Awaitable[httpx.Response]) -> None:
     (await request).raise_for_status()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc; 0 elsewhere)."""
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.exists():
+        return 0.0
+    fields = stat.read_text().rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def nearest_rank(values: list[float], percent: int) -> float:
+    """The nearest-rank percentile of `values` (`percent` of 100)."""
+    ordered = sorted(values)
+    return ordered[max(math.ceil(percent / 100 * len(ordered)) - 1, 0)]
 
 
 def figure(name: str, value: float, unit: str, digits: int) -> None:

@@ -34,8 +34,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import math
-import os
 import statistics
 import sys
 import time
@@ -47,7 +45,9 @@ from bench.harness import (  # noqa: E402 (needs the path above)
     Service,
     arguments,
     bare_delta_median,
+    cpu_seconds,
     figure,
+    nearest_rank,
     seed_heavy,
     served,
     throwaway_database,
@@ -101,11 +101,11 @@ async def _measure(service: Service, token: str, plan_id: str, options: argparse
             service.reset_pacing()  # a whole hourly budget for this tool's calls
             arguments = read_arguments(tool, plan_id, today)
             await _call(client, tool, arguments)  # untimed
-            cpu_before = _cpu_seconds(service.process.pid)
+            cpu_before = cpu_seconds(service.process.pid)
             durations = await timed_async(partial(_call, client, tool, arguments), options.calls)
-            cpu_per_call = (_cpu_seconds(service.process.pid) - cpu_before) / options.calls
+            cpu_per_call = (cpu_seconds(service.process.pid) - cpu_before) / options.calls
             figure(f"{tool}_median", statistics.median(durations) * 1000, "ms", 1)
-            figure(f"{tool}_p95", _nearest_rank(durations, 95) * 1000, "ms", 1)
+            figure(f"{tool}_p95", nearest_rank(durations, 95) * 1000, "ms", 1)
             figure(f"{tool}_service_cpu", cpu_per_call * 1000, "ms", 1)
     service.reset_pacing()
     figure(
@@ -117,20 +117,6 @@ async def _call(client, tool: str, arguments: dict) -> None:
     result = await client.call_tool(tool, arguments)
     if result.is_error:
         raise SystemExit(f"{tool} refused {arguments}: {result.content[0].text}")
-
-
-def _nearest_rank(values: list[float], percent: int) -> float:
-    ordered = sorted(values)
-    return ordered[max(math.ceil(percent / 100 * len(ordered)) - 1, 0)]
-
-
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc; 0 elsewhere)."""
-    stat = Path(f"/proc/{pid}/stat")
-    if not stat.exists():
-        return 0.0
-    fields = stat.read_text().rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
 
 # --- memory ---------------------------------------------------------------------------------

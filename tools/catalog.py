@@ -15,6 +15,7 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.reads.payees",
     "tools.reads.schedules",
     "tools.reads.transactions",
+    "tools.reads.suggestions",
     "tools.reads.balances",
     "tools.reads.summary",
     "tools.reads.budget_vs_actual",

@@ -3,14 +3,20 @@
 The guide (`tools/guide.md`) is served twice from one text: as the server's instructions and
 as the resource `avenir-mcp://guide`. Parts about changing the plan sit between
 `<!-- writes -->` and `<!-- /writes -->`; parts meant only for callers who cannot change it,
-between `<!-- no-writes -->` and `<!-- /no-writes -->`. `render_guide` keeps the part that
-fits the caller, so a caller without write tools never reads about them.
+between `<!-- no-writes -->` and `<!-- /no-writes -->`. A part naming tools that may not be
+there sits between `<!-- with tool_a tool_b -->` and `<!-- /with -->` (kept when the caller
+sees every tool named), its alternative between `<!-- without tool_a -->` and
+`<!-- /without -->` (kept when one is missing). `render_guide` keeps the parts that fit the
+caller, so a caller never reads about a tool it cannot call, and a tool's sentences appear
+as soon as the tool is in the catalog. Sections nest, except writes / no-writes in each other.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 
 from mcp.server.mcpserver import MCPServer
@@ -21,45 +27,67 @@ from tools.reads.resources import register_plan_resources
 GUIDE_URI = "avenir-mcp://guide"
 GUIDE_PATH = Path(__file__).with_name("guide.md")
 
-_MARKER = re.compile(r"<!--\s*(/?)(writes|no-writes)\s*-->")
+_MARKER = re.compile(r"<!--\s*(/?)(writes|no-writes|with|without)((?:\s+[a-z][a-z0-9_]*)*)\s*-->")
 _BLANK_RUNS = re.compile(r"\n{3,}")
+_WRITE_SECTIONS = ("writes", "no-writes")
 
 
 class GuideMarkupError(ValueError):
     """The guide's section markers do not pair up."""
 
 
-def render_guide(markdown: str, *, writes: bool) -> str:
-    """The guide for a caller who can (`writes=True`) or cannot change the plan."""
-    keep = {"writes": writes, "no-writes": not writes}
+@dataclass(frozen=True)
+class _Section:
+    kind: str
+    kept: bool
+
+
+def render_guide(markdown: str, *, writes: bool, tools: Collection[str] = frozenset()) -> str:
+    """The guide for a caller who can (`writes=True`) or cannot change the plan, and sees `tools`."""
     out: list[str] = []
-    open_section: str | None = None
+    open_sections: list[_Section] = []
     position = 0
     for marker in _MARKER.finditer(markdown):
-        if open_section is None or keep[open_section]:
+        if all(section.kept for section in open_sections):
             out.append(markdown[position : marker.start()])
         position = marker.end()
-        open_section = _next_section(open_section, closing=bool(marker[1]), name=marker[2])
-    if open_section is not None:
-        raise GuideMarkupError(f"The guide's <!-- {open_section} --> section is never closed.")
+        closing, kind, names = bool(marker[1]), marker[2], marker[3].split()
+        if closing:
+            _close(open_sections, kind)
+        else:
+            open_sections.append(_opened(open_sections, kind, names, writes=writes, tools=tools))
+    if open_sections:
+        raise GuideMarkupError(f"The guide's <!-- {open_sections[-1].kind} --> section is never closed.")
     out.append(markdown[position:])
     return _BLANK_RUNS.sub("\n\n", "".join(out)).strip() + "\n"
 
 
-def _next_section(current: str | None, *, closing: bool, name: str) -> str | None:
-    if closing:
-        if current != name:
-            raise GuideMarkupError(f"<!-- /{name} --> closes a section that is not open.")
-        return None
-    if current is not None:
-        raise GuideMarkupError(f"<!-- {name} --> opens inside the <!-- {current} --> section.")
-    return name
+def _opened(
+    open_sections: list[_Section], kind: str, names: list[str], *, writes: bool, tools: Collection[str]
+) -> _Section:
+    if kind in _WRITE_SECTIONS:
+        inside = next((s.kind for s in open_sections if s.kind in _WRITE_SECTIONS), None)
+        if inside is not None:
+            raise GuideMarkupError(f"<!-- {kind} --> opens inside the <!-- {inside} --> section.")
+        if names:
+            raise GuideMarkupError(f"<!-- {kind} --> takes no tool names.")
+        return _Section(kind, writes if kind == "writes" else not writes)
+    if not names:
+        raise GuideMarkupError(f"<!-- {kind} --> names no tool.")
+    visible = all(name in tools for name in names)
+    return _Section(kind, visible if kind == "with" else not visible)
+
+
+def _close(open_sections: list[_Section], kind: str) -> None:
+    if not open_sections or open_sections[-1].kind != kind:
+        raise GuideMarkupError(f"<!-- /{kind} --> closes a section that is not open.")
+    open_sections.pop()
 
 
 @functools.cache
-def guide_text(*, writes: bool) -> str:
+def guide_text(*, writes: bool, tools: frozenset[str] = frozenset()) -> str:
     """`tools/guide.md` rendered for such a caller (read once per process)."""
-    return render_guide(GUIDE_PATH.read_text(encoding="utf-8"), writes=writes)
+    return render_guide(GUIDE_PATH.read_text(encoding="utf-8"), writes=writes, tools=tools)
 
 
 def register_resources(server: MCPServer, *, guide: str) -> None:

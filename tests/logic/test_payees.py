@@ -87,6 +87,36 @@ def test_it_reduces_bank_text_to_the_merchant(name, merchant):
     assert normalise_payee(name) == merchant
 
 
+# Whole labels as French banks print them on statements and imports (TOOLS.md §1.6).
+BANK_LABELS = [
+    ("CB CARREFOUR MARKET 12/01 525130******2", "CARREFOUR MARKET"),
+    ("CARTE 12/01/26 CARREFOUR MARKET 525130******2", "CARREFOUR MARKET"),
+    ("CB CARREFOUR MARKET 525130******2 12/01", "CARREFOUR MARKET"),
+    ("CB NETFLIX.COM 24/11 497010******8", "NETFLIX.COM"),
+    ("CB AMAZON EU SARL 12/01 4978XXXXXXXX1234", "AMAZON EU SARL"),
+    ("CB SNCF INTERNET 12/01", "SNCF INTERNET"),
+    ("CB UBER *TRIP 12/01", "UBER *TRIP"),
+    ("Cb Leclerc 03/02", "LECLERC"),
+    ("CARTE X4521 12/01 TOTAL ACCESS", "TOTAL ACCESS"),
+    ("PRLV SEPA FREE MOBILE FACT 123456 ECH 05/01/26", "FREE MOBILE"),
+    ("PRLV SEPA EDF CLIENTS PARTICULIERS FACT123456789", "EDF CLIENTS PARTICULIERS"),
+    ("PRLV SEPA DGFIP IMPOT 123456 FACT 654321", "DGFIP IMPOT"),
+    ("PRLV SEPA SFR REF 12345678", "SFR REF"),
+    ("PRLV SEPA NAVIGO ANNUEL 0012345", "NAVIGO ANNUEL"),
+    ("PRLV ASSURANCE HABITATION MAAF", "ASSURANCE HABITATION MAAF"),
+    ("VIR SEPA J DUPONT IBAN FR7630006000011234567890189", "J DUPONT"),
+    ("VIR INST MME MARTIN CLAIRE FR76 3000 6000 0112 3456 7890 189 LOYER", "MME MARTIN CLAIRE"),
+    ("VIR SEPA LOYER JANVIER", "LOYER JANVIER"),
+    ("VIREMENT SALAIRE ACME SA 202601", "SALAIRE ACME SA"),
+    ("VIR CAF DE PARIS 1234567 ALLOC", "CAF DE PARIS ALLOC"),
+]
+
+
+@pytest.mark.parametrize(("label", "merchant"), BANK_LABELS)
+def test_a_real_bank_label_reduces_to_its_merchant(label, merchant):
+    assert normalise_payee(label) == merchant
+
+
 def test_the_same_merchant_written_differently_normalises_the_same():
     assert normalise_payee("CB CARREFOUR 12/01 525130******2") == normalise_payee("Carrefour  14/02")
 

@@ -105,12 +105,51 @@ async def test_no_tool_a_read_only_caller_sees_names_a_write_tool(specs):
     assert mentions == {tool["name"]: [] for tool in tools}
 
 
+TOOL_SECTIONS = (
+    "\n<!-- with rename_label -->Tidy with `rename_label`.<!-- /with -->"
+    "<!-- without rename_label -->Tidy in YNAB itself.<!-- /without -->"
+    "<!-- with describe_caller list_widgets -->Count with `list_widgets`.<!-- /with -->\n"
+)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("writes", "kept", "left_out"),
+    [
+        (True, "Tidy with `rename_label`.", "Tidy in YNAB itself."),
+        (False, "Tidy in YNAB itself.", "Tidy with `rename_label`."),
+    ],
+    ids=["read-write", "read-only"],
+)
+async def test_a_tools_sentences_appear_exactly_when_the_caller_sees_the_tool(writes, kept, left_out):
+    _instructions, resource, tools = await what_the_caller_reads(
+        SAMPLE_SPECS, SAMPLE_GUIDE + TOOL_SECTIONS, writes=writes
+    )
+
+    assert kept in resource
+    assert left_out not in resource
+    assert "list_widgets" not in resource
+    assert names_out_of_sight(resource, tools, SAMPLE_SPECS, writes=writes) == set()
+
+
+def test_tool_sections_nest_inside_write_sections():
+    markdown = "<!-- writes -->Write<!-- with a --> with a<!-- /with -->.<!-- /writes -->"
+
+    assert render_guide(markdown, writes=True, tools={"a"}) == "Write with a.\n"
+    assert render_guide(markdown, writes=True) == "Write.\n"
+    assert render_guide(markdown, writes=False, tools={"a"}) == "\n"
+
+
 @pytest.mark.parametrize(
     "markdown",
     [
         "<!-- writes -->never closed",
         "<!-- /writes -->",
         "<!-- writes --><!-- no-writes --><!-- /no-writes -->",
+        "<!-- writes --><!-- with a --><!-- no-writes --><!-- /no-writes --><!-- /with --><!-- /writes -->",
+        "<!-- with -->names no tool<!-- /with -->",
+        "<!-- with a -->closed by the other kind<!-- /without -->",
+        "<!-- writes a -->a write section naming a tool<!-- /writes -->",
     ],
 )
 def test_a_guide_with_unpaired_section_markers_is_refused(markdown):

@@ -32,6 +32,7 @@ READ_CALLS: dict[str, Callable[[str, date], Arguments]] = {
         "plan_id": plan_id,
         "since_date": (today - timedelta(days=90)).isoformat(),
     },
+    "suggest_categories": _plan_only,
     "get_category_balances": _plan_only,
     "get_monthly_summary": _plan_only,
     "get_budget_vs_actual": _plan_only,
