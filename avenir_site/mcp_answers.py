@@ -95,8 +95,10 @@ class AvenirServer(MCPServer):
             if argument.required and not (arguments or {}).get(argument.name)
         ]
         if missing:
+            them = "it" if len(missing) == 1 else "them"
             raise MCPError(
-                code=INVALID_PARAMS, message=f"Prompt {name} needs the argument(s) {', '.join(missing)}."
+                code=INVALID_PARAMS,
+                message=f"The {name} prompt needs {' and '.join(missing)}; give {them} and ask again.",
             )
         try:
             return await super().get_prompt(name, arguments, context)

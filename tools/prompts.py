@@ -9,23 +9,21 @@ Every prompt says that nothing changes before the person agrees and that bank te
 without the write tool a step needs, it ends with the changes to make in YNAB itself.
 
 Arguments are checked as a tool checks them (an unknown plan or account, a bad month or
-amount), and a refusal reaches the client as an `invalid params` error with the same one
-line a tool would give. Each prompt reads the plan once (one YNAB request when warm) to
-check its arguments and to name the plan and account as the person knows them.
+amount); a refusal (`ToolError`) or a missing argument reaches the client as an `invalid
+params` error with one line (`avenir_site.mcp_answers.AvenirServer.get_prompt`). Each
+prompt reads the plan once (one YNAB request when warm) to check its arguments and to name
+the plan and account as the person knows them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
-from functools import wraps
-from typing import Annotated, Any, ParamSpec
+from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.prompts import Prompt
-from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS
 from pydantic import Field
 
 from tools.access import open_plan, require_account, require_month, today
@@ -56,8 +54,6 @@ AGREEMENT = (
 )
 READ_ONLY = "This connection only reads my plan: it changes nothing in it."
 
-_P = ParamSpec("_P")
-
 
 @dataclass(frozen=True)
 class Caller:
@@ -81,40 +77,7 @@ def register_prompts(server: MCPServer, *, tools: Collection[str]) -> None:
     for prompt_name, title, build in _PROMPTS:
         if offered[prompt_name]:
             fn = build(caller)
-            server.add_prompt(
-                _CheckedPrompt.from_function(fn, name=prompt_name, title=title, description=fn.__doc__)
-            )
-
-
-class _CheckedPrompt(Prompt):
-    """A prompt whose missing arguments are refused as invalid params, in one line.
-
-    (The SDK's own check raises a plain error, which reaches an HTTP client as "Internal
-    server error".)
-    """
-
-    async def render(self, arguments: dict[str, Any] | None, context: Any) -> Any:
-        missing = [a.name for a in self.arguments or () if a.required and a.name not in (arguments or {})]
-        if missing:
-            raise MCPError(
-                code=INVALID_PARAMS,
-                message=f"The {self.name} prompt needs {' and '.join(missing)}; give "
-                f"{'it' if len(missing) == 1 else 'them'} and ask again.",
-            )
-        return await super().render(arguments, context)
-
-
-def _refusals_as_invalid_params(fn: Callable[_P, Awaitable[str]]) -> Callable[_P, Awaitable[str]]:
-    """A tool's refusal (`ToolError`, one line) becomes the JSON-RPC error a prompt can give."""
-
-    @wraps(fn)
-    async def checked(*args: _P.args, **kwargs: _P.kwargs) -> str:
-        try:
-            return await fn(*args, **kwargs)
-        except ToolError as refusal:
-            raise MCPError(code=INVALID_PARAMS, message=str(refusal)) from None
-
-    return checked
+            server.add_prompt(Prompt.from_function(fn, name=prompt_name, title=title, description=fn.__doc__))
 
 
 def _plan_words(snapshot: PlanSnapshot) -> str:
@@ -136,7 +99,6 @@ def _steps(*steps: str | None) -> str:
 def _classify_pending(caller: Caller) -> Callable[..., Awaitable[str]]:
     applies = caller.sees("apply_categories")
 
-    @_refusals_as_invalid_params
     async def classify_pending(plan_id: PlanIdPromptArg = None) -> str:
         """Classify the transactions waiting for a category, from what each payee's history suggests."""
         snapshot = await open_plan(plan_id)
@@ -185,7 +147,6 @@ def _monthly_review(caller: Caller) -> Callable[..., Awaitable[str]]:
         if caller.sees(tool)
     ]
 
-    @_refusals_as_invalid_params
     async def monthly_review(plan_id: PlanIdPromptArg = None, month: MonthPromptArg = "current") -> str:
         """Review a month of the plan with me: what stands out, and what to fix."""
         wanted = month_arg(month, today())
@@ -232,7 +193,6 @@ def _listed(items: list[str]) -> str:
 def _reconcile(caller: Caller) -> Callable[..., Awaitable[str]]:
     reconciles = caller.sees("reconcile_account")
 
-    @_refusals_as_invalid_params
     async def reconcile(
         plan_id: PlanIdPromptArg = None, *, account_id: AccountIdPromptArg, bank_balance: BankBalancePromptArg
     ) -> str:
@@ -285,7 +245,6 @@ def _reconcile(caller: Caller) -> Callable[..., Awaitable[str]]:
 def _plan_next_month(caller: Caller) -> Callable[..., Awaitable[str]]:
     budgets = caller.sees("set_category_budget")
 
-    @_refusals_as_invalid_params
     async def plan_next_month(plan_id: PlanIdPromptArg = None) -> str:
         """Plan next month: what is coming, and what to assign until Ready to Assign is zero."""
         snapshot = await open_plan(plan_id)

@@ -149,6 +149,7 @@ CASES: dict[str, Case] = {
     "get_monthly_summary": read("get_monthly_summary"),
     "get_budget_vs_actual": read("get_budget_vs_actual"),
     "get_spending_trends": read("get_spending_trends"),
+    "suggest_categories": read("suggest_categories"),
     "list_operations": _list_operations,
     "apply_categories": _apply_categories,
     "approve_transactions": _approve_transactions,

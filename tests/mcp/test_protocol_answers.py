@@ -177,7 +177,7 @@ async def test_a_prompt_missing_an_argument_or_refusing_one_says_so_clearly(home
 
     assert (missing.value.error.code, missing.value.error.message) == (
         INVALID_PARAMS,
-        "Prompt review_account needs the argument(s) account_id.",
+        "The review_account prompt needs account_id; give it and ask again.",
     )
     assert (unknown.value.error.code, unknown.value.error.message) == (
         INVALID_PARAMS,
