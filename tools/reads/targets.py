@@ -127,7 +127,8 @@ def _entry(snapshot: PlanSnapshot, item: Underfunded) -> TargetEntry:
 
 
 def target_text(snapshot: PlanSnapshot, figures: Category) -> str:
-    """The target in words: `Need 950.00 each month`, `Have 1200.00 by 2026-12-01`."""
+    """The target in words: `Need 950.00 each month`, `Need 1200.00 by 2027-02-28`,
+    `Have a balance of 500.00`, `Need 480.00 each year, next due 2027-03-15`."""
     amount = money(snapshot, figures.goal_target or 0)
     by = f" by {figures.goal_target_date.isoformat()}" if figures.goal_target_date else ""
     if figures.goal_type == "MF":
@@ -136,7 +137,9 @@ def target_text(snapshot: PlanSnapshot, figures: Category) -> str:
         return f"Pay {amount} each month toward the debt"
     if figures.goal_type in ("TB", "TBD"):
         return f"Have a balance of {amount}{by}"
-    cadence = figures.goal_cadence or 1
+    cadence = figures.goal_cadence
+    if not cadence:  # a need by a date, or once
+        return f"Need {amount}{by}"
     every = figures.goal_cadence_frequency or 1
     if cadence == 1 and every > 1:
         words = f"every {every} months"
@@ -144,4 +147,5 @@ def target_text(snapshot: PlanSnapshot, figures: Category) -> str:
         words = f"every {cadence - 1} months"
     else:
         words = CADENCE_WORDS.get(cadence, "each month")
-    return f"Need {amount} {words}{by}"
+    due = f", next due {figures.goal_target_date.isoformat()}" if figures.goal_target_date else ""
+    return f"Need {amount} {words}{due}"
