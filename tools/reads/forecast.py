@@ -48,7 +48,7 @@ class OneOffArg(BaseModel):
     amount: AmountValue = Field(
         description='Currency units as a decimal string like "-450.00" (money out negative, in positive).'
     )
-    label: str = Field(description="What it is, e.g. car repair (at most 80 characters).", max_length=200)
+    label: str = Field(description="What it is, e.g. car repair (at most 80 characters).", max_length=80)
 
 
 class RecurringAssumption(BaseModel):

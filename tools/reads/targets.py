@@ -20,9 +20,7 @@ CADENCE_WORDS = {1: "each month", 2: "each week", 13: "each year", 14: "every 2 
 
 
 class TargetEntry(BaseModel):
-    category_id: str = Field(
-        description="The category's id (for set_category_budget or get_category_balances)."
-    )
+    category_id: str = Field(description="The category's id (as get_category_balances gives it).")
     name: str = Field(description="The category's name.")
     group: str = Field(description="Its group's name.")
     target: str = Field(description="The target in words, e.g. 'Need 950.00 each month'.")
