@@ -17,8 +17,10 @@ Also here, the facts about accounts and transactions several reads share:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import date
+from typing import NamedTuple
 
 from tools.logic.months import add_months, month_start
 from tools.ynab.entities import Account, Transaction
@@ -35,9 +37,11 @@ DEBT_TYPES = CARD_TYPES | LOAN_TYPES
 CASH_TYPES = frozenset({"checking", "savings", "cash"})
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One move of money on an account: a whole transaction, or one line of a split."""
+class Line(NamedTuple):
+    """One move of money on an account: a whole transaction, or one line of a split.
+
+    A named tuple rather than a dataclass: the computed reads make thousands per call.
+    """
 
     transaction: Transaction
     amount: int
@@ -74,6 +78,40 @@ def lines(snapshot: PlanSnapshot, transaction: Transaction) -> Iterator[Line]:
             part.category_id,
             part.transfer_account_id,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class PlanFacts:
+    """Plain lookups built once per call, so the loops over thousands of transactions touch
+    no persistent map: accounts by id, payee names by id (transfer payees left out), the
+    "Starting Balance" payees, and which transactions are splits."""
+
+    accounts: dict[str, Account]
+    payee_names: dict[str, str]
+    starting_payees: frozenset[str]
+    split_ids: frozenset[str]
+
+
+def plan_facts(snapshot: PlanSnapshot) -> PlanFacts:
+    accounts = dict(snapshot.accounts.items())
+    payee_names = {p.id: p.name for p in snapshot.payees.values() if p.transfer_account_id is None}
+    starting = frozenset(pid for pid, name in payee_names.items() if name == STARTING_BALANCE)
+    return PlanFacts(accounts, payee_names, starting, frozenset(snapshot.subtransactions_by_transaction))
+
+
+def month_lines(
+    snapshot: PlanSnapshot, facts: PlanFacts, month: date, account_ids: AbstractSet[str]
+) -> Iterator[Line]:
+    """The lines of the transactions of `account_ids` dated in `month` (its first day),
+    Starting Balances left out."""
+    starting, splits = facts.starting_payees, facts.split_ids
+    for t in snapshot.transactions_in_month(month):
+        if t.account_id not in account_ids:
+            continue
+        if t.id in splits:
+            yield from lines(snapshot, t)
+        elif t.transfer_account_id is not None or t.payee_id not in starting:
+            yield Line(t, t.amount, t.payee_id, t.category_id, t.transfer_account_id)
 
 
 def is_debt(account: Account) -> bool:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from tools.logic.flows import is_starting_balance, lines
+from tools.logic.flows import PlanFacts, month_lines, plan_facts
 from tools.logic.months import add_months, month_end, month_range, month_start
 from tools.logic.payees import normalise_payee
 from tools.logic.recurring import LOOKBACK_MONTHS, Recurring, charges_in, find_recurring
@@ -97,6 +97,7 @@ def project(
 ) -> Forecast:
     """The forecast from today through the end of `until`'s month (see the module docstring)."""
     chosen = frozenset(account_ids)
+    facts = plan_facts(snapshot)
     last_day = month_end(until)
     tomorrow = today + timedelta(days=1)
     recent = [add_months(month_start(today), -back) for back in range(LOOKBACK_MONTHS, 0, -1)]
@@ -116,7 +117,7 @@ def project(
     projected = {item.merchant for item in recurring} | {merchant for merchant, _ in covered}
     months_back = tuple(full_months_before(today, AVERAGE_MONTHS, snapshot.first_month))
     if variable_monthly is None:
-        per_month = [_variable(snapshot, chosen, projected, m, month_end(m)) for m in months_back]
+        per_month = [_variable(snapshot, facts, chosen, projected, m, month_end(m)) for m in months_back]
         variable = average(per_month, decimal_digits)
     else:
         variable = variable_monthly
@@ -134,7 +135,7 @@ def project(
             day = on_day(month, income_day)
             if tomorrow <= day <= last_day:
                 moves[day].append(monthly_income)
-    done = _variable(snapshot, chosen, projected, month_start(today), today)
+    done = _variable(snapshot, facts, chosen, projected, month_start(today), today)
     for month in month_range(today, last_day):
         first = tomorrow if month == month_start(today) else month
         to_spread = _rest_of(variable, done) if month == month_start(today) else variable
@@ -191,24 +192,31 @@ def _rest_of(monthly: int, done: int) -> int:
 
 
 def _variable(
-    snapshot: PlanSnapshot, chosen: frozenset[str], projected: set[str], first: date, last: date
+    snapshot: PlanSnapshot,
+    facts: PlanFacts,
+    chosen: frozenset[str],
+    projected: set[str],
+    first: date,
+    last: date,
 ) -> int:
     """The net of the chosen accounts' moves dated `first`…`last` that nothing else projects."""
+    merchants: dict[str | None, bool] = {}  # payee id → projected elsewhere
     total = 0
     for month in month_range(first, last):
-        for transaction in snapshot.transactions_in_month(month):
-            if transaction.account_id not in chosen or not first <= transaction.date <= last:
+        for line in month_lines(snapshot, facts, month, chosen):
+            if line.transfer_account_id in chosen or not first <= line.transaction.date <= last:
                 continue
-            if is_starting_balance(snapshot, transaction):
-                continue
-            for line in lines(snapshot, transaction):
-                if line.transfer_account_id in chosen:
-                    continue
-                payee = snapshot.payees.get(line.payee_id or "")
-                if payee is not None and normalise_payee(payee.name) in projected:
-                    continue
+            skip = merchants.get(line.payee_id)
+            if skip is None:
+                skip = merchants[line.payee_id] = _merchant(snapshot, line.payee_id) in projected
+            if not skip:
                 total += line.amount
     return total
+
+
+def _merchant(snapshot: PlanSnapshot, payee_id: str | None) -> str | None:
+    payee = snapshot.payees.get(payee_id) if payee_id else None
+    return normalise_payee(payee.name) if payee is not None else None
 
 
 def _covered_merchants(snapshot: PlanSnapshot, chosen: frozenset[str]) -> set[tuple[str, bool]]:
@@ -273,7 +281,8 @@ def _walk(
         first = today if month == month_start(today) else month
         month_start_balance = balance
         inflows = outflows = 0
-        lowest, lowest_date = None, first
+        lowest, lowest_date = balance, first
+        first_day = True
         day = first
         while day <= month_end(month):
             for amount in moves.get(day, ()):
@@ -282,12 +291,12 @@ def _walk(
                 else:
                     outflows += amount
                 balance += amount
-            if lowest is None or balance < lowest:
-                lowest, lowest_date = balance, day
+            if first_day or balance < lowest:
+                lowest, lowest_date, first_day = balance, day, False
             if balance < 0 and below is None:
                 below, below_balance = day, balance
             day += timedelta(days=1)
         months.append(
-            MonthForecast(month, month_start_balance, inflows, outflows, balance, lowest or 0, lowest_date)
+            MonthForecast(month, month_start_balance, inflows, outflows, balance, lowest, lowest_date)
         )
     return tuple(months), below, below_balance

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 from statistics import median_low
 
-from tools.logic.flows import transactions_in_months
+from tools.logic.flows import plan_facts
 from tools.logic.payees import normalise_payee
 from tools.logic.trends import average
 from tools.ynab.snapshot import PlanSnapshot
@@ -59,26 +59,30 @@ def find_recurring(charges: Iterable[Charge], months: Sequence[date], decimal_di
 
     Charges first, the costliest first, then income, the largest first; then by merchant.
     """
-    wanted = set(months)
+    wanted = {(month.year, month.month) for month in months}
     grouped: dict[tuple[str, bool], list[Charge]] = defaultdict(list)
     for charge in charges:
-        if charge.amount != 0 and charge.merchant and charge.date.replace(day=1) in wanted:
+        day = charge.date
+        if charge.amount and charge.merchant and (day.year, day.month) in wanted:
             grouped[(charge.merchant, charge.amount > 0)].append(charge)
     found = [
         recurring
         for (merchant, _income), seen in grouped.items()
-        if (recurring := _recurring(merchant, seen, decimal_digits)) is not None
+        if len(seen) >= MIN_MONTHS_SEEN
+        and (recurring := _recurring(merchant, seen, decimal_digits)) is not None
     ]
     return sorted(found, key=lambda r: (r.is_income, -abs(r.amount), r.merchant))
 
 
 def _recurring(merchant: str, charges: list[Charge], decimal_digits: int) -> Recurring | None:
-    totals: dict[date, int] = defaultdict(int)
-    first_day: dict[date, int] = {}
+    totals: dict[tuple[int, int], int] = defaultdict(int)
+    first_day: dict[tuple[int, int], int] = {}
     for charge in charges:
-        month = charge.date.replace(day=1)
+        day = charge.date
+        month = (day.year, day.month)
         totals[month] += charge.amount
-        first_day[month] = min(first_day.get(month, 31), charge.date.day)
+        if day.day < first_day.get(month, 32):
+            first_day[month] = day.day
     if len(totals) < MIN_MONTHS_SEEN or not all_within_tolerance(list(totals.values())):
         return None
     return Recurring(
@@ -127,15 +131,19 @@ def charges_in(snapshot: PlanSnapshot, months: Sequence[date], account_ids: Iter
     A split is one charge of its whole amount, with no category (its lines have theirs).
     """
     accounts = set(account_ids)
+    facts = plan_facts(snapshot)
+    names, starting, splits = facts.payee_names, facts.starting_payees, facts.split_ids
+    merchants = {
+        payee_id: normalise_payee(name) for payee_id, name in names.items() if payee_id not in starting
+    }
     found = []
-    for transaction in transactions_in_months(snapshot, months):
-        if transaction.account_id not in accounts or transaction.transfer_account_id is not None:
-            continue
-        payee = snapshot.payees.get(transaction.payee_id or "")
-        if payee is None or payee.transfer_account_id is not None:
-            continue
-        category = None if snapshot.is_split(transaction) else transaction.category_id
-        found.append(Charge(normalise_payee(payee.name), transaction.date, transaction.amount, category))
+    for month in months:
+        for t in snapshot.transactions_in_month(month):
+            if t.account_id not in accounts or t.transfer_account_id is not None:
+                continue
+            merchant = merchants.get(t.payee_id)
+            if merchant is not None:
+                found.append(Charge(merchant, t.date, t.amount, None if t.id in splits else t.category_id))
     return found
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from tools.logic.budget import round_half_away_from_zero
-from tools.logic.flows import CARD_TYPES, CASH_TYPES, is_debt, lines, transactions_in_months
+from tools.logic.flows import CARD_TYPES, CASH_TYPES, is_debt, month_lines, plan_facts
 from tools.ynab.entities import Account
 from tools.ynab.snapshot import PlanSnapshot
 
@@ -69,30 +69,27 @@ def money_out(
     snapshot: PlanSnapshot, months: Sequence[date], essential_categories: set[str]
 ) -> list[MonthOut]:
     """Each month's money out of on-budget accounts, and its essential part (module docstring)."""
-    spending = dict.fromkeys(months, 0)
-    essential = dict.fromkeys(months, 0)
-    for transaction in transactions_in_months(snapshot, months):
-        account = snapshot.accounts.get(transaction.account_id)
-        if account is None or not account.on_budget:
-            continue
-        month = transaction.date.replace(day=1)
-        for line in lines(snapshot, transaction):
-            if line.amount >= 0 or not _counts(snapshot, line.transfer_account_id):
+    facts = plan_facts(snapshot)
+    on_budget = {account_id for account_id, account in facts.accounts.items() if account.on_budget}
+    counted_transfers = {
+        account_id
+        for account_id, account in facts.accounts.items()
+        if not account.on_budget and is_debt(account)
+    }
+    found = []
+    for month in months:
+        spending = essential = 0
+        for line in month_lines(snapshot, facts, month, on_budget):
+            if line.amount >= 0:
                 continue
-            spending[month] += line.amount
+            other = line.transfer_account_id
+            if other is not None and other in facts.accounts and other not in counted_transfers:
+                continue  # to an on-budget account, or saved in a tracking asset
+            spending += line.amount
             if line.category_id in essential_categories:
-                essential[month] += line.amount
-    return [MonthOut(month, spending[month], essential[month]) for month in months]
-
-
-def _counts(snapshot: PlanSnapshot, transfer_account_id: str | None) -> bool:
-    """Whether money out with this transfer counterpart is spending: none, or a tracking debt."""
-    if transfer_account_id is None:
-        return True
-    other = snapshot.accounts.get(transfer_account_id)
-    if other is None:
-        return True
-    return not other.on_budget and is_debt(other)
+                essential += line.amount
+        found.append(MonthOut(month, spending, essential))
+    return found
 
 
 def runway_tenths(liquid_total: int, monthly_spending: int) -> int | None:

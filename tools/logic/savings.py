@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from tools.logic.budget import round_half_away_from_zero
-from tools.logic.flows import is_debt, lines, transactions_in_months
+from tools.logic.flows import is_debt, month_lines, plan_facts
 from tools.logic.recategorise import is_ready_to_assign
 from tools.ynab.snapshot import PlanSnapshot
 
@@ -48,24 +48,22 @@ def rate_tenths(saved: int, income: int) -> int | None:
 
 
 def savings_by_month(snapshot: PlanSnapshot, months: Sequence[date]) -> list[MonthSavings]:
+    facts = plan_facts(snapshot)
     ready = {c.id for c in snapshot.categories.values() if is_ready_to_assign(snapshot, c)}
-    income = dict.fromkeys(months, 0)
-    spending = dict.fromkeys(months, 0)
-    moved = dict.fromkeys(months, 0)
-    for transaction in transactions_in_months(snapshot, months):
-        account = snapshot.accounts.get(transaction.account_id)
-        if account is None or not account.on_budget:
-            continue
-        month = transaction.date.replace(day=1)
-        for line in lines(snapshot, transaction):
-            other = snapshot.accounts.get(line.transfer_account_id or "")
+    on_budget = {account_id for account_id, account in facts.accounts.items() if account.on_budget}
+    found = []
+    for month in months:
+        income = spending = moved = 0
+        for line in month_lines(snapshot, facts, month, on_budget):
+            other = facts.accounts.get(line.transfer_account_id) if line.transfer_account_id else None
             if other is None:
                 if line.category_id in ready:
-                    income[month] += line.amount
+                    income += line.amount
                 else:
-                    spending[month] += line.amount
+                    spending += line.amount
             elif not other.on_budget and is_debt(other):
-                spending[month] += line.amount
+                spending += line.amount
             elif not other.on_budget:
-                moved[month] -= line.amount
-    return [MonthSavings(month, income[month], spending[month], moved[month]) for month in months]
+                moved -= line.amount
+        found.append(MonthSavings(month, income, spending, moved))
+    return found
