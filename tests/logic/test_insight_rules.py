@@ -157,3 +157,15 @@ def test_savings_rate_in_tenths_of_a_percent_and_none_without_income():
 )
 def test_age_of_money_trend_moves_only_beyond_two_days(change, expected):
     assert trend(change) == expected
+
+
+def test_the_recurring_tool_tells_the_agent_the_thresholds_the_rule_uses():
+    from tools.logic.recurring import LOOKBACK_MONTHS, MIN_MONTHS_SEEN, TOLERANCE_PERCENT
+    from tools.reads.recurring import find_recurring_charges
+    from tools.registry import spec_of
+
+    description = " ".join(spec_of(find_recurring_charges).description.split())
+
+    said = f"in at least {MIN_MONTHS_SEEN} of the last {LOOKBACK_MONTHS} full months"
+    assert said in description
+    assert f"within {TOLERANCE_PERCENT} % of their median" in description
