@@ -41,6 +41,17 @@ def paid_home(live_service):
     return home
 
 
+@pytest.fixture
+def paid_by_history(live_service):
+    """Checking 1,000.00; ACME PAYROLL paid 2,000.00 on the 27th of each of the last 4 full
+    months, with no schedule: recurring income found in the history."""
+    home = hand_plan(4)
+    checking = home.account("Checking", "checking", "1000.00")
+    for back in (4, 3, 2, 1):
+        home.spend(checking, day_in(month_of(-back), 27), "2000.00", "ACME PAYROLL")
+    return home
+
+
 async def test_the_balance_first_goes_below_zero_on_the_third_weekly_rent(weekly_rent):
     # 1000 - 400 (day +5) = 600, - 400 (day +12) = 200, - 400 (day +19) = -200.
     crossing = days_after(19)
@@ -136,6 +147,25 @@ async def test_monthly_income_replaces_scheduled_pay(paid_home):
     assert given["assumptions"]["monthly_income"] == "500.00"
     assert [month["inflows"] for month in given["months"]] == ["0.00", "500.00"]
     assert given["months"][-1]["end"] == "1500.00"
+
+
+async def test_monthly_income_replaces_recurring_pay_and_the_pay_stays_out_of_the_average(paid_by_history):
+    # Start 1,000 + 4 x 2,000 = 9,000. Found: ACME PAYROLL +2,000 on the 27th, nothing else, so
+    # the variable average is 0. With monthly_income 500.00 the pay comes as 500.00 on the 27th.
+    plain = ok(await call("forecast_balance", plan_id=paid_by_history.id, until="next"))
+    given = ok(await call("forecast_balance", plan_id=paid_by_history.id, until="next", monthly_income="500"))
+
+    assert plain["assumptions"]["recurring"] == [
+        {"payee": "ACME PAYROLL", "amount": "2000.00", "day": 27, "months_seen": 4}
+    ]
+    assert plain["assumptions"]["variable_monthly"] == given["assumptions"]["variable_monthly"] == "0.00"
+    assert plain["months"][-1]["inflows"] == "2000.00"
+    assert given["assumptions"]["recurring"] == []
+    assert given["months"][-1]["inflows"] == "500.00"
+    assert (
+        "Income is the monthly_income given, on day 27 of each month, instead of the recurring and "
+        "scheduled income." in given["notes"]
+    )
 
 
 async def test_an_unknown_account_is_refused_after_the_plan_is_read(weekly_rent):

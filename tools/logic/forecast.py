@@ -114,7 +114,8 @@ def project(
     )
     incomes = [item for item in everything if item.is_income]
     income_day = max(incomes, key=lambda item: item.amount).day if incomes else 1
-    projected = {item.merchant for item in recurring} | {merchant for merchant, _ in covered}
+    # Recurring income replaced by monthly_income is still left out of the variable average.
+    projected = {item.merchant for item in everything} | {merchant for merchant, _ in covered}
     months_back = tuple(full_months_before(today, AVERAGE_MONTHS, snapshot.first_month))
     if variable_monthly is None:
         per_month = [_variable(snapshot, facts, chosen, projected, m, month_end(m)) for m in months_back]
