@@ -17,7 +17,7 @@ import httpx
 from django.utils import timezone
 
 from sandbox.ledger import create_account, create_plan
-from sandbox.models import Account, Category, CategoryGroup, Plan
+from sandbox.models import Account, Category, Plan
 from tests.writes.checks import sandbox_http
 
 
@@ -48,6 +48,7 @@ class HandPlan:
     plan: Plan
     first_month: date
     http: httpx.Client = field(repr=False)
+    ids: Any = None  # what a fixture wants its test to know (ids by role)
 
     @property
     def id(self) -> str:
@@ -122,9 +123,6 @@ class HandPlan:
             **more,
         }
         return self._post("/scheduled_transactions", "scheduled_transaction", body)["id"]
-
-    def groups(self) -> dict[str, str]:
-        return dict(CategoryGroup.objects.filter(plan=self.plan, deleted=False).values_list("name", "id"))
 
     def _post(self, path: str, key: str, body: dict) -> dict:
         answer = self.http.post(f"/plans/{self.id}{path}", json={key: body})

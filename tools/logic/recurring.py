@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from statistics import median_low
+from typing import NamedTuple
 
 from tools.logic.flows import plan_facts
 from tools.logic.payees import normalise_payee
@@ -29,9 +30,11 @@ MIN_MONTHS_SEEN = 3
 TOLERANCE_PERCENT = 20
 
 
-@dataclass(frozen=True, slots=True)
-class Charge:
-    """One transaction as the heuristic sees it: whose, when, how much (milliunits, signed)."""
+class Charge(NamedTuple):
+    """One transaction as the heuristic sees it: whose, when, how much (milliunits, signed).
+
+    A named tuple: a plan's four months hold thousands of them, made on every call.
+    """
 
     merchant: str
     date: date
