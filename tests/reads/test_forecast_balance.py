@@ -206,10 +206,23 @@ def _bounds() -> list[tuple[dict, str]]:
             f"One-off on {yesterday.isoformat()} is outside the forecast ({today().isoformat()} to "
             f"{last_day(month_of(3)).isoformat()}): give a date in that window.",
         ),
+        (
+            {"one_offs": [{"date": "tomorrow", "amount": "-10", "label": "x"}]},
+            "One-off date 'tomorrow' is not a date: give YYYY-MM-DD, e.g. 2026-09-15.",
+        ),
+        (
+            {"one_offs": [{"date": today().isoformat(), "amount": "-10", "label": "pay\u202eme"}]},
+            "label contains U+202E (RIGHT-TO-LEFT OVERRIDE), a control or invisible character: give the text "
+            "on one line with visible characters only.",
+        ),
+        (
+            {"one_offs": [{"date": today().isoformat(), "amount": "-10.0001", "label": "x"}]},
+            "One-off amount '-10.0001' has 4 decimals: give at most 3.",
+        ),
     ]
 
 
-@pytest.mark.parametrize("case", range(7))
+@pytest.mark.parametrize("case", range(10))
 async def test_bad_arguments_are_refused_before_any_ynab_request(ynab_requests, case):
     arguments, expected = _bounds()[case]
 
