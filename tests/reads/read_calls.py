@@ -38,6 +38,14 @@ READ_CALLS: dict[str, Callable[[str, date], Arguments]] = {
     "get_budget_vs_actual": _plan_only,
     "get_spending_trends": lambda plan_id, _today: {"plan_id": plan_id, "months_count": 6},
     "list_operations": _plan_only,
+    "forecast_balance": _plan_only,
+    "find_recurring_charges": _plan_only,
+    "get_net_worth_trend": _plan_only,
+    "get_runway": _plan_only,
+    "get_savings_rate": _plan_only,
+    "get_underfunded_targets": _plan_only,
+    "get_debt_payoff_plan": _plan_only,
+    "get_age_of_money": _plan_only,
 }
 
 

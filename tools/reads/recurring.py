@@ -1,0 +1,118 @@
+"""`find_recurring_charges`: what the household pays (or receives) every month, found in its history."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from mcp.types import CallToolResult
+from pydantic import BaseModel, Field
+
+from tools.access import open_plan, today
+from tools.arguments import CursorArg, LimitArg, PlanIdArg
+from tools.logic.months import add_months, month_start
+from tools.logic.recurring import (
+    LOOKBACK_MONTHS,
+    Recurring,
+    charges_in,
+    find_recurring,
+    scheduled_merchants,
+)
+from tools.paging import paginate
+from tools.presenting import PagedResult, category_name, decimal_digits, money, name, plural, tool_result
+from tools.registry import read_tool
+from tools.ynab.snapshot import PlanSnapshot
+
+
+class RecurringCharge(BaseModel):
+    payee: str = Field(description="The merchant: the payee's normalised name (card numbers, dates removed).")
+    monthly_amount: str = Field(
+        description="The median of its monthly totals, currency units (money out negative, income positive)."
+    )
+    yearly_amount: str = Field(description="monthly_amount x 12, currency units.")
+    day: int = Field(description="The median day of the month it comes on (1-31).")
+    months_seen: int = Field(
+        description=f"In how many of the {LOOKBACK_MONTHS} months looked at it was seen."
+    )
+    category: str | None = Field(description="Its most used category; null when it had none.")
+    scheduled: bool = Field(description="Whether a scheduled transaction already covers this payee.")
+
+
+class RecurringCharges(PagedResult):
+    charges: list[RecurringCharge] = Field(
+        description="Recurring charges, the costliest first; then, when asked, recurring income, "
+        "the largest first."
+    )
+    yearly_total: str = Field(
+        description="What the recurring charges (income left out) add up to in a year, currency units "
+        "(negative)."
+    )
+    months_looked_at: list[str] = Field(
+        description=f"The {LOOKBACK_MONTHS} full months looked at, oldest first."
+    )
+
+
+@read_tool(title="Find recurring charges", toolset="insights")
+async def find_recurring_charges(
+    plan_id: PlanIdArg = None,
+    include_income: Annotated[
+        bool, Field(description="Also list recurring income (pay, benefits), after the charges.")
+    ] = False,
+    limit: LimitArg = 50,
+    cursor: CursorArg = None,
+) -> Annotated[CallToolResult, RecurringCharges]:
+    """What is paid every month, found in the history: subscriptions, bills, rent, direct debits.
+
+    A payee (its normalised name) recurs when it was charged in at least 3 of the last 4 full
+    months, each month's total within 20 % of their median; it is shown at that median, on its
+    usual day, with what it costs a year.
+    Open on-budget accounts only; transfers left out. `scheduled` tells whether a scheduled
+    transaction already covers it (list_scheduled_transactions). Use it to answer "what am I
+    paying every month without noticing?".
+    """
+    snapshot = await open_plan(plan_id)
+    current = month_start(today())
+    months = [add_months(current, -back) for back in range(LOOKBACK_MONTHS, 0, -1)]
+    found = recurring_in_plan(snapshot, months, include_income=include_income)
+    query = {
+        "tool": "find_recurring_charges",
+        "plan": snapshot.plan_id,
+        "months": [m.isoformat() for m in months],
+    }
+    query["income"] = include_income
+    page = paginate(found, limit=limit, cursor=cursor, query=query)
+    covered = scheduled_merchants(snapshot)
+    yearly = sum(12 * item.amount for item in found if not item.is_income)
+    result = RecurringCharges(
+        plan_id=snapshot.plan_id,
+        charges=[_entry(snapshot, item, covered) for item in page.items],
+        yearly_total=money(snapshot, yearly),
+        months_looked_at=query["months"],
+        next_cursor=page.next_cursor,
+    )
+    charges = sum(1 for item in found if not item.is_income)
+    text = f"{plural(charges, 'recurring charge')} costing {money(snapshot, -yearly)} a year"
+    if include_income:
+        text += f", {plural(len(found) - charges, 'recurring income', 'recurring incomes')}"
+    text += f", from {months[0].isoformat()} to {months[-1].isoformat()}"
+    if len(page.items) < len(found):
+        text += f"; {len(page.items)} on this page"
+    return tool_result(result, text + ".")
+
+
+def recurring_in_plan(snapshot: PlanSnapshot, months: list, *, include_income: bool) -> list[Recurring]:
+    """The recurring merchants of the plan's open on-budget accounts over `months`."""
+    accounts = [a.id for a in snapshot.accounts.values() if a.on_budget and not a.closed]
+    found = find_recurring(charges_in(snapshot, months, accounts), months, decimal_digits(snapshot))
+    return [item for item in found if include_income or not item.is_income]
+
+
+def _entry(snapshot: PlanSnapshot, item: Recurring, covered: set[tuple[str, bool]]) -> RecurringCharge:
+    return RecurringCharge(
+        payee=name(item.merchant),
+        monthly_amount=money(snapshot, item.amount),
+        yearly_amount=money(snapshot, 12 * item.amount),
+        day=item.day,
+        months_seen=item.months_seen,
+        category=category_name(snapshot, item.category_id),
+        scheduled=(item.merchant, item.is_income) in covered,
+    )
