@@ -76,12 +76,6 @@ def refusal(result: CallToolResult) -> str:
     return text
 
 
-def refusal_message(result: CallToolResult) -> str:
-    """A refused call's one-line message without the SDK's `Error executing tool x: ` prefix."""
-    text = refusal(result)
-    return text.split(": ", 1)[1] if text.startswith("Error executing tool ") else text
-
-
 @pytest.fixture
 async def ynab_requests(live_service) -> Callable[[], Awaitable[list]]:
     """`await ynab_requests()`: what reached the sandbox since the test began, oldest first."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reads.conftest import call, ok, refusal_message
+from tests.reads.conftest import call, ok, refusal
 from tests.reads.hand_plans import day_in, days_after, hand_plan, last_day, month_of, today
 
 pytestmark = pytest.mark.anyio
@@ -171,7 +171,7 @@ async def test_monthly_income_replaces_recurring_pay_and_the_pay_stays_out_of_th
 async def test_an_unknown_account_is_refused_after_the_plan_is_read(weekly_rent):
     result = await call("forecast_balance", plan_id=weekly_rent.id, account_ids=["nope"])
 
-    assert refusal_message(result) == "No account 'nope' in this plan; list_accounts gives the valid ids."
+    assert refusal(result) == "No account 'nope' in this plan; list_accounts gives the valid ids."
 
 
 def _bounds() -> list[tuple[dict, str]]:
@@ -228,7 +228,7 @@ async def test_bad_arguments_are_refused_before_any_ynab_request(ynab_requests, 
 
     result = await call("forecast_balance", plan_id="de000000-0000-4000-8000-000000000001", **arguments)
 
-    assert refusal_message(result) == expected
+    assert refusal(result) == expected
     assert await ynab_requests() == []
 
 

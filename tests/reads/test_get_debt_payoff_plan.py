@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reads.conftest import call, ok, refusal_message
+from tests.reads.conftest import call, ok, refusal
 from tests.reads.hand_plans import day_in, hand_plan, month_of
 
 pytestmark = pytest.mark.anyio
@@ -127,7 +127,7 @@ async def test_an_override_naming_no_debt_is_refused_with_the_debts(debts):
     )
 
     assert (
-        refusal_message(result)
+        refusal(result)
         == "No debt 'Boat' in this plan; give one of these debts by name or id: Car loan, Visa."
     )
 
@@ -137,7 +137,7 @@ async def test_a_budget_below_the_minimums_is_refused(debts):
         "get_debt_payoff_plan", plan_id=debts.id, monthly_budget="120.00", overrides=[VISA_TERMS]
     )
 
-    assert refusal_message(result) == (
+    assert refusal(result) == (
         "monthly_budget 120.00 is below the minimum payments (150.00): give at least 150.00."
     )
 
@@ -154,7 +154,7 @@ def card_only(live_service):
 async def test_with_no_minimum_and_nothing_paid_a_budget_is_asked_for(card_only):
     result = await call("get_debt_payoff_plan", plan_id=card_only.id)
 
-    assert refusal_message(result) == (
+    assert refusal(result) == (
         "No minimum payment is known and nothing was paid to these debts in the last 3 complete months: "
         "give monthly_budget (what can go to debts each month) or overrides with minimum_payment."
     )
@@ -224,5 +224,5 @@ async def test_bounds_and_decimals_are_refused_before_any_ynab_request(ynab_requ
 
     assert result.is_error
     if expected is not None:
-        assert refusal_message(result) == expected
+        assert refusal(result) == expected
     assert await ynab_requests() == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reads.conftest import call, ok, refusal_message
+from tests.reads.conftest import call, ok, refusal
 from tests.reads.hand_plans import day_in, hand_plan, month_of
 
 pytestmark = pytest.mark.anyio
@@ -91,7 +91,7 @@ async def test_savings_can_be_left_out_of_liquid_money(household):
 async def test_an_unknown_group_is_refused_with_the_valid_ones(household):
     result = await call("get_runway", plan_id=household.id, essential_groups=["Bills", "Food"])
 
-    assert refusal_message(result) == (
+    assert refusal(result) == (
         "No category group 'Food' in this plan; give names or ids of: Bills, Credit Card Payments, Fun."
     )
 

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from sandbox.models import Category
-from tests.reads.conftest import call, ok, refusal_message
+from tests.reads.conftest import call, ok, refusal
 from tests.reads.hand_plans import hand_plan, last_day, month_of
 
 pytestmark = pytest.mark.anyio
@@ -109,7 +109,7 @@ async def test_a_plan_without_targets_needs_nothing(no_targets):
 async def test_a_month_before_the_plan_is_refused(no_targets):
     result = await call("get_underfunded_targets", plan_id=no_targets.id, month=month_of(-1).isoformat()[:7])
 
-    assert refusal_message(result) == (
+    assert refusal(result) == (
         f"Month {month_of(-1).isoformat()} is outside this plan: give a month from {month_of(0).isoformat()} "
         f"to {month_of(1).isoformat()}."
     )
@@ -120,7 +120,7 @@ async def test_a_month_in_another_form_is_refused_before_any_ynab_request(ynab_r
         "get_underfunded_targets", plan_id="de000000-0000-4000-8000-000000000001", month="sept"
     )
 
-    assert refusal_message(result) == (
+    assert refusal(result) == (
         "Month 'sept' is not understood: give current, next, YYYY-MM or YYYY-MM-01 (e.g. 2026-09)."
     )
     assert await ynab_requests() == []
