@@ -27,7 +27,8 @@ _FALSE = {"0", "false", "no", "off", ""}
 
 
 def env_str(name: str, default: str = "") -> str:
-    return os.environ.get(name, default).strip()
+    """The variable's value; `default` when it is unset or blank (`NAME=` in .env means the default)."""
+    return os.environ.get(name, "").strip() or default
 
 
 def env_bool(name: str, default: bool = False) -> bool:
@@ -179,6 +180,9 @@ AVENIR_MCP_SELF_URL = env_str("AVENIR_MCP_SELF_URL", f"http://127.0.0.1:{PORT}")
 AVENIR_MCP_YNAB_URL = env_str("AVENIR_MCP_YNAB_URL") or (
     "https://api.ynab.com/v1" if YNAB_API_KEY else f"{AVENIR_MCP_SELF_URL}/sandbox/v1"
 )
+# No token and no URL given: YNAB is this service's own sandbox (`mcp_stdio` then serves it
+# in its own process, so no web server needs to run).
+YNAB_IS_EMBEDDED_SANDBOX = not YNAB_API_KEY and not env_str("AVENIR_MCP_YNAB_URL")
 
 # --- The sandbox ---------------------------------------------------------------------------
 
