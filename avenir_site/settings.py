@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "ninja",  # so /api/docs uses the Swagger UI files bundled with django-ninja, not a CDN
     "sandbox",
     "tools",
     "confirmations",
