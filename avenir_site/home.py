@@ -15,6 +15,16 @@ from django.views.decorators.http import require_safe
 from avenir_site.mcp_server import SERVER_TITLE, SERVER_VERSION
 
 
+def where_it_serves() -> str:
+    """One line for the log when the service starts (and after each reload)."""
+    base = settings.AVENIR_MCP_SELF_URL
+    writes = "on" if settings.AVENIR_MCP_WRITE else "off"
+    return (
+        f"avenir-mcp on {base}/ (MCP {base}/mcp, admin {base}/admin/, API docs {base}/api/docs; "
+        f"writes {writes})"
+    )
+
+
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     if settings.YNAB_IS_EMBEDDED_SANDBOX:

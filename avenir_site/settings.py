@@ -177,6 +177,7 @@ LOGGING = {
 YNAB_API_KEY = env_str("YNAB_API_KEY")
 PORT = env_int("PORT", 8000, minimum=1)  # where make run / runserver listen
 # Address of this service as the YNAB client reaches it when it talks to the sandbox.
+AVENIR_MCP_SELF_URL_GIVEN = bool(env_str("AVENIR_MCP_SELF_URL"))  # else it follows the port served
 AVENIR_MCP_SELF_URL = env_str("AVENIR_MCP_SELF_URL", f"http://127.0.0.1:{PORT}")
 AVENIR_MCP_YNAB_URL = env_str("AVENIR_MCP_YNAB_URL") or (
     "https://api.ynab.com/v1" if YNAB_API_KEY else f"{AVENIR_MCP_SELF_URL}/sandbox/v1"
