@@ -55,21 +55,25 @@ class PlanFilter(admin.SimpleListFilter):
 
 @admin.register(Operation)
 class OperationAdmin(admin.ModelAdmin):
+    # Few, narrow columns so the summary stays readable on a 1366-pixel screen beside the
+    # sidebar and the filters; the tool, who confirmed and which client are filters and on the
+    # detail page (the summary already says what was done).
     list_display = [
         "id",
         "when",
         "plan_id",  # replaced per request by a column of plan names (get_list_display)
-        "tool",
-        "status",
-        "confirmed_by",
-        "client",
         "short_summary",
+        "status",
         "undo_possible",
     ]
     list_filter = ["status", "tool", "confirmed_by", "created_at", PlanFilter]
     search_fields = ["id", "plan_id", "tool", "preview"]
     date_hierarchy = "created_at"
     list_per_page = 100
+
+    class Media:
+        css = {"all": ["tools/operations.css"]}
+
     show_full_result_count = False  # counting a long log on every page is wasted work
     fieldsets = [
         (None, {"fields": ["id", "plan", "tool", "status", "short_summary", "undo_possible"]}),
@@ -170,7 +174,7 @@ class OperationAdmin(admin.ModelAdmin):
     def short_summary(self, op: Operation) -> str:
         return oplog.summary(op)
 
-    @admin.display(description="can be undone now", boolean=True)
+    @admin.display(description="undo?", boolean=True)
     def undo_possible(self, op: Operation) -> bool:
         return op.can_be_undone
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 import uuid
 from datetime import date
 
@@ -187,3 +188,17 @@ def test_the_log_gives_times_in_one_short_line(superuser, plan_id, record_sync):
 def _row_of(page: str, op_id: str) -> str:
     start = page.index(f"/{op_id}/change/")
     return page[page.rindex("<tr", 0, start) : page.index("</tr>", start)]
+
+
+def test_the_list_keeps_to_columns_that_leave_the_summary_room_at_1366_pixels(
+    superuser, plan_id, record_sync
+):
+    record_sync(plan_id)
+
+    listing = _browser(superuser).get(CHANGELIST, {"plan_id": plan_id}).content.decode()
+    headers = re.findall(r'<th scope="col"\s+class="[^"]*column-(\w+)', listing)
+    stylesheet = Client().get("/static/tools/operations.css")
+
+    assert headers == ["id", "when", "plan", "short_summary", "status", "undo_possible"]
+    assert 'href="/static/tools/operations.css"' in listing
+    assert b"field-short_summary { min-width" in b"".join(stylesheet.streaming_content)
