@@ -7,6 +7,7 @@ the MCP session managers (without them /mcp fails with "Task group is not initia
 
 from __future__ import annotations
 
+import logging
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
@@ -17,6 +18,7 @@ django_application = get_asgi_application()  # before anything imports models
 
 from starlette.types import Receive, Scope, Send  # noqa: E402
 
+from avenir_site.home import where_it_serves  # noqa: E402
 from avenir_site.mcp_http import McpHttpApp, is_mcp_request  # noqa: E402
 from avenir_site.mcp_server import HttpServers  # noqa: E402
 from sandbox.traffic import SandboxTraffic  # noqa: E402
@@ -25,11 +27,12 @@ from sandbox.traffic import SandboxTraffic  # noqa: E402
 django_with_sandbox = SandboxTraffic(django_application)
 
 mcp_application = McpHttpApp(HttpServers.build())
+logger = logging.getLogger(__name__)
 
 
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
     if scope["type"] == "lifespan":
-        await mcp_application.serve_lifespan(receive, send)
+        await mcp_application.serve_lifespan(receive, send, started=lambda: logger.info(where_it_serves()))
     elif is_mcp_request(scope):
         await mcp_application(scope, receive, send)
     else:

@@ -15,7 +15,7 @@ Each request to /mcp passes, in order:
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from urllib.parse import urlsplit
 
@@ -26,7 +26,7 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from avenir_site.mcp_server import HttpServers
 from tools.auth import PRINCIPAL_SCOPE_KEY, Principal, authenticate
@@ -60,13 +60,18 @@ class McpHttpApp:
                 await stack.enter_async_context(server.session_manager.run())
             yield
 
-    async def serve_lifespan(self, receive: Receive, send: Send) -> None:
-        """Answer the ASGI lifespan protocol, running the session managers in between."""
+    async def serve_lifespan(
+        self, receive: Receive, send: Send, started: Callable[[], None] | None = None
+    ) -> None:
+        """Answer the ASGI lifespan protocol, running the session managers in between;
+        `started` is called once the service is ready."""
         await receive()  # lifespan.startup
         phase = "startup"
         try:
             async with self.running():
                 await send({"type": "lifespan.startup.complete"})
+                if started is not None:
+                    started()
                 phase = "shutdown"
                 await receive()  # lifespan.shutdown
         except Exception as error:
@@ -87,7 +92,34 @@ class McpHttpApp:
             await unauthorized(has_credentials=token is not None)(scope, receive, send)
             return
         server = self.servers.for_principal(principal)
-        await server.session_manager.handle_request(with_principal(scope, principal), receive, send)
+        answer = AnswerEnd(send)
+        await server.session_manager.handle_request(with_principal(scope, principal), receive, answer.send)
+        await answer.finish()
+
+
+class AnswerEnd:
+    """Ends an answer the MCP application left open.
+
+    When the server shuts down (Ctrl+C), the SDK's SSE streams (sse-starlette) stop and return
+    without the last, empty body message; uvicorn then logs "ASGI callable returned without
+    completing response" once per open stream. Sending that message ends the stream as
+    HTTP says (the client sees its end) and the shutdown stays quiet.
+    """
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+        self.started = self.complete = False
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.started = True
+        elif message["type"] == "http.response.body" and not message.get("more_body", False):
+            self.complete = True
+        await self._send(message)
+
+    async def finish(self) -> None:
+        if self.started and not self.complete:
+            await self.send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def host_or_origin_refusal(headers: Headers) -> Response | None:

@@ -27,7 +27,8 @@ _FALSE = {"0", "false", "no", "off", ""}
 
 
 def env_str(name: str, default: str = "") -> str:
-    return os.environ.get(name, default).strip()
+    """The variable's value; `default` when it is unset or blank (`NAME=` in .env means the default)."""
+    return os.environ.get(name, "").strip() or default
 
 
 def env_bool(name: str, default: bool = False) -> bool:
@@ -88,6 +89,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "ninja",  # so /api/docs uses the Swagger UI files bundled with django-ninja, not a CDN
     "sandbox",
     "tools",
     "confirmations",
@@ -175,10 +177,14 @@ LOGGING = {
 YNAB_API_KEY = env_str("YNAB_API_KEY")
 PORT = env_int("PORT", 8000, minimum=1)  # where make run / runserver listen
 # Address of this service as the YNAB client reaches it when it talks to the sandbox.
+AVENIR_MCP_SELF_URL_GIVEN = bool(env_str("AVENIR_MCP_SELF_URL"))  # else it follows the port served
 AVENIR_MCP_SELF_URL = env_str("AVENIR_MCP_SELF_URL", f"http://127.0.0.1:{PORT}")
 AVENIR_MCP_YNAB_URL = env_str("AVENIR_MCP_YNAB_URL") or (
     "https://api.ynab.com/v1" if YNAB_API_KEY else f"{AVENIR_MCP_SELF_URL}/sandbox/v1"
 )
+# No token and no URL given: YNAB is this service's own sandbox (`mcp_stdio` then serves it
+# in its own process, so no web server needs to run).
+YNAB_IS_EMBEDDED_SANDBOX = not YNAB_API_KEY and not env_str("AVENIR_MCP_YNAB_URL")
 
 # --- The sandbox ---------------------------------------------------------------------------
 

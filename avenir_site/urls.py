@@ -1,4 +1,4 @@
-"""URL map: the admin, the audit API (/api), and the YNAB sandbox (/sandbox).
+"""URL map: what runs where (/), the admin, the audit API (/api), and the YNAB sandbox (/sandbox).
 
 /mcp is not here: asgi.py routes it to the MCP application before Django sees it.
 """
@@ -7,8 +7,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 from avenir_site.api import api
+from avenir_site.home import home
 
 urlpatterns = [
+    path("", home, name="home"),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("sandbox/", include("sandbox.urls")),

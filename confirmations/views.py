@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from confirmations import codes
 from confirmations.codes import Kind, PendingConfirmation
+from tools.plan_names import plan_label, plan_names
 
 PAGE_URL_NAME = "confirmations_pending"
 PAGE_TITLE = "Pending confirmations"
@@ -29,6 +30,7 @@ class PendingRow:
     """One line of the page: a pending confirmation as the owner reads it."""
 
     item: PendingConfirmation
+    plan: str  # the plan's name when known (`tools.plan_names`), else the start of its id
     kind_label: str
     expires_in: str
 
@@ -38,10 +40,11 @@ def pending_confirmations(request: HttpRequest) -> HttpResponse:
     """List what waits (GET) or revoke one by its public id (POST)."""
     if request.method == "POST":
         return _revoke(request)
+    names = plan_names()
     context = {
         **admin.site.each_context(request),
         "title": PAGE_TITLE,
-        "rows": [_row(item) for item in codes.store.pending()],
+        "rows": [_row(item, names) for item in codes.store.pending()],
     }
     return TemplateResponse(request, "confirmations/pending.html", context)
 
@@ -54,8 +57,11 @@ def _revoke(request: HttpRequest) -> HttpResponseRedirect:
     return HttpResponseRedirect(reverse(f"admin:{PAGE_URL_NAME}"))
 
 
-def _row(item: PendingConfirmation) -> PendingRow:
+def _row(item: PendingConfirmation, names: dict[str, str]) -> PendingRow:
     minutes, seconds = divmod(item.expires_in_seconds, 60)
     return PendingRow(
-        item=item, kind_label=KIND_LABELS[item.kind], expires_in=f"{minutes} min {seconds:02d} s"
+        item=item,
+        plan=plan_label(item.plan_id, names),
+        kind_label=KIND_LABELS[item.kind],
+        expires_in=f"{minutes} min {seconds:02d} s",
     )

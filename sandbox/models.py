@@ -216,6 +216,7 @@ class MonthCategory(models.Model):
 
     class Meta:
         ordering = ["month"]
+        verbose_name_plural = "month categories"
         constraints = [
             models.UniqueConstraint(fields=["category", "month"], name="sandbox_month_category_unique")
         ]

@@ -21,39 +21,62 @@ from asgiref.sync import async_to_sync
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.dateformat import format as date_format
 from django.utils.html import format_html
+from django.utils.timezone import localtime
 
 from tools import oplog
 from tools.models import Operation
+from tools.plan_names import plan_label, plan_names
 from tools.undo.outside import Proposal, propose, undo_agreed
 
 UNDO_PERMISSION = "tools.undo_operation"
 
 
+class PlanFilter(admin.SimpleListFilter):
+    """Filter by plan, listed by name (the plans the log holds)."""
+
+    title = "plan"
+    parameter_name = "plan_id"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        names = plan_names()
+        ids = Operation.objects.order_by().values_list("plan_id", flat=True).distinct()
+        return sorted(((plan_id, plan_label(plan_id, names)) for plan_id in ids), key=lambda pair: pair[1])
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Operation]) -> QuerySet[Operation]:
+        return queryset.filter(plan_id=self.value()) if self.value() else queryset
+
+
 @admin.register(Operation)
 class OperationAdmin(admin.ModelAdmin):
+    # Few, narrow columns so the summary stays readable on a 1366-pixel screen beside the
+    # sidebar and the filters; the tool, who confirmed and which client are filters and on the
+    # detail page (the summary already says what was done).
     list_display = [
         "id",
-        "created_at",
-        "plan_id",
-        "tool",
-        "status",
-        "confirmed_by",
-        "client",
+        "when",
+        "plan_id",  # replaced per request by a column of plan names (get_list_display)
         "short_summary",
+        "status",
         "undo_possible",
     ]
-    list_filter = ["status", "tool", "confirmed_by", "created_at", "plan_id"]
+    list_filter = ["status", "tool", "confirmed_by", "created_at", PlanFilter]
     search_fields = ["id", "plan_id", "tool", "preview"]
     date_hierarchy = "created_at"
     list_per_page = 100
+
+    class Media:
+        css = {"all": ["tools/operations.css"]}
+
     show_full_result_count = False  # counting a long log on every page is wasted work
     fieldsets = [
-        (None, {"fields": ["id", "plan_id", "tool", "status", "short_summary", "undo_possible"]}),
+        (None, {"fields": ["id", "plan", "tool", "status", "short_summary", "undo_possible"]}),
         ("Who and how", {"fields": ["client", "token", "confirmed_by", "correlation_id"]}),
         ("When", {"fields": ["created_at", "completed_at"]}),
         ("What was asked", {"fields": ["preview_text", "subject_json", "fingerprint"]}),
@@ -129,11 +152,29 @@ class OperationAdmin(admin.ModelAdmin):
 
     # --- how fields read ----------------------------------------------------------------------
 
+    def get_list_display(self, request: HttpRequest) -> list[Any]:
+        """The plan column shows names, looked up once per page (`plan_names`)."""
+        names = plan_names()
+
+        @admin.display(description="plan", ordering="plan_id")
+        def plan(op: Operation) -> str:
+            return format_html('<span title="{}">{}</span>', op.plan_id, plan_label(op.plan_id, names))
+
+        return [plan if column == "plan_id" else column for column in self.list_display]
+
+    @admin.display(description="when", ordering="created_at")
+    def when(self, op: Operation) -> str:
+        return date_format(localtime(op.created_at), "Y-m-d H:i")
+
+    @admin.display(description="plan")
+    def plan(self, op: Operation) -> str:
+        return f"{plan_label(op.plan_id, plan_names())} ({op.plan_id})"
+
     @admin.display(description="summary")
     def short_summary(self, op: Operation) -> str:
         return oplog.summary(op)
 
-    @admin.display(description="can be undone now", boolean=True)
+    @admin.display(description="undo?", boolean=True)
     def undo_possible(self, op: Operation) -> bool:
         return op.can_be_undone
 

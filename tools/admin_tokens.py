@@ -30,6 +30,10 @@ class McpTokenAdmin(admin.ModelAdmin):
             return ["name", "scope"]
         return ["name", "scope", "prefix", "created_at", "last_used_at", "revoked_at"]
 
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, str]:
+        """A new token starts read-only: write access is a choice the owner makes."""
+        return {"scope": McpToken.SCOPE_READ, **super().get_changeform_initial_data(request)}
+
     def get_readonly_fields(self, request: HttpRequest, obj: McpToken | None = None) -> tuple[str, ...]:
         if obj is None:
             return ()

@@ -29,23 +29,17 @@ def claude_code_command(token: str) -> str:
 def stdio_entry() -> str:
     """An `mcpServers` entry that starts avenir-mcp over stdio (Claude Desktop): no token needed."""
     manage = str(settings.BASE_DIR / "manage.py")
-    entry: dict[str, object] = {"command": sys.executable, "args": [manage, "mcp_stdio"]}
-    if not settings.YNAB_API_KEY:
-        # The sandbox is served by the HTTP service: tell the stdio server where it runs.
-        entry["env"] = {"AVENIR_MCP_SELF_URL": settings.AVENIR_MCP_SELF_URL}
+    # It reads the same .env and database as the web service; with the embedded sandbox it
+    # serves the sandbox itself, so it works whether or not `make run` is running.
+    entry = {"command": sys.executable, "args": [manage, "mcp_stdio"]}
     return json.dumps({"mcpServers": {SERVER_KEY: entry}}, indent=2)
 
 
 def client_setup(token: str) -> str:
     """The three ways to connect a client, as text to print."""
-    sandbox_note = (
-        ""
-        if settings.YNAB_API_KEY
-        else "\n(With the sandbox, keep `make run` going: the stdio server reads the sandbox it serves.)"
-    )
     return (
         f"MCP endpoint: {mcp_url()}\n\n"
         f"Claude Code, Cursor and other streamable-HTTP clients (mcp.json):\n{http_entry(token)}\n\n"
         f"Claude Code, from a shell:\n  {claude_code_command(token)}\n\n"
-        f"Claude Desktop (claude_desktop_config.json), over stdio:\n{stdio_entry()}{sandbox_note}\n"
+        f"Claude Desktop (claude_desktop_config.json), over stdio:\n{stdio_entry()}\n"
     )

@@ -1,7 +1,9 @@
 """Turning a plan's data into result fields: amounts as decimal text, bank text made safe.
 
 Amounts stay `int` milliunits through every computation and become text only here, with
-the plan's decimal digits (`money(snapshot, -42500)` → `"-42.50"`). Text from YNAB or
+the plan's decimal digits (`money(snapshot, -42500)` → `"-42.50"`); in sentences meant to be
+read (one-line summaries, messages) amounts are `shown_money`, in the plan's own format like
+the previews (`-42,50` in a plan with a decimal comma). Text from YNAB or
 banks (payee, memo, account, category and group names) goes through `name` / `memo`:
 one line, invisible characters removed, at most 80 characters. `tool_result` makes the
 `CallToolResult` every tool returns: one short line of text plus the structured content.
@@ -24,8 +26,9 @@ from typing import Any
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field, ValidationError
 
-from tools.logic.money import DEFAULT_DECIMAL_DIGITS, amount_text
+from tools.logic.money import DEFAULT_DECIMAL_DIGITS, amount_text, format_amount
 from tools.logic.text import safe_text
+from tools.logic.transaction_lines import currency_format
 from tools.ynab.snapshot import PlanSnapshot
 
 TEXT_LIMIT = 80
@@ -59,6 +62,12 @@ def money(snapshot: PlanSnapshot, milliunits: int) -> str:
     """Milliunits as a decimal string in currency units, with the plan's decimal digits:
     `-42500` → `"-42.50"`; never drops a milliunit (`1234` → `"1.234"`)."""
     return amount_text(milliunits, decimal_digits(snapshot))
+
+
+def shown_money(snapshot: PlanSnapshot, milliunits: int) -> str:
+    """Milliunits as the person reads them in this plan's previews and messages: its decimal
+    digits and separator, no symbol, no grouping, `-` when negative (`-42,50`)."""
+    return format_amount(milliunits, currency_format(snapshot))
 
 
 def name(text: str | None) -> str:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import html
+import re
+import uuid
+
 import httpx
+import pytest
+from django.test import Client
 
 
 def test_it_answers_health_over_http(live_service):
@@ -26,3 +32,42 @@ def test_it_serves_the_admin_login_with_its_styles(live_service):
     assert login.status_code == 200
     assert "Log in" in login.text
     assert css.status_code == 200
+
+
+def test_the_api_docs_page_needs_no_internet(live_service):
+    page = httpx.get(f"{live_service.url}/api/docs")
+    scripts = re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', page.text)
+    assets = {url: httpx.get(f"{live_service.url}{url}") for url in scripts}
+
+    assert page.status_code == 200
+    assert "/static/ninja/swagger-ui-bundle.js" in scripts
+    assert all(url.startswith("/static/") for url in scripts), scripts  # nothing from a CDN
+    assert {url: answer.status_code for url, answer in assets.items()} == dict.fromkeys(scripts, 200)
+    assert "SwaggerUIBundle" in assets["/static/ninja/swagger-ui-bundle.js"].text
+
+
+@pytest.mark.parametrize("writes", [False, True])
+def test_the_home_page_says_what_runs_where(live_service, settings, writes):
+    settings.AVENIR_MCP_WRITE = writes
+
+    page = httpx.get(f"{live_service.url}/")
+
+    assert page.status_code == 200
+    text = html.unescape(re.sub(r"<[^>]+>", "", page.text))
+    assert f"{live_service.url}/mcp" in text
+    assert 'href="/admin/"' in page.text
+    assert 'href="/api/docs"' in page.text
+    assert "mcp_stdio" in text
+    assert ("Write tools on" if writes else "Write tools off") in " ".join(text.split())
+
+
+def test_the_admins_view_site_link_leads_to_the_home_page(live_service, django_user_model):
+    user = django_user_model.objects.create_superuser(f"owner-{uuid.uuid4().hex[:8]}", password="x")
+    browser = Client()
+    browser.force_login(user)
+
+    index = browser.get("/admin/").content.decode()
+    view_site = re.search(r'<a href="([^"]*)">View site</a>', index)
+
+    assert view_site is not None
+    assert httpx.get(f"{live_service.url}{view_site[1]}").status_code == 200

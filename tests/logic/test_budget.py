@@ -14,6 +14,7 @@ from tests.logic.month_plans import category, figures, group, month, plan
 from tools.logic.budget import (
     CategoryMonth,
     budget_categories,
+    month_spending,
     month_totals,
     overspent_categories,
     round_half_away_from_zero,
@@ -113,6 +114,24 @@ def test_month_totals_are_ynabs_own_figures_for_the_month():
     assert (totals.income, totals.assigned, totals.activity) == (3_150_000, 2_900_000, -2_750_250)
     assert (totals.ready_to_assign, totals.age_of_money) == (-12_340, 41)
     assert [row.category_id for row in totals.overspent] == ["c-books"]
+
+
+def test_spending_leaves_out_card_payment_and_internal_categories_and_keeps_hidden_ones():
+    snapshot = household(
+        [
+            figures(RENT, activity=-950_000),
+            figures(BOOKS, activity=-30_000),  # a card purchase: -30.00 here ...
+            figures(VISA, activity=30_000),  # ... and +30.00 into the card's payment category
+            figures(OLD_GYM, activity=-12_000),  # hidden: still money out
+            figures(ELECTRICITY, activity=5_000),  # a refund counts against spending
+            figures(READY, activity=3_150_000),  # income, not spending
+        ],
+        [figures(RENT, activity=-900_000)],
+    )
+
+    assert month_spending(snapshot, SEPT) == -950_000 - 30_000 - 12_000 + 5_000
+    assert month_totals(snapshot, SEPT).spending == -987_000
+    assert month_spending(snapshot, OCT) == -900_000
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import date
 
 from tests.logic.plan_rows import account, category, group, line, payee, snapshot, transaction
-from tools.logic.classify import InboxMemo, is_pending, pending_inbox
+from tools.logic.classify import InboxMemo, pending_inbox
+from tools.logic.pending import is_pending
 
 TODAY = date(2026, 9, 30)
 

@@ -62,3 +62,10 @@ def test_a_tokens_scope_cannot_be_raised_after_creation(owner, issue_token):
     owner.post(f"{TOKENS_URL}{row.pk}/change/", {"name": row.name, "scope": McpToken.SCOPE_WRITE})
 
     assert McpToken.objects.get(pk=row.pk).read_only is True
+
+
+def test_the_new_token_form_starts_read_only(owner):
+    form = owner.get(f"{TOKENS_URL}add/").content.decode()
+
+    selected = re.findall(r'<option value="([^"]*)"[^>]*selected', form)
+    assert selected == [McpToken.SCOPE_READ]

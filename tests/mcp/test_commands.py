@@ -5,14 +5,19 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
+import subprocess
+import sys
 import uuid
 
 import httpx
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
 from tests.mcp.test_http_access import INITIALIZE, post_mcp
+from tests.mcp.test_stdio import this_runs_database_url
 from tools.client_config import http_entry
 from tools.models import McpToken
 
@@ -98,3 +103,32 @@ def test_the_printed_http_entry_reaches_the_service(live_service, issue_token):
     )
 
     assert response.status_code == 200
+
+
+def test_create_mcp_token_follows_port_and_ends_with_the_token_in_a_terminal():
+    name = f"cli {uuid.uuid4().hex[:8]}"
+    env = {**os.environ, "DATABASE_URL": this_runs_database_url(), "PORT": "8701", "AVENIR_MCP_SELF_URL": ""}
+
+    apart = run_manage("create_mcp_token", name, env=env)
+    together = run_manage("create_mcp_token", f"{name} 2", env=env, stderr=subprocess.STDOUT)
+    token = apart.stdout.strip()
+
+    assert apart.stdout == f"{token}\n"  # scripts: stdout holds the token alone
+    assert "http://127.0.0.1:8701/mcp" in apart.stderr
+    assert "8000" not in apart.stderr
+    assert McpToken.objects.get(name=name).token_hash == hashlib.sha256(token.encode()).hexdigest()
+    last_line = together.stdout.rstrip("\n").splitlines()[-1]  # a person: the token is the last line
+    assert McpToken.objects.get(name=f"{name} 2").token_hash == hashlib.sha256(last_line.encode()).hexdigest()
+
+
+def run_manage(*args: str, env: dict[str, str], stderr: int = subprocess.PIPE) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+        timeout=60,
+        check=True,
+    )

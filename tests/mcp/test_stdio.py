@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import socket
 import sys
 import uuid
 from datetime import date
@@ -12,8 +14,9 @@ import pytest
 from django.conf import settings
 from mcp import Client, StdioServerParameters
 
-from sandbox.ledger import create_plan
+from sandbox.ledger import create_account, create_plan
 from tests.mcp.conftest import MODES, instructions_of
+from tools.client_config import stdio_entry
 from tools.resources import GUIDE_URI, guide_text
 
 pytestmark = pytest.mark.anyio
@@ -73,3 +76,43 @@ async def test_with_writes_on_the_local_person_has_writes_unless_started_read_on
             instructions = client.instructions
 
     assert instructions == guide_text(writes=writes_seen)
+
+
+def port_nobody_serves() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def checking(own_plan):
+    return create_account(own_plan, name="Checking", type="checking", balance=123_450, date=date(2025, 1, 5))
+
+
+async def test_the_printed_desktop_entry_serves_the_sandbox_with_no_web_server_on_port(own_plan, checking):
+    entry = json.loads(stdio_entry())["mcpServers"]["avenir-mcp"]
+    port = port_nobody_serves()
+    desktop = StdioServerParameters(
+        command=entry["command"],
+        args=entry["args"],
+        env={
+            **entry.get("env", {}),
+            "DATABASE_URL": this_runs_database_url(),  # this run's database, as .env would give
+            "PORT": str(port),
+            "YNAB_API_KEY": "",
+            "SANDBOX_TOKEN": settings.SANDBOX_TOKEN,
+        },
+    )
+
+    with anyio.fail_after(60):
+        async with Client(desktop, mode="legacy") as client:
+            listed = await client.call_tool("list_plans", {})
+            accounts = await client.call_tool("list_accounts", {"plan_id": own_plan.id})
+
+    assert not accounts.is_error, accounts.content[0].text
+    assert own_plan.id in [plan["plan_id"] for plan in listed.structured_content["plans"]]
+    assert [(row["account_id"], row["balance"]) for row in accounts.structured_content["accounts"]] == [
+        (checking.id, "123.45")
+    ]
+    with socket.socket() as probe, pytest.raises(ConnectionRefusedError):
+        probe.connect(("127.0.0.1", port))  # nothing ever listened there

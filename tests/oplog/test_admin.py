@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import html
+import re
+import uuid
+from datetime import date
 
 from django.contrib import admin
 from django.contrib.auth.models import User
@@ -10,6 +13,7 @@ from django.test import Client
 from django.urls import path, reverse
 from django.utils import timezone
 
+from sandbox.ledger import create_plan
 from tools.admin_operations import OperationAdmin
 from tools.models import Operation
 
@@ -55,7 +59,7 @@ def test_the_log_lists_operations_with_filters_by_plan_tool_status_date_and_conf
     )
 
     assert listing.status_code == 200
-    for heading in ("By status", "By tool", "By confirmed by", "By created at", "By plan id"):
+    for heading in ("By status", "By tool", "By confirmed by", "By created at", "By plan"):
         assert heading in _page(listing)
     assert filtered.status_code == 200
     assert moved.pk in _page(filtered)
@@ -153,3 +157,48 @@ def test_undo_from_the_admin_plugs_in_through_undo_urls():
 
     assert urls[0].name == "tools_operation_undo"
     assert [url.name for url in OperationAdmin(Operation, admin.site).undo_urls()] == ["tools_operation_undo"]
+
+
+def test_the_log_names_plans_and_keeps_their_ids_out_of_the_columns(superuser, record_sync):
+    named = create_plan(name=f"Maison {uuid.uuid4().hex[:6]}", first_month=date(2026, 1, 1))
+    unknown = str(uuid.uuid4())  # a plan this process has never read: its id, shortened
+    mine, other = record_sync(named.id), record_sync(unknown)
+    browser = _browser(superuser)
+
+    listing = _page(browser.get(CHANGELIST))
+    detail = _page(browser.get(_detail_url(mine)))
+
+    rows = {op.pk: _row_of(listing, op.pk) for op in (mine, other)}
+    assert f'<span title="{named.id}">{named.name}</span>' in rows[mine.pk]
+    assert f'<span title="{unknown}">{unknown[:8]}…</span>' in rows[other.pk]
+    assert f">{named.id}<" not in listing  # a full id shows only as a tooltip
+    assert f'<a href="?plan_id={named.id}">{named.name}</a>' in listing  # the filter, by name
+    assert f"{named.name} ({named.id})" in detail
+
+
+def test_the_log_gives_times_in_one_short_line(superuser, plan_id, record_sync):
+    op = record_sync(plan_id)
+
+    listing = _page(_browser(superuser).get(CHANGELIST, {"plan_id": plan_id}))
+
+    when = timezone.localtime(op.created_at).strftime("%Y-%m-%d %H:%M")
+    assert f'<td class="field-when">{when}</td>' in _row_of(listing, op.pk)
+
+
+def _row_of(page: str, op_id: str) -> str:
+    start = page.index(f"/{op_id}/change/")
+    return page[page.rindex("<tr", 0, start) : page.index("</tr>", start)]
+
+
+def test_the_list_keeps_to_columns_that_leave_the_summary_room_at_1366_pixels(
+    superuser, plan_id, record_sync
+):
+    record_sync(plan_id)
+
+    listing = _browser(superuser).get(CHANGELIST, {"plan_id": plan_id}).content.decode()
+    headers = re.findall(r'<th scope="col"\s+class="[^"]*column-(\w+)', listing)
+    stylesheet = Client().get("/static/tools/operations.css")
+
+    assert headers == ["id", "when", "plan", "short_summary", "status", "undo_possible"]
+    assert 'href="/static/tools/operations.css"' in listing
+    assert b"field-short_summary { min-width" in b"".join(stylesheet.streaming_content)

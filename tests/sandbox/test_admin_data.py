@@ -62,3 +62,10 @@ def test_recomputing_a_plan_restores_its_figures(staff):
 
     assert Account.objects.get(pk=home.checking).cleared_balance == 1_000_000
     assert Transaction.objects.filter(plan=home.plan).count() == 3
+
+
+def test_every_kind_is_named_in_real_english_plurals(staff):
+    index = staff.get("/admin/").content.decode()
+
+    assert "Month categories" in index
+    assert "categorys" not in index.lower()

@@ -39,6 +39,19 @@ class BudgetHome:
         return f"/plans/{self.id}/months/{self.month}/categories/{category_id}"
 
 
+EUROS = {
+    "iso_code": "EUR",
+    "example_format": "123.456,78",
+    "decimal_digits": 2,
+    "decimal_separator": ",",
+    "symbol_first": False,
+    "group_separator": ".",
+    "currency_symbol": "€",
+    "display_symbol": True,
+}
+"""A plan's currency format with a decimal comma (YNAB's `currency_format`)."""
+
+
 def budget_home(name: str = "Budget household", currency_format: dict[str, Any] | None = None) -> BudgetHome:
     home = small_plan(name)
     if currency_format is not None:

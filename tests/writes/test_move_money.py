@@ -11,8 +11,10 @@ from sandbox.ledger.session import plan_write
 from sandbox.models import Category
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
+    EUROS,
     GROCERIES_ASSIGNED,
     BudgetHome,
+    budget_home,
     figures,
     ready_to_assign,
     set_assigned,
@@ -190,6 +192,19 @@ async def test_the_applied_result_gives_both_categories_and_ready_to_assign_does
     assert await figures(budget, h.groceries) == (50_000, 2_000)
     assert await figures(budget, h.dining) == (150_000, 69_000)
     assert await ready_to_assign(budget) == ready_before
+
+
+async def test_the_preview_and_the_result_message_read_amounts_in_the_plans_format(live_service):
+    budget = await sync_to_async(budget_home)(currency_format=EUROS)
+    case = move_case(budget, amount="40")
+
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+        answer = content(await call(client, case, confirmation=first["confirmation"]))
+
+    assert first["preview"].splitlines()[0] == f"Move 40,00 from Groceries to Dining Out for {budget.month}?"
+    assert answer["message"].startswith(f"Moved 40,00 from Groceries to Dining Out for {budget.month}. ")
+    assert answer["amount"] == "40.00"  # the structured result stays machine-readable
 
 
 async def test_leaving_the_source_overspent_is_allowed_and_the_preview_says_so(budget):

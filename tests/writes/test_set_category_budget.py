@@ -8,6 +8,7 @@ from asgiref.sync import sync_to_async
 from confirmations import messages
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
+    EUROS,
     BudgetHome,
     assigned,
     budget_home,
@@ -135,17 +136,7 @@ async def test_the_applied_result_says_what_was_budgeted_and_how_to_undo(case):
 
 
 async def test_the_plans_own_digits_and_separator_are_used_and_a_negative_amount_keeps_its_sign(live_service):
-    euros = {
-        "iso_code": "EUR",
-        "example_format": "123.456,78",
-        "decimal_digits": 2,
-        "decimal_separator": ",",
-        "symbol_first": False,
-        "group_separator": ".",
-        "currency_symbol": "€",
-        "display_symbol": True,
-    }
-    budget = await sync_to_async(budget_home)(currency_format=euros)
+    budget = await sync_to_async(budget_home)(currency_format=EUROS)
     case = budget_case(budget, amount="-1234.5")
 
     async with connected(MODERN) as client:

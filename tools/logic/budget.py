@@ -12,6 +12,12 @@ Which categories (the rules the read tools share):
 - *Overspent* (`overspent_categories`): every category but internal ones with available < 0,
   hidden ones included: a hidden category's overspending still comes out of next month's
   Ready to Assign, so the person needs to hear about it. The most overspent first.
+- *Spending* (`month_spending`): the month's activity of every category but internal ones
+  and credit card payment categories, hidden ones included. A card purchase is activity in
+  its spending category and, with the opposite sign, in the card's payment category (money
+  set aside to pay the card); YNAB's month `activity` adds both, so the purchase vanishes
+  from it. Leaving the payment categories out counts it once. Refunds count against it
+  (the figures are net, as YNAB's activity is).
 - Display order: group name, then category name (both case-folded), then id. The plan
   export carries no display order, so name order is the stable one.
 """
@@ -22,10 +28,12 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from tools.logic.category_groups import CREDIT_CARD_PAYMENTS
 from tools.ynab.entities import Category
 from tools.ynab.snapshot import PlanSnapshot
 
 PERCENT_DECIMALS = 1
+UNCATEGORIZED = "Uncategorized"  # YNAB's internal category meaning "no category"
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +71,7 @@ class MonthTotals:
     income: int
     assigned: int
     activity: int
+    spending: int
     ready_to_assign: int
     age_of_money: int | None
     overspent: tuple[CategoryMonth, ...]
@@ -80,6 +89,17 @@ def is_internal(snapshot: PlanSnapshot, category: Category) -> bool:
     """YNAB's own categories (Ready to Assign, Uncategorized, split), or any in their group."""
     group = snapshot.category_groups.get(category.category_group_id)
     return category.internal or (group is not None and group.internal)
+
+
+def is_uncategorized(snapshot: PlanSnapshot, category: Category) -> bool:
+    """YNAB's internal Uncategorized: a transaction there has, for the person, no category."""
+    return is_internal(snapshot, category) and category.name == UNCATEGORIZED
+
+
+def is_card_payment(snapshot: PlanSnapshot, category: Category) -> bool:
+    """A credit card's payment category (in YNAB's Credit Card Payments group)."""
+    group = snapshot.category_groups.get(category.category_group_id)
+    return group is not None and not group.internal and group.name == CREDIT_CARD_PAYMENTS
 
 
 def is_shown_in_budget(snapshot: PlanSnapshot, category: Category) -> bool:
@@ -130,8 +150,20 @@ def overspent_categories(snapshot: PlanSnapshot, month: date) -> list[CategoryMo
     return [row for _key, row in ranked]
 
 
+def month_spending(snapshot: PlanSnapshot, month: date) -> int:
+    """The month's money out of budget categories, card payment categories left out (see the
+    module docstring): negative when more went out than came back."""
+    total = 0
+    for figures in snapshot.month_categories(month).values():
+        category = snapshot.categories.get(figures.id, figures)  # where it stands now, if it still exists
+        if not is_internal(snapshot, category) and not is_card_payment(snapshot, category):
+            total += figures.activity
+    return total
+
+
 def month_totals(snapshot: PlanSnapshot, month: date) -> MonthTotals:
-    """`month`'s income, assigned, activity, Ready to Assign, age of money and overspending.
+    """`month`'s income, assigned, activity, spending, Ready to Assign, age of money and
+    overspending.
 
     Raises KeyError when the plan has no such month (callers check the month first).
     """
@@ -141,6 +173,7 @@ def month_totals(snapshot: PlanSnapshot, month: date) -> MonthTotals:
         income=totals.income,
         assigned=totals.budgeted,
         activity=totals.activity,
+        spending=month_spending(snapshot, month),
         ready_to_assign=totals.to_be_budgeted,
         age_of_money=totals.age_of_money,
         overspent=tuple(overspent_categories(snapshot, month)),

@@ -2,8 +2,7 @@
 
 Pure functions over a `PlanSnapshot` and "today" (TOOLS.md §1.6, fixed thresholds):
 
-- **pending** (`is_pending`): not deleted (never in a snapshot), no category or YNAB's
-  internal Uncategorized, not a transfer, not split, on an on-budget account.
+- **pending**: `tools.logic.pending.is_pending` (also what get_monthly_summary counts).
 - **category suggestion** (`suggestion_from`): the history of a pending transaction is
   every categorised, non-transfer, non-split transaction whose payee normalises to the same
   merchant, *in the same direction* (money in vs money out). Uses of categories that can no
@@ -30,9 +29,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from tools.logic.budget import display_order, is_shown_in_budget
+from tools.logic.budget import display_order, is_card_payment, is_shown_in_budget
 from tools.logic.payees import normalise_payee
-from tools.logic.recategorise import is_card_payment, is_ready_to_assign, is_uncategorized, shown_category_id
+from tools.logic.pending import pending_transactions
+from tools.logic.recategorise import is_ready_to_assign
 from tools.ynab.entities import Category, Transaction
 from tools.ynab.snapshot import PlanSnapshot
 
@@ -74,16 +74,6 @@ class Inbox:
 
 
 # --- which transactions, which categories ----------------------------------------------------
-
-
-def is_pending(snapshot: PlanSnapshot, transaction: Transaction) -> bool:
-    """Waiting for a category (see the module docstring)."""
-    if shown_category_id(snapshot, transaction.category_id) is not None:
-        return False
-    if transaction.transfer_account_id is not None or snapshot.is_split(transaction):
-        return False
-    account = snapshot.accounts.get(transaction.account_id)
-    return account is not None and account.on_budget
 
 
 def is_assignable(snapshot: PlanSnapshot, category: Category) -> bool:
@@ -220,22 +210,6 @@ def likely_duplicates(snapshot: PlanSnapshot, pending: Iterable[Transaction], to
 
 
 # --- the inbox -------------------------------------------------------------------------------
-
-
-def pending_transactions(snapshot: PlanSnapshot) -> tuple[Transaction, ...]:
-    """Every pending transaction, newest first (date, then id): `is_pending`, with the
-    plan-wide lookups made once rather than per transaction."""
-    uncategorized = {c.id for c in snapshot.categories.values() if is_uncategorized(snapshot, c)}
-    on_budget = {a.id for a in snapshot.accounts.values() if a.on_budget}
-    splits = snapshot.subtransactions_by_transaction
-    return tuple(
-        t
-        for t in snapshot.transactions_newest_first()
-        if (t.category_id is None or t.category_id in uncategorized)
-        and t.transfer_account_id is None
-        and t.id not in splits
-        and t.account_id in on_budget
-    )
 
 
 def pending_inbox(snapshot: PlanSnapshot, today: date) -> Inbox:

@@ -23,15 +23,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from tools.logic.budget import is_internal
-from tools.logic.category_groups import CREDIT_CARD_PAYMENTS
+from tools.logic.budget import is_card_payment, is_internal, is_uncategorized
 from tools.logic.refusal import Refusal, not_in_plan
 from tools.logic.text import quoted
 from tools.logic.transaction_lines import category_shown
 from tools.ynab.entities import Category, Transaction
 from tools.ynab.snapshot import PlanSnapshot
 
-UNCATEGORIZED = "Uncategorized"
 INFLOW_PREFIX = "Inflow:"  # "Inflow: Ready to Assign" (formerly "Inflow: To be Budgeted")
 CATEGORY_SOURCE = "get_category_balances"
 
@@ -113,17 +111,8 @@ def assignable_category(snapshot: PlanSnapshot, category_id: str) -> Category:
     return category
 
 
-def is_uncategorized(snapshot: PlanSnapshot, category: Category) -> bool:
-    return is_internal(snapshot, category) and category.name == UNCATEGORIZED
-
-
 def is_ready_to_assign(snapshot: PlanSnapshot, category: Category) -> bool:
     return is_internal(snapshot, category) and category.name.startswith(INFLOW_PREFIX)
-
-
-def is_card_payment(snapshot: PlanSnapshot, category: Category) -> bool:
-    group = snapshot.category_groups.get(category.category_group_id)
-    return group is not None and not group.internal and group.name == CREDIT_CARD_PAYMENTS
 
 
 def shown_category_id(snapshot: PlanSnapshot, category_id: str | None) -> str | None:

@@ -31,6 +31,7 @@ from tools.presenting import (
     money,
     payee_name,
     plural,
+    shown_money,
     tool_result,
 )
 from tools.registry import read_tool
@@ -122,7 +123,8 @@ async def list_scheduled_transactions(
         outflows=money(snapshot, window.outflows),
         next_cursor=page.next_cursor,
     )
-    return tool_result(listing, _summary(listing, total=len(occurrences)))
+    in_out = shown_money(snapshot, window.inflows), shown_money(snapshot, window.outflows)
+    return tool_result(listing, _summary(listing, in_out, total=len(occurrences)))
 
 
 def _query(snapshot: PlanSnapshot, since: date, until: date, accounts: tuple[str, ...] | None) -> dict:
@@ -160,9 +162,10 @@ def _category(snapshot: PlanSnapshot, occurrence: Occurrence, *, transfer: bool)
     return category_name(snapshot, occurrence.scheduled.category_id)
 
 
-def _summary(listing: ScheduleListing, *, total: int) -> str:
-    """One line, e.g. `7 scheduled dates from 2026-09-15 to 2026-10-15: in 3150.00, out -1163.49.`"""
+def _summary(listing: ScheduleListing, in_out: tuple[str, str], *, total: int) -> str:
+    """One line, e.g. `7 scheduled dates from 2026-09-15 to 2026-10-15: in 3150.00, out -1163.49.`
+    (`in_out`: the totals in the plan's format)."""
     window = f"from {listing.since_date} to {listing.until_date}"
     more = "; more with next_cursor" if listing.next_cursor else ""
     dates = plural(total, "scheduled date")
-    return f"{dates} {window}: in {listing.inflows}, out {listing.outflows} (transfers aside){more}."
+    return f"{dates} {window}: in {in_out[0]}, out {in_out[1]} (transfers aside){more}."

@@ -1,8 +1,10 @@
 """`get_monthly_summary`: a month's income, assigned, activity, Ready to Assign, age of money
-and overspent categories, as YNAB gives them."""
+and overspent categories, as YNAB gives them; its spending (card payments counted once) and
+its pending transactions (TOOLS.md §1.6), which YNAB's figures leave unsaid."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
 from mcp.types import CallToolResult
@@ -10,8 +12,9 @@ from pydantic import BaseModel, Field
 
 from tools.arguments import MonthArg, PlanIdArg
 from tools.logic.budget import MonthTotals, month_totals
+from tools.logic.pending import PendingTotal, pending_in_month
 from tools.paging import MAX_PAGE
-from tools.presenting import PlanResult, money, name, plural, tool_result
+from tools.presenting import PlanResult, money, name, plural, shown_money, tool_result
 from tools.reads.month_figures import open_plan_at
 from tools.registry import read_tool
 from tools.ynab.snapshot import PlanSnapshot
@@ -24,16 +27,35 @@ class OverspentCategory(BaseModel):
     available: str = Field(description="Available at the end of the month, currency units; below zero.")
 
 
+class Uncategorised(BaseModel):
+    count: int = Field(description="How many of the month's transactions wait for a category.")
+    amount: str = Field(
+        description="Their amounts added up, currency units (negative: money out). Until they get a "
+        "category, their outflows are overspending that YNAB takes from next month's Ready to Assign."
+    )
+
+
 class MonthlySummary(PlanResult):
     month: str = Field(description="The month, YYYY-MM-01.")
     income: str = Field(description="Income received this month, currency units.")
     assigned: str = Field(description="Total assigned (budgeted) to categories this month, currency units.")
-    activity: str = Field(description="Total activity of the categories this month (spending negative).")
+    activity: str = Field(
+        description="YNAB's activity of the month, currency units (spending negative); a card purchase "
+        "nets to zero here against the card's payment category."
+    )
+    spending: str = Field(
+        description="Money out of budget categories this month net of refunds, currency units "
+        "(negative); card payment categories left out, so a card purchase counts once."
+    )
     ready_to_assign: str = Field(
         description="Ready to Assign: money not yet assigned, currency units (negative: more was "
         "assigned than there is)."
     )
     age_of_money: int | None = Field(description="YNAB's age of money in days; null when YNAB has none.")
+    uncategorised: Uncategorised = Field(
+        description="The month's transactions waiting for a category (on-budget accounts; transfers "
+        "and splits aside)."
+    )
     overspent: list[OverspentCategory] = Field(
         description=f"Categories whose available is below zero (hidden ones too), the most overspent "
         f"first; at most {MAX_PAGE}."
@@ -45,28 +67,33 @@ class MonthlySummary(PlanResult):
 async def get_monthly_summary(
     plan_id: PlanIdArg = None, month: MonthArg = "current"
 ) -> Annotated[CallToolResult, MonthlySummary]:
-    """A month at a glance: income, total assigned, activity, Ready to Assign, age of money, and
-    the overspent categories, all as YNAB computes them.
+    """A month at a glance: income, total assigned, activity, spending, Ready to Assign, age of
+    money, the transactions still waiting for a category, and the overspent categories.
 
     Start a monthly review here. Amounts are in currency units; spending is negative, and a
-    negative `ready_to_assign` means more was assigned than there is money. Then look at
+    negative `ready_to_assign` means more was assigned than there is money. `spending` counts
+    a card purchase once (YNAB's `activity` nets it against the card's payment category).
+    Uncategorised transactions lower next month's Ready to Assign: mention them. Then look at
     get_category_balances (every category's figures), get_budget_vs_actual (how much of
     each budget was spent) and get_spending_trends (the last months) where something stands out.
     """
     snapshot, chosen = await open_plan_at(plan_id, month)
     totals = month_totals(snapshot, chosen)
+    pending = pending_in_month(snapshot, chosen)
     result = MonthlySummary(
         plan_id=snapshot.plan_id,
         month=chosen.isoformat(),
         income=money(snapshot, totals.income),
         assigned=money(snapshot, totals.assigned),
         activity=money(snapshot, totals.activity),
+        spending=money(snapshot, totals.spending),
         ready_to_assign=money(snapshot, totals.ready_to_assign),
         age_of_money=totals.age_of_money,
+        uncategorised=Uncategorised(count=pending.count, amount=money(snapshot, pending.amount)),
         overspent=_overspent(snapshot, totals),
         overspent_count=len(totals.overspent),
     )
-    return tool_result(result, _summary(result))
+    return tool_result(result, _summary(snapshot, totals, pending))
 
 
 def _overspent(snapshot: PlanSnapshot, totals: MonthTotals) -> list[OverspentCategory]:
@@ -81,12 +108,18 @@ def _overspent(snapshot: PlanSnapshot, totals: MonthTotals) -> list[OverspentCat
     ]
 
 
-def _summary(result: MonthlySummary) -> str:
-    """One line, e.g. `2026-09-01: income 3150.00, assigned 2900.00, activity -2750.25, Ready to
-    Assign 12.34, age of money 41 days, 1 overspent category.`"""
-    age = f"{result.age_of_money} days" if result.age_of_money is not None else "unknown"
-    overspent = plural(result.overspent_count, "overspent category", "overspent categories")
+def _summary(snapshot: PlanSnapshot, totals: MonthTotals, pending: PendingTotal) -> str:
+    """One line, amounts in the plan's format, e.g. `2026-09-01: income 3150.00, assigned 2900.00,
+    activity -2750.25, spending -2980.25, Ready to Assign 12.34, age of money 41 days,
+    2 uncategorised transactions (-45.10), 1 overspent category.`"""
+    amount = partial(shown_money, snapshot)
+    age = f"{totals.age_of_money} days" if totals.age_of_money is not None else "unknown"
+    uncategorised = plural(pending.count, "uncategorised transaction")
+    if pending.count:
+        uncategorised += f" ({amount(pending.amount)})"
+    overspent = plural(len(totals.overspent), "overspent category", "overspent categories")
     return (
-        f"{result.month}: income {result.income}, assigned {result.assigned}, activity "
-        f"{result.activity}, Ready to Assign {result.ready_to_assign}, age of money {age}, {overspent}."
+        f"{totals.month.isoformat()}: income {amount(totals.income)}, assigned {amount(totals.assigned)}, "
+        f"activity {amount(totals.activity)}, spending {amount(totals.spending)}, Ready to Assign "
+        f"{amount(totals.ready_to_assign)}, age of money {age}, {uncategorised}, {overspent}."
     )

@@ -189,7 +189,8 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
         raise WriteFailed(
             failed.message, status=status, undo_data={**change.undo_data, **failed.record()}
         ) from None
-    moved = f"Moved {change.fields['amount']} from {names[0]} to {names[1]} for {month.isoformat()}."
+    amount = pair.words.amount(destination.after - destination.before)
+    moved = f"Moved {amount} from {names[0]} to {names[1]} for {month.isoformat()}."
     return Applied(lead=moved)
 
 

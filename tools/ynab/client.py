@@ -283,6 +283,7 @@ def _data(response: httpx.Response, write: bool = False) -> Json:
 
 _clients: dict[tuple[str, str], YnabClient] = {}
 _clients_lock = threading.Lock()
+_in_process: httpx.AsyncBaseTransport | None = None
 
 
 def get_ynab_client() -> YnabClient:
@@ -292,5 +293,32 @@ def get_ynab_client() -> YnabClient:
     with _clients_lock:
         client = _clients.get((base_url, token))
         if client is None:
-            client = _clients[(base_url, token)] = YnabClient(base_url=base_url, token=token)
+            client = YnabClient(base_url=base_url, token=token, transport=_in_process)
+            _clients[(base_url, token)] = client
         return client
+
+
+class InProcessTransport(httpx.ASGITransport):
+    """Requests answered by an ASGI application in this process, as a server would answer them:
+    an exception in the application is a 500, an answer it leaves unfinished is a broken
+    connection (`httpx.RemoteProtocolError`, as over a socket)."""
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app=app, raise_app_exceptions=False)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        try:
+            return await super().handle_async_request(request)
+        except AssertionError as unfinished:  # httpx's check that the answer was complete
+            raise httpx.RemoteProtocolError("the answer ended before it was complete", request=request) from (
+                unfinished
+            )
+
+
+def serve_in_process(app: Any) -> None:
+    """Send the configured YNAB's requests to `app`, an ASGI application in this process, instead
+    of over the network: `mcp_stdio` with the embedded sandbox needs no running web server."""
+    global _in_process
+    with _clients_lock:
+        _in_process = InProcessTransport(app)
+        _clients.clear()

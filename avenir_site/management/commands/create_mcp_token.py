@@ -1,7 +1,8 @@
 """`manage.py create_mcp_token NAME [--read-only]`: issue a bearer token for /mcp.
 
-The token goes to stdout, alone, so it can be captured (`TOKEN=$(... create_mcp_token x)`);
-everything meant for the person goes to stderr. It is shown this once: only its SHA-256 is kept.
+The token goes to stdout, alone, on the last line, so it can be captured (`TOKEN=$(...
+create_mcp_token x)`); everything meant for the person goes to stderr, before it, so in a
+terminal the token is also the last line shown. It is shown this once: only its SHA-256 is kept.
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ class Command(BaseCommand):
         if McpToken.objects.filter(name=name).exists():
             raise CommandError(f"A token named {name!r} exists already; choose another name.")
         token, plaintext = McpToken.issue(name, read_only=read_only)
-        self.stdout.write(plaintext)
         scope = "read-only" if token.read_only else "read-write"
         self.stderr.write(
-            f"Created the {scope} MCP token {name!r} (shown once: only its hash is kept).\n\n"
-            + client_setup(plaintext)
+            client_setup(plaintext)
+            + f"\nCreated the {scope} MCP token {name!r} (shown once: only its hash is kept):"
         )
+        self.stderr.flush()
+        self.stdout.write(plaintext)

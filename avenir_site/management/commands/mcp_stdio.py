@@ -3,17 +3,24 @@
 stdout carries the protocol and nothing else; logs go to stderr (settings.LOGGING). The
 caller is the person at this machine (principal "stdio"): read-write when writes are
 enabled (AVENIR_MCP_WRITE=1), unless --read-only.
+
+With the embedded sandbox (no YNAB_API_KEY, no AVENIR_MCP_YNAB_URL) the sandbox is served in
+this process, from the same database: no web server needs to run, whatever PORT says.
 """
 
 from __future__ import annotations
 
 import logging
 
+from django.conf import settings
+from django.core.asgi import get_asgi_application
 from django.core.management.base import BaseCommand, CommandParser
 
 from avenir_site.mcp_server import local_server
+from sandbox.traffic import SandboxTraffic
 from tools.auth import Principal
 from tools.registry import writes_allowed
+from tools.ynab.client import serve_in_process
 
 logger = logging.getLogger(__name__)
 
@@ -31,5 +38,10 @@ class Command(BaseCommand):
         principal = Principal.local(STDIO_PRINCIPAL_NAME, read_only=read_only)
         server = local_server(principal)
         access = "read-write" if writes_allowed(principal) else "read-only"
-        logger.info("avenir-mcp serving over stdio (%s)", access)
+        if settings.YNAB_IS_EMBEDDED_SANDBOX:
+            serve_in_process(SandboxTraffic(get_asgi_application()))
+            where = "the embedded sandbox, in this process"
+        else:
+            where = settings.AVENIR_MCP_YNAB_URL
+        logger.info("avenir-mcp serving over stdio (%s), YNAB: %s", access, where)
         server.run("stdio")

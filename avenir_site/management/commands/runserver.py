@@ -2,17 +2,40 @@
 
 Django's own runserver speaks WSGI and would leave /mcp (an ASGI app with a lifespan) out;
 this one serves everything `avenir_site.asgi:application` routes, with auto-reload.
+
+- The port served is the service's own address (unless AVENIR_MCP_SELF_URL is given), so
+  `runserver 9000` reaches its own sandbox on 9000, in this process and in the reloader's.
+- The reloader watches the project's own packages only (not .venv, tests or the database).
+- Ctrl+C stops within a few seconds even with MCP streams open (`SHUTDOWN_GRACE_SECONDS`).
 """
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import uvicorn
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 _ADDRPORT = re.compile(r"^(?:(?P<host>\[[0-9a-fA-F:]+\]|[\w.-]+):)?(?P<port>\d+)$")
+SHUTDOWN_GRACE_SECONDS = 3  # then requests still running are cancelled
+
+
+def watched_dirs() -> list[Path]:
+    """The project's packages, each app of INSTALLED_APPS that lives in the checkout."""
+    return [settings.BASE_DIR / app for app in settings.INSTALLED_APPS if (settings.BASE_DIR / app).is_dir()]
+
+
+def serve_on(port: int) -> None:
+    """Make `port` the service's own address, here and in the processes started from here."""
+    os.environ["PORT"] = str(port)  # the reloader's worker reads its settings afresh
+    settings.PORT = port
+    if not settings.AVENIR_MCP_SELF_URL_GIVEN:
+        settings.AVENIR_MCP_SELF_URL = f"http://127.0.0.1:{port}"
+        if settings.YNAB_IS_EMBEDDED_SANDBOX:
+            settings.AVENIR_MCP_YNAB_URL = f"{settings.AVENIR_MCP_SELF_URL}/sandbox/v1"
 
 
 class Command(BaseCommand):
@@ -26,15 +49,16 @@ class Command(BaseCommand):
 
     def handle(self, *args, addrport: str | None = None, use_reloader: bool = True, **options) -> None:
         host, port = self._parse_addrport(addrport)
-        self.stdout.write(f"avenir-mcp on http://{host}:{port}/ (admin /admin/, API /api/docs, MCP /mcp)")
+        serve_on(port)
         uvicorn.run(
             "avenir_site.asgi:application",
             host=host.strip("[]"),
             port=port,
             reload=use_reloader,
-            reload_dirs=[str(settings.BASE_DIR)] if use_reloader else None,
+            reload_dirs=[str(path) for path in watched_dirs()] if use_reloader else None,
             lifespan="on",
             log_level="info",
+            timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
         )
 
     @staticmethod

@@ -1,0 +1,44 @@
+"""`/`: a small page saying what runs where (also the admin's "View site").
+
+It names the MCP endpoint, the admin, the API docs, the stdio command, which YNAB the
+service talks to, and whether write tools are on. It shows no token and no plan data, so it
+needs no login.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from avenir_site.mcp_server import SERVER_TITLE, SERVER_VERSION
+
+
+def where_it_serves() -> str:
+    """One line for the log when the service starts (and after each reload)."""
+    base = settings.AVENIR_MCP_SELF_URL
+    writes = "on" if settings.AVENIR_MCP_WRITE else "off"
+    return (
+        f"avenir-mcp on {base}/ (MCP {base}/mcp, admin {base}/admin/, API docs {base}/api/docs; "
+        f"writes {writes})"
+    )
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    if settings.YNAB_IS_EMBEDDED_SANDBOX:
+        ynab = "the built-in sandbox (invented demo data; set YNAB_API_KEY for your real plan)"
+    elif settings.YNAB_API_KEY:
+        ynab = f"YNAB at {settings.AVENIR_MCP_YNAB_URL}, with your personal access token"
+    else:
+        ynab = f"{settings.AVENIR_MCP_YNAB_URL} (a sandbox)"
+    context = {
+        "title": SERVER_TITLE,
+        "version": SERVER_VERSION,
+        "mcp_url": request.build_absolute_uri("/mcp"),
+        "stdio_command": f"python {settings.BASE_DIR / 'manage.py'} mcp_stdio",
+        "ynab": ynab,
+        "writes": settings.AVENIR_MCP_WRITE,
+    }
+    return render(request, "avenir_site/home.html", context)
