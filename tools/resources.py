@@ -85,8 +85,14 @@ def _close(open_sections: list[_Section], kind: str) -> None:
 
 
 @functools.cache
-def guide_text(*, writes: bool, tools: frozenset[str] = frozenset()) -> str:
-    """`tools/guide.md` rendered for such a caller (read once per process)."""
+def guide_text(*, writes: bool, tools: Collection[str] | None = None) -> str:
+    """`tools/guide.md` rendered for such a caller; `tools` defaults to the catalog's tools
+    that caller sees."""
+    if tools is None:
+        from tools.catalog import catalog_specs  # the catalog's tool modules import this one
+        from tools.registry import visible_tools
+
+        tools = frozenset(spec.name for spec in visible_tools(catalog_specs(), writes=writes))
     return render_guide(GUIDE_PATH.read_text(encoding="utf-8"), writes=writes, tools=tools)
 
 
