@@ -3,7 +3,8 @@ YNAB's API cannot delete a category, so the preview says it is permanent.
 
 The checks are `tools.logic.category_edits`; the path is `tools.writes.flow`. One
 `POST /plans/{plan_id}/categories` with `name` and `category_group_id`. The log keeps the
-new category's id (`{"category_id", "group_id"}`), `undoable: false`.
+new category's id (`{"category_id", "group_id"}`), `undoable: false`. The subject is
+CONFIRMATION.md's (group, name) plus the group's name now, which the question shows.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def build_change(snapshot: PlanSnapshot, group_id: str, name: str) -> Change:
     group = destination_group(snapshot, group_id, creating=True)
     if name_holder(snapshot, group.id, name) is not None:
         raise name_taken_refusal(name, group)
-    subject = {"category_group_id": group.id, "name": name}
+    subject = {"category_group_id": group.id, "name": name, "group_now": group.name}
     return Change(
         subject=subject,
         stored_subject=subject,  # a category name: nothing the log must not keep
@@ -92,7 +93,8 @@ def _fields(category_id: str | None, name: str, group: str) -> dict[str, Any]:
 
 
 async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    answer = await client.post_category(snapshot.plan_id, change.subject, check_hint=CHECK)
+    sent = {"name": change.subject["name"], "category_group_id": change.subject["category_group_id"]}
+    answer = await client.post_category(snapshot.plan_id, sent, check_hint=CHECK)
     created = answer.get("category") if isinstance(answer.get("category"), dict) else {}
     category_id = created.get("id") if isinstance(created.get("id"), str) else None
     return Applied(
