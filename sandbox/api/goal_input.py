@@ -69,8 +69,8 @@ def _set_target(category: Category, target: int, is_card: bool, today: date, tar
         category.goal_type = "MF" if is_card else "NEED"
         category.goal_creation_month = month_of(today)
         dated = target_date not in (MISSING, None)
-        category.goal_cadence = None if is_card else (0 if dated else 1)
-        category.goal_cadence_frequency = None if is_card or dated else 1
+        category.goal_cadence = 0 if dated and not is_card else 1  # a card's payment is monthly
+        category.goal_cadence_frequency = None if dated and not is_card else 1
         category.goal_needs_whole_amount = None if is_card else True
     category.goal_target = target
 
