@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import sync_to_async
 
+from sandbox.ledger import plan_write
 from sandbox.models import Account, Payee
 from tests.writes.category_plans import payee_name, rename_in_ynab
 from tests.writes.harness import (
@@ -145,3 +147,21 @@ async def test_it_refuses_before_asking_and_writes_nothing(home, cafe, arguments
 
     assert error_text(refused, case) == refusal
     await expect_nothing_written(rename_case(home, cafe), start)
+
+
+def _deleted_in_ynab(plan_id: str, payee_id: str) -> None:
+    """A payee YNAB deleted (the API cannot: YNAB's app can, once nothing uses it)."""
+    with plan_write(plan_id) as write:
+        Payee.objects.filter(pk=payee_id).update(deleted=True, knowledge=write.knowledge)
+
+
+async def test_a_payee_deleted_in_ynab_is_refused_as_unknown(home, cafe):
+    async with connected(MODERN) as client:
+        content(await call(client, rename_case(home, cafe)))  # the plan is read and kept warm
+    await sync_to_async(_deleted_in_ynab)(home.id, cafe)
+    case = rename_case(home, cafe)
+
+    async with connected(MODERN) as client:
+        refused = await call(client, case)
+
+    assert error_text(refused, case) == f"No payee '{cafe}' in this plan; list_payees gives the valid ids."

@@ -261,3 +261,22 @@ async def test_a_code_issued_for_one_target_does_not_set_another(budget):
 
     assert error_text(refused, case) == messages.CODE_REFUSED
     await expect_nothing_written(case, start)
+
+
+def _deleted_in_ynab(plan_id: str, category_id: str) -> None:
+    """A category YNAB deleted (the API cannot delete one; YNAB's app can)."""
+    with plan_write(plan_id) as write:
+        Category.objects.filter(pk=category_id).update(deleted=True, knowledge=write.knowledge)
+
+
+async def test_a_category_deleted_in_ynab_is_refused_as_unknown(case, budget):
+    async with connected(MODERN) as client:
+        content(await call(client, case))  # the plan is read and kept warm
+    await sync_to_async(_deleted_in_ynab)(budget.id, budget.home.dining)
+
+    async with connected(MODERN) as client:
+        refused = await call(client, case)
+
+    assert error_text(refused, case) == (
+        f"No category '{budget.home.dining}' in this plan; get_category_balances gives the valid ids."
+    )
