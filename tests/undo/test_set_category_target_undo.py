@@ -90,6 +90,11 @@ async def test_every_demo_target_kind_round_trips_or_is_said_not_to(
     assert (applied["before"], applied["after"], applied["undoable"]) == (shown, "no target", recreatable)
     assert (await goal(demo_plan.id, category))[0] is None
     if not recreatable:
+        assert applied["message"] == (
+            f"Set the target of {name}: {in_euros(shown)} → no target. Done as operation "
+            f"{applied['operation_id']}; it cannot be undone: the previous target is a kind YNAB's API "
+            "cannot set, so it cannot come back."
+        )
         async with agent() as client:
             refused = await undo(client, plan_id=demo_plan.id, operation_id=applied["operation_id"])
         assert refusal(refused) == (
