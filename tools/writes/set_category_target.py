@@ -210,7 +210,7 @@ def _left_by(answer: dict[str, Any], snapshot: PlanSnapshot, category_id: str) -
     """The target as YNAB's answer gives it (None when the answer does not say)."""
     try:
         category = parsed_category(answer["category"])
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, AttributeError):
         return None
     current = snapshot.categories.get(category_id)
     card = current is not None and is_card_payment(snapshot, current)
