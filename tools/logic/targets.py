@@ -19,6 +19,9 @@ cards, debt payment, any other cadence and snoozed targets cannot.
 returns the category, the target before, the fields to send and the target as YNAB leaves
 it (predicted: the applied write replaces it with YNAB's answer). `restore_fields(before,
 left)` are the fields that take a category from `left` back to `before`.
+
+A category "tied to a loan account" is one whose target is YNAB's debt payment (DEBT): the
+plan export does not link a category to its loan account otherwise.
 """
 
 from __future__ import annotations
