@@ -34,6 +34,10 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.writes.import_transactions",
     "tools.writes.set_category_budget",
     "tools.writes.move_money",
+    "tools.writes.set_category_target",
+    "tools.writes.update_category",
+    "tools.writes.create_category",
+    "tools.writes.rename_payee",
     "tools.undo.tool",
 )
 

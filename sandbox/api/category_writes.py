@@ -48,6 +48,7 @@ def create(call: Call, plan: Plan) -> Answer:
     note = body.text("note")
     with ledger.plan_write(plan.id) as write:
         group = _writable_group(plan, group_id, "category_group_id")
+        _require_free_name(group, name)
         created = create_category(plan, group, name, note=None if note is MISSING else note)
         apply_goal_fields(body, created, write.today)
         created.save()
@@ -62,14 +63,18 @@ def update(call: Call, plan: Plan, category_id: str) -> dict[str, Any]:
     group_id = body.uuid("category_group_id", nullable=False)
     with ledger.plan_write(plan.id) as write:
         target = _editable_category(plan, category_id)
+        renamed = name not in (MISSING, None) and name != target.name
         if name not in (MISSING, None):
             target.name = name
         if note is not MISSING:
             target.note = note
-        if group_id is not MISSING and group_id != target.group_id:
+        moved = group_id is not MISSING and group_id != target.group_id
+        if moved:
             if target.role == Category.ROLE_CREDIT_CARD_PAYMENT:
                 raise bad_request("a credit card payment category cannot be moved to another group")
             target.group = _writable_group(plan, group_id, "category_group_id")
+        if renamed or moved:
+            _require_free_name(target.group, target.name, besides=target.pk)
         apply_goal_fields(body, target, write.today)
         target.knowledge = write.knowledge
         target.save()
@@ -116,6 +121,14 @@ def _writable_group(plan: Plan, group_id: str, field: str, *, missing_is_404: bo
     if group.name == CREDIT_CARD_GROUP:
         raise bad_request(f"{field} must not be the {CREDIT_CARD_GROUP} group")
     return group
+
+
+def _require_free_name(group: CategoryGroup, name: str, *, besides: str | None = None) -> None:
+    """400 when another category of `group` already has `name` (YNAB compares without case)."""
+    siblings = Category.objects.filter(group=group, deleted=False).exclude(pk=besides)
+    wanted = name.casefold()
+    if any(other.casefold() == wanted for other in siblings.values_list("name", flat=True)):
+        raise bad_request(f"name {name!r} is already used by another category in this category group")
 
 
 def _editable_category(plan: Plan, category_id: str) -> Category:

@@ -2,7 +2,11 @@
 
 - `goal_target` on a category without a goal creates a monthly NEED goal ("MF" on a credit
   card payment category); on one with a goal it changes the target; null removes the goal.
-- `goal_target_date` sets the date (a new goal with a date is a NEED by that date).
+- `goal_target_date` sets the date (a new goal with a date is a NEED by that date). On an
+  existing goal (emulator's reading; YNAB does not document it): a NEED becomes a NEED by
+  that date, a target balance (TB) a target balance by date (TBD), and monthly funding
+  outside cards a NEED by that date; a card's payment target and a TBD keep their kind
+  with the new date; null takes the date away.
 - `goal_needs_whole_amount` is only for NEED goals.
 - `goal_frequency` (monthly, weekly, yearly) replaces the goal with a repeating NEED of
   `goal_target`, which it requires; it cannot be combined with `goal_target_date` nor used
@@ -37,7 +41,7 @@ def apply_goal_fields(body: Body, category: Category, today: date) -> None:
     if target is not MISSING:
         _set_target(category, target, is_card, today, target_date)
     if target_date is not MISSING and category.goal_type:
-        category.goal_target_date = target_date
+        _set_date(category, target_date, is_card)
     if frequency is not MISSING:
         _repeat(category, frequency, today)
     if whole is not MISSING:
@@ -65,10 +69,23 @@ def _set_target(category: Category, target: int, is_card: bool, today: date, tar
         category.goal_type = "MF" if is_card else "NEED"
         category.goal_creation_month = month_of(today)
         dated = target_date not in (MISSING, None)
-        category.goal_cadence = None if is_card else (0 if dated else 1)
-        category.goal_cadence_frequency = None if is_card or dated else 1
+        category.goal_cadence = 0 if dated and not is_card else 1  # a card's payment is monthly
+        category.goal_cadence_frequency = None if dated and not is_card else 1
         category.goal_needs_whole_amount = None if is_card else True
     category.goal_target = target
+
+
+def _set_date(category: Category, target_date: date | None, is_card: bool) -> None:
+    category.goal_target_date = target_date
+    if target_date is None or is_card:
+        return
+    if category.goal_type == "TB":
+        category.goal_type = "TBD"
+    elif category.goal_type in ("NEED", "MF"):
+        category.goal_type = "NEED"
+        category.goal_cadence, category.goal_cadence_frequency, category.goal_day = 0, None, None
+        if category.goal_needs_whole_amount is None:
+            category.goal_needs_whole_amount = True
 
 
 def _repeat(category: Category, frequency: str, today: date) -> None:

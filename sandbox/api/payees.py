@@ -28,6 +28,7 @@ def create_payee(call: Call, plan: Plan) -> Answer:
         "name", required=True, nullable=False, max_length=500, non_blank=True
     )
     with plan_write(plan.id) as write:
+        _require_free_name(plan, name)
         created = Payee.objects.create(plan=plan, name=name, knowledge=write.knowledge)
     row = Payee.objects.filter(pk=created.pk).values(*PAYEE_FIELDS).get()
     return Answer({"payee": payee(row), "server_knowledge": write.knowledge}, status=201)
@@ -41,6 +42,7 @@ def update_payee(call: Call, plan: Plan, payee_id: str) -> dict[str, Any]:
         if name is not MISSING and name != row["name"]:
             if row["transfer_account_id"]:
                 raise bad_request("name of a transfer payee cannot be changed")
+            _require_free_name(plan, name, besides=payee_id)
             Payee.objects.filter(pk=payee_id).update(name=name, knowledge=write.knowledge)
     return {"payee": payee(_live_payee(plan, payee_id)), "server_knowledge": write.knowledge}
 
@@ -64,6 +66,14 @@ def list_locations_of_payee(call: Call, plan: Plan, payee_id: str) -> dict[str, 
     _live_payee(plan, payee_id)
     rows = PayeeLocation.objects.filter(plan=plan, payee_id=payee_id, deleted=False).values(*LOCATION_FIELDS)
     return {"payee_locations": [payee_location(row) for row in rows]}
+
+
+def _require_free_name(plan: Plan, name: str, *, besides: str | None = None) -> None:
+    """400 when another payee of the plan already has `name` (without case): the API cannot merge payees."""
+    others = Payee.objects.filter(plan=plan, deleted=False).exclude(pk=besides)
+    wanted = name.casefold()
+    if any(other.casefold() == wanted for other in others.values_list("name", flat=True)):
+        raise bad_request(f"name {name!r} is already used by another payee")
 
 
 def _live_payee(plan: Plan, payee_id: str) -> dict[str, Any]:

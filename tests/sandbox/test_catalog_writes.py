@@ -191,3 +191,63 @@ def test_assigning_money_is_recorded_as_a_money_movement(api, home):
         (home.groceries, None, 50_000),
     ]
     assert {m["money_movement_group_id"] for m in movements} == {g["id"] for g in groups}
+
+
+def test_a_category_name_is_unique_in_its_group_whatever_the_case(api, home):
+    bills = Category.objects.get(pk=home.rent).group_id
+
+    created = api.post(
+        f"/plans/{home.id}/categories",
+        json={"category": {"name": "GROCERIES", "category_group_id": home.everyday_group}},
+    )
+    renamed = api.patch(
+        f"/plans/{home.id}/categories/{home.dining}", json={"category": {"name": "groceries"}}
+    )
+    moved = api.patch(
+        f"/plans/{home.id}/categories/{home.groceries}",
+        json={"category": {"name": "rent", "category_group_id": bills}},
+    )
+    elsewhere = api.post(
+        f"/plans/{home.id}/categories", json={"category": {"name": "Groceries", "category_group_id": bills}}
+    )
+    own_case = api.patch(
+        f"/plans/{home.id}/categories/{home.dining}", json={"category": {"name": "DINING OUT"}}
+    )
+
+    assert [answer.status_code for answer in (created, renamed, moved)] == [400, 400, 400]
+    assert created.json()["error"]["detail"] == (
+        "name 'GROCERIES' is already used by another category in this category group"
+    )
+    assert (elsewhere.status_code, own_case.status_code) == (201, 200)
+    assert Category.objects.get(pk=home.groceries).group_id == home.everyday_group
+
+
+def test_a_payee_name_is_unique_whatever_the_case_since_payees_cannot_be_merged(api, home):
+    bakery = api.post(f"/plans/{home.id}/payees", json={"payee": {"name": "Bakery"}}).json()["data"]["payee"]
+    market = api.post(f"/plans/{home.id}/payees", json={"payee": {"name": "Market"}}).json()["data"]["payee"]
+
+    twice = api.post(f"/plans/{home.id}/payees", json={"payee": {"name": "BAKERY"}})
+    taken = api.patch(f"/plans/{home.id}/payees/{market['id']}", json={"payee": {"name": "bakery"}})
+    own_case = api.patch(f"/plans/{home.id}/payees/{bakery['id']}", json={"payee": {"name": "BAKERY"}})
+
+    assert (twice.status_code, taken.status_code, own_case.status_code) == (400, 400, 200)
+    assert taken.json()["error"]["detail"] == "name 'bakery' is already used by another payee"
+
+
+def test_a_target_date_makes_a_dated_target_of_a_repeating_one_and_a_balance_by_date_of_a_balance(api, home):
+    def patch(category_id, **fields):
+        answer = api.patch(f"/plans/{home.id}/categories/{category_id}", json={"category": fields})
+        assert answer.status_code == 200, answer.text
+        category = answer.json()["data"]["category"]
+        return category["goal_type"], category["goal_cadence"], category["goal_target_date"]
+
+    patch(home.groceries, goal_target=50_000, goal_frequency="weekly")
+    Category.objects.filter(pk=home.rent).update(goal_type="TB", goal_target=900_000, goal_cadence=0)
+
+    dated = patch(home.groceries, goal_target=60_000, goal_target_date="2099-01-01")
+    balance = patch(home.rent, goal_target=900_000, goal_target_date="2099-01-01")
+    card = patch(home.card_payment, goal_target=70_000)
+
+    assert dated == ("NEED", 0, "2099-01-01")
+    assert balance[0::2] == ("TBD", "2099-01-01")
+    assert card == ("MF", 1, None)  # a card's payment target is monthly

@@ -82,6 +82,11 @@ def quoted(value: object, limit: int = 32) -> str:
     return safe_text(shown, limit) or ""
 
 
+def in_quotes(value: str | None, limit: int = 80) -> str:
+    """A name as previews quote it (TOOLS.md §1.4), safe to show: `‘Market Fresh’`."""
+    return f"‘{safe_text(value, limit) or ''}’"
+
+
 def clean_given_text(value: str, *, field: str, max_length: int) -> str:
     """Text the agent gives for YNAB (a name, a memo, a label), trimmed and checked.
 

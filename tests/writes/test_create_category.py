@@ -1,0 +1,187 @@
+"""create_category through the SDK's real client: every confirmation path, refusals, faults, the log."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from sandbox.ledger import plan_write
+from sandbox.models import CategoryGroup
+from tests.writes.assigned_plans import BudgetHome
+from tests.writes.category_plans import change_category, group_of, names_in_group
+from tests.writes.checks import sandbox_http, ynab
+from tests.writes.harness import (
+    CONFIRMED_PATHS,
+    FAULT_PATHS,
+    MODERN,
+    Env,
+    WriteCase,
+    before,
+    call,
+    connected,
+    content,
+    error_text,
+    expect_nothing_written,
+)
+from tools.models import Operation
+from tools.writes.create_category import CHECK
+
+pytestmark = pytest.mark.anyio
+
+PERMANENT = "Permanent: YNAB's API cannot delete categories; hiding it in YNAB is the only way back."
+
+
+def create_case(budget: BudgetHome, **arguments) -> WriteCase:
+    h = budget.home
+
+    def check_log(op: Operation) -> None:
+        assert op.subject == {"category_group_id": h.everyday_group, "name": "Pets", "group_now": "Everyday"}
+        created = op.undo_data["category_id"]
+        assert op.undo_data == {"category_id": created, "group_id": h.everyday_group}
+        assert isinstance(created, str) if op.status == "applied" else created is None
+
+    async def has_pets() -> bool:
+        return "Pets" in await names_in_group(budget.id, h.everyday_group)
+
+    async def rename_group() -> None:
+        path = f"/plans/{budget.id}/category_groups/{h.everyday_group}"
+        await ynab("PATCH", path, json={"category_group": {"name": "Daily"}})
+
+    async def pets_aside() -> None:
+        """What YNAB's app offers instead of deleting: here, the new category renamed out of the way."""
+        categories = (await ynab("GET", f"/plans/{budget.id}/categories"))["category_groups"]
+        (pets,) = [c for g in categories for c in g["categories"] if c["name"] == "Pets"]
+        await change_category(budget.id, pets["id"], name="Pets (old)")
+
+    return WriteCase(
+        tool="create_category",
+        plan_id=budget.id,
+        arguments={"plan_id": budget.id, "category_group_id": h.everyday_group, "name": "Pets", **arguments},
+        state=has_pets,
+        expected_after=True,
+        write_method="POST",
+        write_path=rf"/plans/{budget.id}/categories$",
+        check=CHECK,
+        change_plan=rename_group,
+        restore=pets_aside,
+        undoable=False,
+        private_values=budget.private,
+        check_log=check_log,
+    )
+
+
+@pytest.fixture
+def case(budget: BudgetHome) -> WriteCase:
+    return create_case(budget)
+
+
+@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
+    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", FAULT_PATHS)
+async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
+    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+
+
+async def test_the_preview_says_it_is_permanent_and_the_result_gives_the_new_id(budget, case):
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+        answer = content(await call(client, case, confirmation=first["confirmation"]))
+
+    assert first["preview"] == f"Create category ‘Pets’ in Everyday?\n{PERMANENT}"
+    assert (first["category_id"], first["name"], first["group"]) == (None, "Pets", "Everyday")
+    categories = (await ynab("GET", f"/plans/{budget.id}/categories"))["category_groups"]
+    (pets,) = [c for g in categories for c in g["categories"] if c["name"] == "Pets"]
+    assert answer["category_id"] == pets["id"]
+    assert answer["message"] == (
+        f"Created category ‘Pets’ in Everyday. Done as operation {answer['operation_id']}; it cannot be "
+        "undone: YNAB's API cannot delete a category; hiding it in YNAB is the only way back."
+    )
+
+
+async def test_undo_refuses_it_with_the_reason(case):
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+        answer = content(await call(client, case, confirmation=first["confirmation"]))
+        refused = await client.call_tool(
+            "undo_operation", {"plan_id": case.plan_id, "operation_id": answer["operation_id"]}
+        )
+
+    assert refused.is_error
+    assert refused.content[0].text == (
+        f"Error executing tool undo_operation: Operation {answer['operation_id']} (create_category) "
+        "cannot be undone: YNAB's API cannot delete a category; hiding it in YNAB is the only way back."
+    )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "refusal"),
+    [
+        ({"name": ""}, "name is empty: give at least one visible character."),
+        (
+            {"name": "Pets\n"},
+            "name contains U+000A, a control or invisible character: give the text on one line with visible "
+            "characters only.",
+        ),
+        ({"name": "p" * 101}, "name is 101 characters long: give at most 100."),
+        (
+            {"name": "GROCERIES"},
+            "Category group 'Everyday' already has a category named 'GROCERIES' (names are compared without "
+            "case); choose another name.",
+        ),
+        (
+            {"category_group_id": "no-such-group"},
+            "No category group 'no-such-group' in this plan; list_category_groups gives the valid ids.",
+        ),
+        ({"category_group_id": "bad id!"}, "'bad id!' is not a valid category group id"),
+        (
+            {"category_group_id": "internal_group"},
+            "Category group 'Internal Master Category' is YNAB's internal group and takes no categories; "
+            "choose a group from list_category_groups.",
+        ),
+        (
+            {"category_group_id": "card_group"},
+            "Category group 'Credit Card Payments' holds only the payment categories YNAB makes for credit "
+            "cards; choose another group from list_category_groups.",
+        ),
+        (
+            {"category_group_id": "hidden_group"},
+            "Category group 'Archive' is hidden in YNAB; choose a visible group from list_category_groups, "
+            "or unhide it in YNAB first.",
+        ),
+    ],
+)
+async def test_it_refuses_before_asking_and_writes_nothing(budget, arguments, refusal):
+    h = budget.home
+    stand_ins = {
+        "internal_group": await group_of(h.uncategorized),
+        "card_group": await group_of(h.card_payment),
+    }
+    if arguments.get("category_group_id") == "hidden_group":
+        stand_ins["hidden_group"] = await _hidden_group(budget)
+    arguments = {key: stand_ins.get(value, value) for key, value in arguments.items()}
+    case = create_case(budget, **arguments)
+    start = await before(create_case(budget))
+
+    async with connected(MODERN) as client:
+        refused = await call(client, case)
+
+    assert error_text(refused, case).startswith(refusal)
+    await expect_nothing_written(create_case(budget), start)
+
+
+async def _hidden_group(budget: BudgetHome) -> str:
+    """A group the person hid in YNAB's app (the API cannot hide one)."""
+    return await sync_to_async(_hide_new_group)(budget.id, "Archive")
+
+
+def _hide_new_group(plan_id: str, name: str) -> str:
+    with sandbox_http() as http:
+        answer = http.post(f"/plans/{plan_id}/category_groups", json={"category_group": {"name": name}})
+    assert answer.status_code == 201, answer.text
+    created = answer.json()["data"]["category_group"]["id"]
+    with plan_write(plan_id) as write:
+        CategoryGroup.objects.filter(pk=created).update(hidden=True, knowledge=write.knowledge)
+    return created

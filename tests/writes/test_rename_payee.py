@@ -1,0 +1,167 @@
+"""rename_payee through the SDK's real client: every confirmation path, refusals, faults, the log."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from sandbox.ledger import plan_write
+from sandbox.models import Account, Payee
+from tests.writes.category_plans import payee_name, rename_in_ynab
+from tests.writes.harness import (
+    CONFIRMED_PATHS,
+    FAULT_PATHS,
+    MODERN,
+    Env,
+    WriteCase,
+    before,
+    call,
+    connected,
+    content,
+    error_text,
+    expect_nothing_written,
+)
+from tests.writes.households import Household
+from tools.models import Operation
+from tools.writes.rename_payee import CHECK
+
+pytestmark = pytest.mark.anyio
+
+OLD, NEW = "CORNER CAFE", "Corner Cafe"
+
+
+async def payee_called(home: Household, name: str) -> str:
+    return (await Payee.objects.aget(plan_id=home.id, name=name)).id
+
+
+def rename_case(home: Household, payee_id: str, **arguments) -> WriteCase:
+    def check_log(op: Operation) -> None:
+        assert op.subject == {"payee_id": payee_id}  # no payee text in the stored subject
+        assert op.undo_data == {"payee_id": payee_id, "before": OLD, "after": NEW}  # undo needs them
+
+    return WriteCase(
+        tool="rename_payee",
+        plan_id=home.id,
+        arguments={"plan_id": home.id, "payee_id": payee_id, "name": NEW, **arguments},
+        state=lambda: payee_name(home.id, payee_id),
+        expected_after=NEW,
+        write_method="PATCH",
+        write_path=rf"/plans/{home.id}/payees/{payee_id}$",
+        check=CHECK,
+        change_plan=lambda: rename_in_ynab(home.id, payee_id, "CORNER CAFE PARIS"),
+        restore=lambda: rename_in_ynab(home.id, payee_id, OLD),
+        private_values=tuple(value for value in home.private if value != OLD),
+        check_log=check_log,
+    )
+
+
+@pytest.fixture
+async def cafe(home: Household) -> str:
+    return await payee_called(home, OLD)
+
+
+@pytest.fixture
+def case(home: Household, cafe: str) -> WriteCase:
+    return rename_case(home, cafe)
+
+
+@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
+    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", FAULT_PATHS)
+async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
+    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+
+
+async def test_the_preview_gives_how_many_transactions_use_it(home, case):
+    market = rename_case(home, await payee_called(home, "CB MARKET FRESH 0509"), name="Market Fresh")
+    async with connected(MODERN) as client:
+        first = content(await call(client, market))
+        answer = content(await call(client, market, confirmation=first["confirmation"]))
+
+    assert (
+        first["preview"]
+        == "Rename payee ‘CB MARKET FRESH 0509’ to ‘Market Fresh’ (used by 1 transaction(s))?"
+    )
+    assert {key: answer[key] for key in ("from_name", "to_name", "transactions")} == {
+        "from_name": "CB MARKET FRESH 0509",
+        "to_name": "Market Fresh",
+        "transactions": 1,
+    }
+    assert answer["message"] == (
+        "Renamed payee ‘CB MARKET FRESH 0509’ to ‘Market Fresh’. Done as operation "
+        f"{answer['operation_id']}; undo_operation with that id reverses it."
+    )
+
+
+async def test_the_same_name_is_nothing_to_do_and_a_change_of_case_is_a_rename(home, cafe):
+    async with connected(MODERN) as client:
+        same = content(await call(client, rename_case(home, cafe, name=OLD)))
+        case_only = content(await call(client, rename_case(home, cafe, name="corner cafe")))
+
+    assert (same["status"], same["message"]) == (
+        "nothing_to_do",
+        "Nothing to change: the payee is already named ‘CORNER CAFE’.",
+    )
+    assert case_only["status"] == "confirmation_required"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "refusal"),
+    [
+        (
+            {"name": "acme payroll"},
+            "Another payee is already named 'ACME PAYROLL' (names are compared without case), and YNAB's API "
+            "cannot merge payees: choose another name, or merge them in YNAB itself.",
+        ),
+        ({"name": " "}, "name is empty: give at least one visible character."),
+        ({"name": "n" * 501}, "name is 501 characters long: give at most 500."),
+        (
+            {"name": "Cafe\u200b"},
+            "name contains U+200B (ZERO WIDTH SPACE), a control or invisible character: give the text on one "
+            "line with visible characters only.",
+        ),
+        (
+            {"payee_id": "no-such-payee"},
+            "No payee 'no-such-payee' in this plan; list_payees gives the valid ids.",
+        ),
+        (
+            {"payee_id": "transfer"},
+            "Payee 'Transfer : Savings' is a transfer payee: it follows its account's name, which only YNAB "
+            "itself can change; choose another payee from list_payees.",
+        ),
+    ],
+)
+async def test_it_refuses_before_asking_and_writes_nothing(home, cafe, arguments, refusal):
+    if arguments.get("payee_id") == "transfer":
+        transfer = (await Account.objects.aget(pk=home.home.savings)).transfer_payee_id
+        arguments = {**arguments, "payee_id": transfer}
+    given = dict(arguments)
+    case = rename_case(home, given.pop("payee_id", cafe), **given)
+    start = await before(rename_case(home, cafe))
+
+    async with connected(MODERN) as client:
+        refused = await call(client, case)
+
+    assert error_text(refused, case) == refusal
+    await expect_nothing_written(rename_case(home, cafe), start)
+
+
+def _deleted_in_ynab(plan_id: str, payee_id: str) -> None:
+    """A payee YNAB deleted (the API cannot: YNAB's app can, once nothing uses it)."""
+    with plan_write(plan_id) as write:
+        Payee.objects.filter(pk=payee_id).update(deleted=True, knowledge=write.knowledge)
+
+
+async def test_a_payee_deleted_in_ynab_is_refused_as_unknown(home, cafe):
+    async with connected(MODERN) as client:
+        content(await call(client, rename_case(home, cafe)))  # the plan is read and kept warm
+    await sync_to_async(_deleted_in_ynab)(home.id, cafe)
+    case = rename_case(home, cafe)
+
+    async with connected(MODERN) as client:
+        refused = await call(client, case)
+
+    assert error_text(refused, case) == f"No payee '{cafe}' in this plan; list_payees gives the valid ids."

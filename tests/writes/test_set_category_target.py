@@ -1,0 +1,282 @@
+"""set_category_target through the SDK's real client: every confirmation path, refusals, faults, the log."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from confirmations import messages
+from sandbox.ledger import plan_write, utc_today
+from sandbox.models import Category
+from tests.writes.assigned_plans import BudgetHome
+from tests.writes.category_plans import change_category, goal
+from tests.writes.harness import (
+    CONFIRMED_PATHS,
+    FAULT_PATHS,
+    MODERN,
+    Env,
+    WriteCase,
+    before,
+    call,
+    connected,
+    content,
+    error_text,
+    expect_nothing_written,
+    standing,
+)
+from tools.logic.targets import NO_TARGET
+from tools.models import Operation
+from tools.writes.set_category_target import CHECK
+
+pytestmark = pytest.mark.anyio
+
+BY_DATE = (utc_today() + timedelta(days=400)).replace(day=1).isoformat()
+AS_SET = ("NEED", 1_200_000, BY_DATE, 0, None, True, None)
+
+
+def target_case(budget: BudgetHome, **arguments) -> WriteCase:
+    h = budget.home
+
+    def check_log(op: Operation) -> None:
+        assert op.subject == {
+            "category_id": h.dining,
+            "fields": {"goal_target": 1_200_000, "goal_target_date": BY_DATE},
+            "target_now": NO_TARGET.logged(),
+        }
+        assert op.undo_data == {
+            "category_id": h.dining,
+            "before": NO_TARGET.logged(),
+            "after": {
+                "kind": "by_date",
+                "amount": 1_200_000,
+                "by_date": BY_DATE,
+                "whole": True,
+                "ynab_name": None,
+                "snoozed": False,
+            },
+            "restore": {"goal_target": None},
+        }
+
+    return WriteCase(
+        tool="set_category_target",
+        plan_id=budget.id,
+        arguments={
+            "plan_id": budget.id,
+            "category_id": h.dining,
+            "amount": "1200.00",
+            "by_date": BY_DATE,
+            **arguments,
+        },
+        state=lambda: goal(budget.id, h.dining),
+        expected_after=AS_SET,
+        write_method="PATCH",
+        write_path=rf"/plans/{budget.id}/categories/{h.dining}$",
+        check=CHECK,
+        change_plan=lambda: change_category(budget.id, h.dining, goal_target=50_000),
+        restore=lambda: change_category(budget.id, h.dining, goal_target=None),
+        private_values=budget.private,
+        check_log=check_log,
+    )
+
+
+@pytest.fixture
+def case(budget: BudgetHome) -> WriteCase:
+    return target_case(budget)
+
+
+@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
+    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", FAULT_PATHS)
+async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
+    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+
+
+async def test_the_preview_and_the_result_read_the_targets_as_ynab_shows_them(case):
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+        answer = content(await call(client, case, confirmation=first["confirmation"]))
+
+    assert first["preview"] == f"Set the target of Dining Out: no target → 1200.00 by {BY_DATE}?"
+    assert (first["category"], first["before"], first["after"], first["undoable"]) == (
+        "Dining Out",
+        "no target",
+        f"1200.00 by {BY_DATE}",
+        True,
+    )
+    assert answer["message"] == (
+        f"Set the target of Dining Out: no target → 1200.00 by {BY_DATE}. Done as operation "
+        f"{answer['operation_id']}; undo_operation with that id reverses it."
+    )
+
+
+@pytest.mark.parametrize(
+    ("arguments", "after", "kept"),
+    [
+        ({"by_date": None}, "50.00 monthly", ("NEED", 50_000, None, 1, 1, True, None)),
+        ({"by_date": None, "frequency": "weekly"}, "50.00 weekly", ("NEED", 50_000, None, 2, 1, True, None)),
+        ({"by_date": None, "frequency": "yearly"}, "50.00 yearly", ("NEED", 50_000, None, 13, 1, True, None)),
+    ],
+)
+async def test_an_amount_alone_makes_a_monthly_target_and_a_frequency_repeats_it(
+    budget, arguments, after, kept
+):
+    case = target_case(budget, amount="50", **arguments)
+
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+        answer = content(await call(client, case, confirmation=first["confirmation"]))
+
+    assert first["preview"] == f"Set the target of Dining Out: no target → {after}?"
+    assert answer["after"] == after
+    assert await goal(budget.id, budget.home.dining) == kept
+
+
+async def test_an_amount_alone_keeps_the_kind_and_nothing_at_all_removes_the_target(budget):
+    h = budget.home
+    await change_category(budget.id, h.dining, goal_target=80_000, goal_frequency="weekly")
+
+    async with connected(MODERN) as client:
+        amount = content(await call(client, target_case(budget, amount="95.5", by_date=None)))
+        removal = content(await call(client, target_case(budget, amount=None, by_date=None)))
+
+    assert amount["preview"] == "Set the target of Dining Out: 80.00 weekly → 95.50 weekly?"
+    assert removal["preview"] == "Set the target of Dining Out: 80.00 weekly → no target?"
+
+
+async def test_the_same_target_is_nothing_to_do_and_nothing_is_asked(budget):
+    case = target_case(budget)
+    await change_category(budget.id, budget.home.dining, goal_target=1_200_000, goal_target_date=BY_DATE)
+    start = await standing(case)
+
+    async with connected(MODERN) as client:
+        answer = content(await call(client, case))
+
+    assert answer["status"] == "nothing_to_do"
+    assert (
+        answer["message"] == f"Nothing to change: the target of Dining Out is already 1200.00 by {BY_DATE}."
+    )
+    assert (answer["preview"], answer["confirmation"], answer["operation_id"]) == (None, None, None)
+    await expect_nothing_written(case, start)
+
+
+def _yesterday() -> str:
+    return (utc_today() - timedelta(days=2)).isoformat()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "refusal"),
+    [
+        (
+            {"frequency": "monthly"},
+            "Give by_date or frequency, not both: a YNAB target has a date or repeats, not both.",
+        ),
+        (
+            {"amount": None},
+            "A by_date or frequency needs an amount: give the target's amount too (nothing at all removes "
+            "the target).",
+        ),
+        (
+            {"amount": None, "by_date": None, "frequency": "weekly"},
+            "A by_date or frequency needs an amount: give the target's amount too (nothing at all removes "
+            "the target).",
+        ),
+        (
+            {"amount": "0"},
+            "amount must be more than 0; to remove the target, give no amount, by_date or frequency.",
+        ),
+        (
+            {"amount": "-5"},
+            "amount must be more than 0; to remove the target, give no amount, by_date or frequency.",
+        ),
+        ({"by_date": "past"}, "by_date {past} is in the past: give today or a later date."),
+        ({"by_date": "2027-02-30"}, "by_date '2027-02-30' is not a calendar date"),
+        (
+            {"category_id": "no-such-category"},
+            "No category 'no-such-category' in this plan; get_category_balances gives the valid ids.",
+        ),
+        (
+            {"category_id": "ready_to_assign"},
+            "Category 'Inflow: Ready to Assign' is one of YNAB's internal categories, which YNAB's API does "
+            "not change; choose a category from get_category_balances.",
+        ),
+        (
+            {"category_id": "card_payment", "by_date": None, "frequency": "monthly"},
+            "Category 'Visa' is a credit card payment category: YNAB takes no frequency for it; give an "
+            "amount alone (a monthly payment) or with by_date (paid off by that date).",
+        ),
+    ],
+)
+async def test_it_refuses_before_asking_and_writes_nothing(budget, arguments, refusal):
+    h = budget.home
+    if arguments.get("by_date") == "past":
+        arguments = {**arguments, "by_date": _yesterday()}
+        refusal = refusal.format(past=arguments["by_date"])
+    if arguments.get("category_id") in ("ready_to_assign", "card_payment"):
+        arguments = {**arguments, "category_id": getattr(h, arguments["category_id"])}
+    case = target_case(budget, **arguments)
+    start = await before(target_case(budget))
+
+    async with connected(MODERN) as client:
+        refused = await call(client, case)
+
+    assert error_text(refused, case).startswith(refusal)
+    await expect_nothing_written(target_case(budget), start)
+
+
+def _make_debt_target(plan_id: str, category_id: str) -> None:
+    """A loan's category carries YNAB's debt target, which only YNAB itself sets (not the API)."""
+    with plan_write(plan_id) as write:
+        Category.objects.filter(pk=category_id).update(goal_type="DEBT", knowledge=write.knowledge)
+
+
+async def test_a_loans_category_takes_no_date_nor_frequency(budget):
+    h = budget.home
+    await change_category(budget.id, h.rent, goal_target=250_000)
+    await sync_to_async(_make_debt_target)(budget.id, h.rent)
+    refusal = (
+        "Category 'Rent' is tied to a loan account: its target follows the loan's payment, so YNAB takes no "
+        "date or frequency for it; give an amount alone."
+    )
+
+    async with connected(MODERN) as client:
+        dated = await call(client, target_case(budget, category_id=h.rent))
+        weekly = await call(client, target_case(budget, category_id=h.rent, by_date=None, frequency="weekly"))
+
+    case = target_case(budget, category_id=h.rent)
+    assert (error_text(dated, case), error_text(weekly, case)) == (refusal, refusal)
+
+
+async def test_a_code_issued_for_one_target_does_not_set_another(budget):
+    case = target_case(budget)
+    start = await before(case)
+
+    async with connected(MODERN) as client:
+        code = content(await call(client, case))["confirmation"]
+        refused = await call(client, target_case(budget, amount="999.00"), confirmation=code)
+
+    assert error_text(refused, case) == messages.CODE_REFUSED
+    await expect_nothing_written(case, start)
+
+
+def _deleted_in_ynab(plan_id: str, category_id: str) -> None:
+    """A category YNAB deleted (the API cannot delete one; YNAB's app can)."""
+    with plan_write(plan_id) as write:
+        Category.objects.filter(pk=category_id).update(deleted=True, knowledge=write.knowledge)
+
+
+async def test_a_category_deleted_in_ynab_is_refused_as_unknown(case, budget):
+    async with connected(MODERN) as client:
+        content(await call(client, case))  # the plan is read and kept warm
+    await sync_to_async(_deleted_in_ynab)(budget.id, budget.home.dining)
+
+    async with connected(MODERN) as client:
+        refused = await call(client, case)
+
+    assert error_text(refused, case) == (
+        f"No category '{budget.home.dining}' in this plan; get_category_balances gives the valid ids."
+    )

@@ -1,0 +1,204 @@
+"""update_category through the SDK's real client: every confirmation path, refusals, faults, the log."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.writes.assigned_plans import BudgetHome
+from tests.writes.category_plans import change_category, group_of, place
+from tests.writes.harness import (
+    CONFIRMED_PATHS,
+    FAULT_PATHS,
+    MODERN,
+    Env,
+    WriteCase,
+    before,
+    call,
+    connected,
+    content,
+    error_text,
+    expect_nothing_written,
+)
+from tools.models import Operation
+from tools.writes.update_category import CHECK
+
+pytestmark = pytest.mark.anyio
+
+
+def update_case(budget: BudgetHome, bills: str, **arguments) -> WriteCase:
+    h = budget.home
+    everyday = {"name": "Dining Out", "group_id": h.everyday_group, "group": "Everyday"}
+    moved = {"name": "Restaurants", "group_id": bills, "group": "Bills"}
+
+    def check_log(op: Operation) -> None:
+        assert op.subject == {
+            "category_id": h.dining,
+            "name": "Restaurants",
+            "category_group_id": bills,
+            "now": everyday,
+        }
+        assert op.undo_data == {"category_id": h.dining, "before": everyday, "after": moved}
+
+    return WriteCase(
+        tool="update_category",
+        plan_id=budget.id,
+        arguments={
+            "plan_id": budget.id,
+            "category_id": h.dining,
+            "name": "Restaurants",
+            "category_group_id": bills,
+            **arguments,
+        },
+        state=lambda: place(budget.id, h.dining),
+        expected_after=("Restaurants", bills),
+        write_method="PATCH",
+        write_path=rf"/plans/{budget.id}/categories/{h.dining}$",
+        check=CHECK,
+        change_plan=lambda: change_category(budget.id, h.dining, name="Eating Out"),
+        restore=lambda: change_category(
+            budget.id, h.dining, name="Dining Out", category_group_id=h.everyday_group
+        ),
+        private_values=budget.private,
+        check_log=check_log,
+    )
+
+
+@pytest.fixture
+async def bills(budget: BudgetHome) -> str:
+    return await group_of(budget.home.rent)
+
+
+@pytest.fixture
+def case(budget: BudgetHome, bills: str) -> WriteCase:
+    return update_case(budget, bills)
+
+
+@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
+    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", FAULT_PATHS)
+async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
+    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+
+
+async def test_the_preview_and_the_result_name_both_places(case):
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+        answer = content(await call(client, case, confirmation=first["confirmation"]))
+
+    assert first["preview"] == "Change category ‘Dining Out’ (Everyday) to ‘Restaurants’ (Bills)?"
+    assert {key: answer[key] for key in ("from_name", "to_name", "from_group", "to_group")} == {
+        "from_name": "Dining Out",
+        "to_name": "Restaurants",
+        "from_group": "Everyday",
+        "to_group": "Bills",
+    }
+    assert answer["message"] == (
+        "Changed category ‘Dining Out’ (Everyday) to ‘Restaurants’ (Bills). Done as operation "
+        f"{answer['operation_id']}; undo_operation with that id reverses it."
+    )
+
+
+async def test_a_name_alone_renames_in_place_and_a_change_of_case_is_a_rename(budget, bills):
+    h = budget.home
+    async with connected(MODERN) as client:
+        renamed = content(
+            await call(client, update_case(budget, bills, category_group_id=None, name="dining out"))
+        )
+
+    assert renamed["preview"] == "Change category ‘Dining Out’ (Everyday) to ‘dining out’ (Everyday)?"
+    assert await place(budget.id, h.dining) == ("Dining Out", h.everyday_group)  # only asked
+
+
+async def test_no_change_is_nothing_to_do_and_nothing_is_asked(budget, bills):
+    h = budget.home
+    case = update_case(budget, bills, name="Dining Out", category_group_id=h.everyday_group)
+
+    async with connected(MODERN) as client:
+        answer = content(await call(client, case))
+
+    assert answer["status"] == "nothing_to_do"
+    assert answer["message"] == "Nothing to change: the category is already ‘Dining Out’ (Everyday)."
+    assert (answer["preview"], answer["operation_id"]) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "refusal"),
+    [
+        (
+            {"name": None, "category_group_id": None},
+            "Give name, category_group_id or both: the new name and/or the group to move it to.",
+        ),
+        ({"name": "  "}, "name is empty: give at least one visible character."),
+        (
+            {"name": "Sport\u202e"},
+            "name contains U+202E (RIGHT-TO-LEFT OVERRIDE), a control or invisible character: give the text "
+            "on one line with visible characters only.",
+        ),
+        ({"name": "x" * 101}, "name is 101 characters long: give at most 100."),
+        (
+            {"name": "groceries", "category_group_id": None},
+            "Category group 'Everyday' already has a category named 'groceries' (names are compared without "
+            "case); choose another name.",
+        ),
+        (
+            {"name": None, "category_group_id": "no-such-group"},
+            "No category group 'no-such-group' in this plan; list_category_groups gives the valid ids.",
+        ),
+        (
+            {"category_id": "no-such-category"},
+            "No category 'no-such-category' in this plan; get_category_balances gives the valid ids.",
+        ),
+        (
+            {"category_id": "uncategorized"},
+            "Category 'Uncategorized' is one of YNAB's internal categories, which YNAB's API does not "
+            "change; choose a category from get_category_balances.",
+        ),
+        (
+            {"category_id": "card_payment", "name": None},
+            "Category 'Visa' is a credit card payment category: YNAB keeps it in Credit Card Payments; it "
+            "can be renamed but not moved.",
+        ),
+        (
+            {"name": None, "category_group_id": "internal_group"},
+            "Category group 'Internal Master Category' is YNAB's internal group and takes no categories; "
+            "choose a group from list_category_groups.",
+        ),
+        (
+            {"name": None, "category_group_id": "card_group"},
+            "Category group 'Credit Card Payments' holds only the payment categories YNAB makes for credit "
+            "cards; choose another group from list_category_groups.",
+        ),
+    ],
+)
+async def test_it_refuses_before_asking_and_writes_nothing(budget, bills, arguments, refusal):
+    h = budget.home
+    stand_ins = {
+        "uncategorized": h.uncategorized,
+        "card_payment": h.card_payment,
+        "internal_group": await group_of(h.uncategorized),
+        "card_group": await group_of(h.card_payment),
+    }
+    arguments = {key: stand_ins.get(value, value) for key, value in arguments.items()}
+    case = update_case(budget, bills, **arguments)
+    start = await before(update_case(budget, bills))
+
+    async with connected(MODERN) as client:
+        refused = await call(client, case)
+
+    assert error_text(refused, case) == refusal
+    await expect_nothing_written(update_case(budget, bills), start)
+
+
+async def test_a_name_taken_in_the_destination_group_is_refused(budget, bills):
+    case = update_case(budget, bills, name="RENT")
+
+    async with connected(MODERN) as client:
+        refused = await call(client, case)
+
+    assert error_text(refused, case) == (
+        "Category group 'Bills' already has a category named 'RENT' (names are compared without case); "
+        "choose another name."
+    )

@@ -1,0 +1,104 @@
+"""`create_category`: a new category in a group, once the person agreed (TOOLS.md §3). Not undoable:
+YNAB's API cannot delete a category, so the preview says it is permanent.
+
+The checks are `tools.logic.category_edits`; the path is `tools.writes.flow`. One
+`POST /plans/{plan_id}/categories` with `name` and `category_group_id`. The log keeps the
+new category's id (`{"category_id", "group_id"}`), `undoable: false`. The subject is
+CONFIRMATION.md's (group, name) plus the group's name now, which the question shows.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context
+from mcp.types import CallToolResult, InputRequiredResult
+from pydantic import Field
+
+from confirmations.preview import Preview
+from tools.arguments import PlanIdArg, given_text, id_arg
+from tools.logic.category_edits import destination_group, name_holder, name_taken_refusal
+from tools.logic.text import in_quotes
+from tools.presenting import name as shown_name
+from tools.registry import write_tool
+from tools.writes.arguments import ConfirmationArg
+from tools.writes.flow import Applied, Change, confirmed_write
+from tools.writes.results import WriteResult
+from tools.ynab import PlanSnapshot, YnabClient
+
+TOOL = "create_category"
+CHECK = "Check with list_category_groups whether the category exists before trying again."
+NAME_LIMIT = 100
+PERMANENT = "Permanent: YNAB's API cannot delete categories; hiding it in YNAB is the only way back."
+
+
+class CategoryCreated(WriteResult):
+    category_id: str | None = Field(description="The new category's id; null until it is created.")
+    name: str = Field(description="Its name (one line, at most 80 characters).")
+    group: str = Field(description="The group it is in.")
+
+
+@write_tool(title="Create a category", toolset="categories", destructive=False, idempotent=False)
+async def create_category(
+    category_group_id: Annotated[
+        str, Field(description="The group to create it in: an id from list_category_groups.", max_length=100)
+    ],
+    name: Annotated[str, Field(description=f"Its name, 1-{NAME_LIMIT} characters.", max_length=1000)],
+    ctx: Context,
+    plan_id: PlanIdArg = None,
+    confirmation: ConfirmationArg = None,
+) -> Annotated[CallToolResult, CategoryCreated] | InputRequiredResult:
+    """Create a category in a category group, after the person agreed. It cannot be undone.
+
+    The name must be free in the group (names are compared without case). The person is
+    asked to confirm (`Create category ‘Pets’ in Everyday?`, with a warning that it is
+    permanent: YNAB's API cannot delete categories, only hiding it in YNAB takes it away) in
+    their client, or you get a confirmation code to return only once they agreed. Refused:
+    hidden groups, YNAB's internal group and Credit Card Payments (list_category_groups lists
+    the groups that can take one). Give it money with set_category_budget afterwards.
+    """
+    group = id_arg(category_group_id, what="category group")
+    new_name = given_text(name, field="name", max_length=NAME_LIMIT) or ""
+    return await confirmed_write(
+        ctx,
+        tool=TOOL,
+        plan_id=plan_id,
+        confirmation=confirmation,
+        result=CategoryCreated,
+        build=lambda snapshot: build_change(snapshot, group, new_name),
+        apply=_apply,
+    )
+
+
+def build_change(snapshot: PlanSnapshot, group_id: str, name: str) -> Change:
+    group = destination_group(snapshot, group_id, creating=True)
+    if name_holder(snapshot, group.id, name) is not None:
+        raise name_taken_refusal(name, group)
+    subject = {"category_group_id": group.id, "name": name, "group_now": group.name}
+    return Change(
+        subject=subject,
+        stored_subject=subject,  # a category name: nothing the log must not keep
+        preview=Preview(
+            question=f"Create category {in_quotes(name)} in {shown_name(group.name)}?", notes=[PERMANENT]
+        ),
+        fields=_fields(None, name, group.name),
+        undoable=False,
+        undo_data={"category_id": None, "group_id": group.id},
+        check=CHECK,
+    )
+
+
+def _fields(category_id: str | None, name: str, group: str) -> dict[str, Any]:
+    return {"category_id": category_id, "name": shown_name(name), "group": shown_name(group)}
+
+
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
+    sent = {"name": change.subject["name"], "category_group_id": change.subject["category_group_id"]}
+    answer = await client.post_category(snapshot.plan_id, sent, check_hint=CHECK)
+    created = answer.get("category") if isinstance(answer.get("category"), dict) else {}
+    category_id = created.get("id") if isinstance(created.get("id"), str) else None
+    return Applied(
+        fields={"category_id": category_id},
+        undo_data={"category_id": category_id, "group_id": change.subject["category_group_id"]},
+        lead=f"Created category {in_quotes(change.subject['name'])} in {change.fields['group']}.",
+    )

@@ -1,0 +1,220 @@
+"""`update_category`: rename a category and/or move it to another group, once the person agreed
+(TOOLS.md §3), and its undo (§4): name and group put back while still as left.
+
+The checks are `tools.logic.category_edits`; the path is `tools.writes.flow`. One
+`PATCH /plans/{plan_id}/categories/{category_id}` with what changes of `name` and
+`category_group_id`. The subject is CONFIRMATION.md's (category, new name, new group) plus the name and group
+now, which the question shows: a yes confirms `‘Tennis’ (Leisure) to ‘Sport’ (Leisure)` as
+read, so a category renamed or moved in YNAB meanwhile makes the answer refused (the plan
+changed). The log keeps the name and group before and after:
+`{"category_id", "before": {"name", "group_id", "group"}, "after": {...}}` (category and
+group names are the person's own labels, not bank text).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, InputRequiredResult
+from pydantic import Field
+
+from confirmations.preview import Preview
+from tools.arguments import PlanIdArg, given_text, id_arg
+from tools.logic.category_edits import category_move, name_holder
+from tools.logic.text import in_quotes
+from tools.models import Operation
+from tools.presenting import name as shown_name
+from tools.registry import write_tool
+from tools.undo.registry import Conflict, UndoPlan, undo_handler
+from tools.writes.arguments import ConfirmationArg
+from tools.writes.flow import Applied, Change, confirmed_write
+from tools.writes.results import WriteResult
+from tools.ynab import PlanSnapshot, YnabClient
+
+TOOL = "update_category"
+CHECK = "Check the category's name and group with get_category_balances before trying again."
+NAME_LIMIT = 100
+
+
+class CategoryUpdated(WriteResult):
+    category_id: str = Field(description="The category.")
+    from_name: str = Field(description="Its name before (one line, at most 80 characters).")
+    to_name: str = Field(description="Its name after.")
+    from_group: str = Field(description="Its group before.")
+    to_group: str = Field(description="Its group after.")
+
+
+@write_tool(title="Rename or move a category", toolset="categories", destructive=True, idempotent=True)
+async def update_category(
+    category_id: Annotated[
+        str, Field(description="The category: an id from get_category_balances.", max_length=100)
+    ],
+    ctx: Context,
+    name: Annotated[
+        str | None,
+        Field(description=f"Its new name, 1-{NAME_LIMIT} characters. Omitted: kept.", max_length=1000),
+    ] = None,
+    category_group_id: Annotated[
+        str | None,
+        Field(
+            description="The group to move it to: an id from list_category_groups. Omitted: kept.",
+            max_length=100,
+        ),
+    ] = None,
+    plan_id: PlanIdArg = None,
+    confirmation: ConfirmationArg = None,
+) -> Annotated[CallToolResult, CategoryUpdated] | InputRequiredResult:
+    """Rename a category and/or move it to another category group, after the person agreed.
+
+    Give name, category_group_id or both. The name must be free in the group it ends up in
+    (names are compared without case). The person is asked to confirm (`Change category
+    ‘Tennis’ (Leisure) to ‘Sport’ (Leisure)?`) in their client, or you get a confirmation
+    code to return only once they agreed. Its transactions and amounts stay with it. No
+    change: nothing_to_do. Refused: YNAB's internal categories, moving a credit card payment
+    category, moving into YNAB's internal group or Credit Card Payments. undo_operation with
+    the operation id puts name and group back while they are still as left.
+    """
+    category = id_arg(category_id, what="category")
+    new_name = given_text(name, field="name", max_length=NAME_LIMIT)
+    group = id_arg(category_group_id, what="category group") if category_group_id is not None else None
+    if new_name is None and group is None:
+        raise ToolError("Give name, category_group_id or both: the new name and/or the group to move it to.")
+    return await confirmed_write(
+        ctx,
+        tool=TOOL,
+        plan_id=plan_id,
+        confirmation=confirmation,
+        result=CategoryUpdated,
+        build=lambda snapshot: build_change(snapshot, category, new_name, group),
+        apply=_apply,
+    )
+
+
+def build_change(snapshot: PlanSnapshot, category_id: str, name: str | None, group_id: str | None) -> Change:
+    move = category_move(snapshot, category_id, name, group_id)
+    before = _state(move.from_name, move.from_group_id, move.from_group.name if move.from_group else "")
+    after = _state(move.to_name, move.to_group_id, move.to_group.name if move.to_group else "")
+    fields = _fields(move.category.id, before, after)
+    if move.unchanged:
+        shown = f"{in_quotes(before['name'])} ({shown_name(before['group'])})"
+        return Change.nothing(f"Nothing to change: the category is already {shown}.", fields)
+    subject = {
+        "category_id": move.category.id,
+        "name": after["name"],
+        "category_group_id": after["group_id"],
+        "now": before,
+    }
+    return Change(
+        subject=subject,
+        stored_subject=subject,  # category and group names: nothing the log must not keep
+        preview=Preview(question=question(before, after)),
+        fields=fields,
+        undo_data={"category_id": move.category.id, "before": before, "after": after},
+        check=CHECK,
+    )
+
+
+def _state(name: str, group_id: str, group: str) -> dict[str, str]:
+    return {"name": name, "group_id": group_id, "group": group}
+
+
+def question(before: dict[str, str], after: dict[str, str], *, undo: bool = False) -> str:
+    """`Change category ‘Tennis’ (Leisure) to ‘Sport’ (Leisure)?` (`Undo: change …` with `undo`)."""
+    verb = "Undo: change" if undo else "Change"
+    return f"{verb} {_change_words(before, after)}?"
+
+
+def _change_words(before: dict[str, str], after: dict[str, str]) -> str:
+    return (
+        f"category {in_quotes(before['name'])} ({shown_name(before['group'])}) "
+        f"to {in_quotes(after['name'])} ({shown_name(after['group'])})"
+    )
+
+
+def _fields(category_id: str, before: dict[str, str], after: dict[str, str]) -> dict[str, Any]:
+    return {
+        "category_id": category_id,
+        "from_name": shown_name(before["name"]),
+        "to_name": shown_name(after["name"]),
+        "from_group": shown_name(before["group"]),
+        "to_group": shown_name(after["group"]),
+    }
+
+
+def sent_fields(now: dict[str, str], wanted: dict[str, str]) -> dict[str, str]:
+    """What a PATCH must carry to go from `now` to `wanted`: only what differs."""
+    sent = {}
+    if now["name"] != wanted["name"]:
+        sent["name"] = wanted["name"]
+    if now["group_id"] != wanted["group_id"]:
+        sent["category_group_id"] = wanted["group_id"]
+    return sent
+
+
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
+    logged = change.undo_data
+    sent = sent_fields(logged["before"], logged["after"])
+    await client.patch_category(snapshot.plan_id, logged["category_id"], sent, check_hint=CHECK)
+    return Applied(lead=f"Changed {_change_words(logged['before'], logged['after'])}.")
+
+
+@undo_handler(TOOL)
+class UpdateCategoryUndo:
+    """Puts name and group back while both are as left and the old name is still free there."""
+
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+        logged = op.undo_data
+        before, after, category_id = logged["before"], logged["after"], logged["category_id"]
+        undo_question = question(after, before, undo=True)
+        category = snapshot.categories.get(category_id)
+        label = shown_name(category.name if category is not None else after["name"])
+        if category is None:
+            return UndoPlan(
+                question=undo_question, conflicts=(Conflict(category_id, label, "it was deleted"),)
+            )
+        now = {"name": category.name, "group_id": category.category_group_id}
+        if now == {"name": before["name"], "group_id": before["group_id"]}:
+            return UndoPlan(question=undo_question, already_as_before=1)
+        if now != {"name": after["name"], "group_id": after["group_id"]}:
+            return UndoPlan(
+                question=undo_question,
+                conflicts=(Conflict(category_id, label, _moved(snapshot, after, now)),),
+            )
+        reason = _old_place_taken(snapshot, category_id, before)
+        if reason is not None:
+            return UndoPlan(question=undo_question, conflicts=(Conflict(category_id, label, reason),))
+        item = {"category_id": category_id, "fields": sent_fields(after, before)}
+        return UndoPlan(question=undo_question, restorable=(item,))
+
+    async def apply(
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+    ) -> dict[str, Any]:
+        (item,) = plan.restorable
+        await client.patch_category(snapshot.plan_id, item["category_id"], item["fields"], check_hint=CHECK)
+        before = op.undo_data["before"]
+        return {
+            "restored": [
+                {"category_id": item["category_id"], "name": before["name"], "group_id": before["group_id"]}
+            ]
+        }
+
+
+def _moved(snapshot: PlanSnapshot, after: dict[str, str], now: dict[str, str]) -> str:
+    group = snapshot.category_groups.get(now["group_id"])
+    place = f"{in_quotes(now['name'])} ({shown_name(group.name if group else now['group_id'])})"
+    left = f"{in_quotes(after['name'])} ({shown_name(after['group'])})"
+    return f"it is now {place}, not {left} as the operation left it"
+
+
+def _old_place_taken(snapshot: PlanSnapshot, category_id: str, before: dict[str, str]) -> str | None:
+    """Why the name and group before cannot be had again (taken, or the group gone), or None."""
+    group = snapshot.category_groups.get(before["group_id"])
+    if group is None:
+        return f"its group before, {shown_name(before['group'])}, was deleted"
+    holder = name_holder(snapshot, before["group_id"], before["name"], besides=category_id)
+    if holder is not None:
+        taken = in_quotes(before["name"])
+        return f"the name {taken} is now taken by another category in {shown_name(group.name)}"
+    return None
