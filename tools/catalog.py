@@ -25,6 +25,10 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.writes.import_transactions",
     "tools.writes.set_category_budget",
     "tools.writes.move_money",
+    "tools.writes.flag_transactions",
+    "tools.writes.create_transactions",
+    "tools.writes.split_transaction",
+    "tools.writes.reconcile_account",
     "tools.undo.tool",
 )
 
