@@ -232,9 +232,9 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
         for item in subject["transactions"]
     ]
     data = await client.post_transactions(snapshot.plan_id, bodies, check_hint=CHECK)
-    created = data.get("transactions") or []
-    logged = [{"id": t["id"], "digest": answer_digest(t)} for t in created]
-    ids = [item["id"] for item in logged]
+    created = {t["id"]: t for t in data.get("transactions") or []}
+    ids = [i for i in data.get("transaction_ids") or created if i in created]  # in the order sent
+    logged = [{"id": i, "digest": answer_digest(created[i])} for i in ids]
     return Applied(
         fields={"created_ids": ids},
         undo_data={"account_id": subject["account_id"], "transactions": logged},
