@@ -226,3 +226,30 @@ async def test_twenty_one_flags_show_twenty_lines_then_how_many_more(home):
 
 def _canonical(item: dict) -> str:
     return json.dumps(item, sort_keys=True)
+
+
+async def test_the_demo_plan_has_flags_in_use_to_change(live_service):
+    import uuid
+
+    from asgiref.sync import sync_to_async
+
+    from sandbox.models import Transaction
+    from sandbox.seeding import seed_demo_plan
+
+    demo = await sync_to_async(seed_demo_plan)(plan_id=str(uuid.uuid4()))
+    flagged = [t async for t in Transaction.objects.filter(plan=demo, deleted=False).exclude(flag_color=None)]
+    colours = {t.flag_color for t in flagged}
+    assert {"red", "yellow", "blue", "purple"} <= colours
+    yellow = next(t for t in flagged if t.flag_color == "yellow")
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        answer = content(
+            await client.call_tool(
+                TOOL, {"plan_id": demo.id, "flags": [{"transaction_id": yellow.id, "color": None}]}
+            )
+        )
+
+    assert person.messages[0].splitlines()[1].endswith(": yellow → none")
+    assert ", 89,90: " in person.messages[0]  # the plan's decimal comma
+    assert answer["changes"][0]["amount"] == "-89.90"

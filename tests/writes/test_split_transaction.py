@@ -275,3 +275,38 @@ async def test_one_line_or_an_unknown_transaction_is_refused_saying_what_to_use(
     assert error_text(unknown_refused, unknown) == (
         "No transaction 't-unknown' in this plan; find_transactions gives the valid ids."
     )
+
+
+async def test_the_demo_plans_fuel_and_sandwich_payment_splits_in_its_own_number_format(live_service):
+    import uuid
+
+    from sandbox.models import Category
+    from sandbox.seeding import seed_demo_plan
+
+    demo = await sync_to_async(seed_demo_plan)(plan_id=str(uuid.uuid4()))
+    payment = await Transaction.objects.select_related("payee").aget(
+        plan=demo, memo="Fuel 52.00, sandwich and coffee 9.20", deleted=False
+    )
+    fuel = await Category.objects.aget(plan=demo, name="Fuel")
+    dining = await Category.objects.aget(plan=demo, name="Dining Out")
+    arguments = {
+        "plan_id": demo.id,
+        "transaction_id": payment.id,
+        "lines": [
+            {"amount": "-52.00", "category_id": fuel.id},
+            {"amount": "-9.20", "category_id": dining.id, "memo": "sandwich and coffee"},
+        ],
+    }
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        answer = content(await client.call_tool(TOOL, arguments))
+
+    assert payment.category_id is None
+    assert person.messages == [
+        f"Split {payment.date.isoformat()} {payment.payee.name} 61,20 into 2 lines?\n"
+        "- Fuel: 52,00\n"
+        "- Dining Out: 9,20, memo: sandwich and coffee\n"
+        f"{NOT_UNDOABLE}"
+    ]
+    assert answer["status"] == "applied"
