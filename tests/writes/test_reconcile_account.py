@@ -14,7 +14,7 @@ from sandbox import faults
 from sandbox.ledger import utc_today
 from sandbox.models import Account, Plan
 from sandbox.seeding import seed_demo_plan
-from tests.writes.checks import latest_operation, says_yes, standing, ynab
+from tests.writes.checks import latest_operation, requests_since, says_yes, standing, ynab
 from tests.writes.harness import (
     CONFIRMED_PATHS,
     FAULT_PATHS,
@@ -358,3 +358,27 @@ async def test_the_demo_checking_differs_from_its_bank_by_the_cashed_cheque(demo
         "the bank's."
     )
     assert adjusted["status"] == "applied"
+
+
+async def test_the_adjustment_lost_before_any_marking_says_what_may_be_in_ynab(adjusting, home):
+    start = await standing(adjusting)
+    async with connected(MODERN) as client:
+        first = content(await call(client, adjusting))
+        await sync_to_async(faults.inject)("drop_after_write", method="POST", path=adjusting.write_path)
+        mark = await sync_to_async(faults.last_request_id)()
+        result = await call(client, adjusting, confirmation=first["confirmation"])
+    op = await latest_operation(adjusting)
+    statuses, new = await adjusting.state()
+
+    text = error_text(result, adjusting)
+    assert text == (
+        "No answer came back to entering the adjustment of +5.00: it may or may not be in YNAB "
+        "(find_transactions on the account shows a 'Reconciliation Balance Adjustment' dated "
+        f"{today().isoformat()} if it is), nothing was marked reconciled, and nothing is sent again. "
+        f"The log keeps this as operation {op.pk} (unknown)."
+    )
+    assert (op.status, op.error, op.undo_data["reconciled_ids"]) == ("unknown", text, [])
+    assert statuses == start.state[0]  # nothing marked
+    assert [row[2] for row in new] == [ADJUSTMENT_PAYEE]  # the sandbox did enter it
+    sent = [r.split()[0] for r in await requests_since(mark) if not r.startswith("GET")]
+    assert sent == ["POST"]  # the adjustment once, never resent, and no marking

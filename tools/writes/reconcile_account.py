@@ -234,7 +234,10 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
     entered: dict[str, Any] | None = None
     if difference:
         body = adjustment(snapshot, account, difference, today())
-        data = await client.post_transactions(snapshot.plan_id, [body], check_hint=CHECK)
+        try:
+            data = await client.post_transactions(snapshot.plan_id, [body], check_hint=CHECK)
+        except UnknownOutcome:
+            raise _adjustment_lost(snapshot, body, logged) from None
         entered = (data.get("transactions") or [{}])[0]
         logged |= {"adjustment_id": entered.get("id"), "adjustment_digest": answer_digest(entered)}
         ids.append(entered["id"])
@@ -254,6 +257,18 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
             transaction_id=entered["id"], date=entered["date"], amount=money(snapshot, difference)
         )
     return Applied(fields=fields, undo_data=logged, lead=f"{lead}. {NOT_MOVED}")
+
+
+def _adjustment_lost(snapshot: PlanSnapshot, body: dict[str, Any], logged: dict[str, Any]) -> WriteFailed:
+    """No answer to the adjustment's POST: it may be in YNAB; nothing was marked (never sent)."""
+    message = (
+        f"No answer came back to entering the adjustment of {statement_amount(snapshot, body['amount'])}: it "
+        f"may or may not be in YNAB (find_transactions on the account shows a '{body['payee_name']}' dated "
+        f"{body['date']} if it is), nothing was marked reconciled, and nothing is sent again."
+    )
+    return WriteFailed(
+        message, status="unknown", undo_data={**logged, "reconciled_ids": []}, names_operation=True
+    )
 
 
 def _half_done(
