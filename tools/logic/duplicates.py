@@ -76,15 +76,26 @@ class Lookalike:
 
 
 class Lookalikes:
-    """The recent transactions of one account, indexed for `like(...)`."""
+    """The account's recent transactions that could look like one of `lines` (date, amount,
+    payee), indexed for `like(...)`: only those near the lines' dates and of their amounts are
+    read, so a request costs the few days it spans, not the account's whole history."""
 
-    def __init__(self, snapshot: PlanSnapshot, account_id: str, today: date) -> None:
+    def __init__(
+        self, snapshot: PlanSnapshot, account_id: str, today: date, lines: Sequence[tuple[date, int, str]]
+    ) -> None:
         self.today = today
         self._by_key: dict[Key, list[Transaction]] = defaultdict(list)
         self._snapshot = snapshot
+        if not lines:
+            return
+        amounts = {amount for _day, amount, _payee in lines}
+        earliest = min(day for day, _amount, _payee in lines) - timedelta(days=NEAR_DAYS)
         for transaction in recent_transactions(snapshot, account_id, today):
-            key = duplicate_key(transaction.amount, payee_text(snapshot, transaction))
-            self._by_key[key].append(transaction)
+            if transaction.date < earliest:
+                break
+            if transaction.amount in amounts:
+                key = duplicate_key(transaction.amount, payee_text(snapshot, transaction))
+                self._by_key[key].append(transaction)
 
     def like(self, index: int, lines: Sequence[tuple[date, int, str]]) -> Lookalike | None:
         """What line `index` of `lines` (date, amount, payee) resembles: the nearest existing

@@ -54,8 +54,8 @@ def new_transactions(
     """The account and each line checked against the plan (see the module docstring)."""
     account = open_account(snapshot, account_id)
     categories = [_category(snapshot, account, index, line) for index, line in enumerate(lines, start=1)]
-    found = Lookalikes(snapshot, account.id, today)
     keys = [(line.date, line.amount, line.payee_name) for line in lines]
+    found = Lookalikes(snapshot, account.id, today, keys)
     return account, [
         CheckedLine(line, category, found.like(index, keys))
         for index, (line, category) in enumerate(zip(lines, categories, strict=True))
