@@ -40,6 +40,7 @@ from tools.writes.arguments import ConfirmationArg
 from tools.writes.flow import Applied, Change, confirmed_write
 from tools.writes.results import WriteResult
 from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
+from tools.ynab.entities import Transaction
 
 TOOL = "create_transactions"
 CHECK = "Check with find_transactions on that account whether they are there before trying again."
@@ -280,7 +281,7 @@ class CreateTransactionsUndo:
         return {"deleted_ids": deleted}
 
 
-def _undo_line(snapshot: PlanSnapshot, transaction: Any) -> str:
+def _undo_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
     category = (
         "Split" if snapshot.is_split(transaction) else category_shown(snapshot, transaction.category_id)
     )
