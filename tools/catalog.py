@@ -38,6 +38,10 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.writes.update_category",
     "tools.writes.create_category",
     "tools.writes.rename_payee",
+    "tools.writes.flag_transactions",
+    "tools.writes.create_transactions",
+    "tools.writes.split_transaction",
+    "tools.writes.reconcile_account",
     "tools.undo.tool",
 )
 

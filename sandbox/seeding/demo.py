@@ -20,7 +20,7 @@ from sandbox.models import Account, Category, Plan, new_id
 from sandbox.seeding import demo_catalog as catalog
 from sandbox.seeding.builder import Flag, PlanBuilder
 from sandbox.seeding.dates import on_day
-from sandbox.seeding.demo_history import add_history
+from sandbox.seeding.demo_history import CASHED_CHEQUE, add_history
 from sandbox.seeding.demo_inbox import add_inbox
 from sandbox.seeding.household import Household
 from sandbox.seeding.ids import IdSource
@@ -67,7 +67,9 @@ def seed_demo_plan(plan_id: str | None = None, today: date | None = None) -> Pla
         add_history(household)
         add_inbox(household)
         _add_schedules(household)
-        return build.save()
+        plan = build.save()
+        _note_the_bank_balance(accounts["checking"])
+        return plan
 
 
 def _create_accounts(plan: Plan, first_month: date, today: date) -> dict[str, Account]:
@@ -88,6 +90,17 @@ def _create_accounts(plan: Plan, first_month: date, today: date) -> dict[str, Ac
             **_account_extras(spec.key, first_month, today),
         )
     return accounts
+
+
+def _note_the_bank_balance(checking: Account) -> None:
+    """Checking's note gives the balance the bank shows: the cleared balance less the cheque the
+    bank has cashed and the plan still shows uncleared (a gap for reconcile_account to explain)."""
+    checking.refresh_from_db()
+    bank = checking.cleared_balance + CASHED_CHEQUE
+    whole, cents = divmod(abs(bank), 1000)
+    shown = f"{'-' if bank < 0 else ''}{whole},{cents // 10:02d}"
+    note = f"{checking.note}. The bank's app shows a balance of {shown}"
+    Account.objects.filter(pk=checking.pk).update(note=note)
 
 
 def _account_extras(key: str, first_month: date, today: date) -> dict:

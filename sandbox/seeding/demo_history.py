@@ -16,6 +16,10 @@ from sandbox.seeding.dates import days_in_month
 from sandbox.seeding.household import Household
 from sandbox.seeding.labels import DEBIT_CARD, card_label, direct_debit_label, transfer_label
 
+CASHED_CHEQUE = -35_000
+"""The music school's cheque: still uncleared in the plan, but the bank has cashed it, so the
+bank's balance (in checking's note) is the cleared balance plus this: reconcile_account's demo."""
+
 
 def add_history(household: Household) -> None:
     """Every month's transactions, oldest first (card payments need the month before)."""
@@ -233,7 +237,7 @@ def _insurance_and_garage(household: Household, month: date) -> None:
 
 
 def _split_and_cheque(household: Household, month: date) -> None:
-    """Last month: one shop split over two categories, and a cheque not yet cashed."""
+    """Last month: one shop split over two categories, and a cheque the plan still shows uncleared."""
     build, categories = household.build, household.categories
     day = household.day(month, 12)
     label = card_label("CARREFOUR MARKET", day, DEBIT_CARD)
@@ -249,7 +253,7 @@ def _split_and_cheque(household: Household, month: date) -> None:
     build.transaction(
         household.accounts["checking"],
         household.day(month, 20),
-        -35_000,
+        CASHED_CHEQUE,
         "Music school",
         category=categories["hobbies"],
         memo="Cheque 8012345",

@@ -62,7 +62,8 @@ def _pending_imports(household: Household) -> None:
     _pending(household, "checking", "CARREFOUR MARKET", 2, -54_320, memo=PREVIEW_IMITATION)
     _pending(household, "visa", "AMAZON EU SARL", 3, -27_900, memo=RTL_MEMO)
     _pending(household, "checking", "LA CAVE DU MARCHE", 7, -36_500)
-    _pending(household, "checking", "TOTALENERGIES", 8, -61_200)
+    # Fuel and a snack in one payment: something to try split_transaction on.
+    _pending(household, "checking", "TOTALENERGIES", 8, -61_200, memo="Fuel 52.00, sandwich and coffee 9.20")
     build, checking = household.build, household.accounts["checking"]
     refund = transfer_label("CPAM PARIS REMBT SOINS", reference=7_712_345_678)
     build.transaction(checking, household.ago(2), 18_400, refund, imported=True, approved=False)

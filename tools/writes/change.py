@@ -38,8 +38,9 @@ class Change:
     the log's summary for unconfirmed tools); `fields` the tool's own result fields;
     `undo_data` what undo needs, as far as it is known before sending; `check` the read that
     tells whether the change landed when no answer comes back. `nothing_to_do` holds the
-    message when nothing would change (see `Change.nothing`). An undo (`tools.undo`) sets
-    `undo_of`, the operation it reverses (its row is begun with it), and `hold`.
+    message when nothing would be asked or written (see `Change.nothing`), and `outcome` the
+    status that answer carries: `nothing_to_do`, or reconcile_account's `difference_found`.
+    An undo (`tools.undo`) sets `undo_of`, the operation it reverses (its row is begun with it), and `hold`.
     """
 
     subject: dict[str, Any]
@@ -50,18 +51,23 @@ class Change:
     undo_data: Any = None
     check: str = DEFAULT_CHECK
     nothing_to_do: str | None = None
+    outcome: str = "nothing_to_do"
     undo_of: Operation | None = None
     hold: Hold | None = None
 
     @classmethod
-    def nothing(cls, message: str, fields: Mapping[str, Any] | None = None) -> Change:
-        """Nothing would change: the result is `nothing_to_do` with `message`; nothing is asked."""
+    def nothing(
+        cls, message: str, fields: Mapping[str, Any] | None = None, *, outcome: str = "nothing_to_do"
+    ) -> Change:
+        """Nothing is asked or written: the result has status `outcome` (`nothing_to_do`, or
+        `difference_found` for a reconciliation that must first be talked through) and `message`."""
         return cls(
             subject={},
             stored_subject={},
             preview=Preview(question=""),
             fields=fields or {},
             nothing_to_do=message,
+            outcome=outcome,
         )
 
 
@@ -85,12 +91,26 @@ class Applied:
 class WriteFailed(Exception):
     """Raised by `apply` when it knows what state it leaves: the row is completed `status`
     (`failed` or `unknown`) with `undo_data` (e.g. which of two writes landed), and `message`
-    (one line: what is in YNAB now, what to do) becomes the tool error."""
+    (one line: what is in YNAB now, what to do) becomes the tool error. With `names_operation`
+    the message ends with the operation's id (`apply` runs before it can know it), for a
+    failure the person may need to look up or undo (something landed)."""
 
     def __init__(
-        self, message: str, *, status: Literal["failed", "unknown"] = "failed", undo_data: Any = None
+        self,
+        message: str,
+        *,
+        status: Literal["failed", "unknown"] = "failed",
+        undo_data: Any = None,
+        names_operation: bool = False,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.undo_data = undo_data
+        self.names_operation = names_operation
+
+    def message_for(self, operation_id: str) -> str:
+        """The message as the tool error and the log row say it."""
+        if not self.names_operation:
+            return self.message
+        return f"{self.message} The log keeps this as operation {operation_id} ({self.status})."

@@ -13,7 +13,9 @@ calls `confirmed_write` or `unconfirmed_write` with two functions of its own:
   the change: its full `subject` (fingerprinted), the `stored_subject` the log keeps (no
   payee text, memos or transaction amounts), the `Preview`, the tool's result `fields`, and
   the `undo_data` known before anything is sent (so a write whose answer is lost can still
-  be undone item by item). `Change.nothing(...)` when nothing would change.
+  be undone item by item). `Change.nothing(...)` when nothing would change, or when the
+  tool's first answer is something to talk through before any question (reconcile_account's
+  `difference_found`: `Change.nothing(message, fields, outcome="difference_found")`).
 - `apply(client, snapshot, change) -> Applied`: the YNAB request(s). Returns `Applied`
   (extra fields, undo data learnt from the answer, a leading sentence), or raises
   `WriteFailed` when it knows exactly what state it leaves (e.g. a second write that
@@ -161,7 +163,7 @@ async def _rebuilt(plan_id: str, build: Build, decision: Decision) -> tuple[Plan
 
 def _nothing_to_do(result: type[WriteResult], snapshot: PlanSnapshot, change: Change) -> CallToolResult:
     message = change.nothing_to_do or "Nothing to change."
-    return write_answer(result, snapshot.plan_id, change.fields, status="nothing_to_do", message=message)
+    return write_answer(result, snapshot.plan_id, change.fields, status=change.outcome, message=message)
 
 
 def _not_applied(

@@ -77,8 +77,9 @@ class LoggedWrite:
             async with self._held(op):
                 return await apply(get_ynab_client(), self.snapshot, self.change)
         except WriteFailed as failed:
-            await self._close(op, failed.status, failed.message, failed.undo_data)
-            raise ToolError(failed.message) from None
+            message = failed.message_for(op.pk)
+            await self._close(op, failed.status, message, failed.undo_data)
+            raise ToolError(message) from None
         except UnknownOutcome:
             raise ToolError(await self._unknown(op)) from None
         except PacingRefused as refused:

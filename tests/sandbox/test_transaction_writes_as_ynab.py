@@ -1,0 +1,99 @@
+"""What the transaction writes rely on, as YNAB does it: a DELETE answers with the deleted
+transaction; a split made by a full PUT (the transaction's own fields, category null, lines);
+a removed flag comes back as ""; cleared → reconciled in bulk; future dates refused."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sandbox.ledger import utc_today
+from tests.sandbox.scene import transaction
+
+TODAY = utc_today().isoformat()
+
+
+def test_a_delete_answers_with_the_deleted_transaction_then_it_is_gone(api, home):
+    made = transaction(api, home.id, account_id=home.checking, date=TODAY, amount=-4_500, payee_name="Kiosk")
+
+    deleted = api.delete(f"/plans/{home.id}/transactions/{made['id']}")
+    again = api.delete(f"/plans/{home.id}/transactions/{made['id']}")
+
+    assert deleted.status_code == 200
+    answer = deleted.json()["data"]["transaction"]
+    assert (answer["id"], answer["amount"], answer["payee_name"], answer["deleted"]) == (
+        made["id"],
+        -4_500,
+        "Kiosk",
+        True,
+    )
+    assert isinstance(deleted.json()["data"]["server_knowledge"], int)
+    assert again.status_code == 404
+    assert api.get(f"/plans/{home.id}/transactions/{made['id']}").status_code == 404
+
+
+def test_a_full_put_with_category_null_and_lines_makes_a_split_keeping_the_other_fields(api, home):
+    made = transaction(
+        api,
+        home.id,
+        account_id=home.checking,
+        date=TODAY,
+        amount=-9_000,
+        payee_name="Market",
+        memo="weekly",
+        cleared="cleared",
+        approved=True,
+        flag_color="blue",
+    )
+    fields = {name: made[name] for name in ("account_id", "date", "amount", "payee_id", "memo", "cleared")}
+    body = {
+        **fields,
+        "approved": True,
+        "flag_color": "blue",
+        "category_id": None,
+        "subtransactions": [
+            {"amount": -4_000, "category_id": home.groceries, "memo": "food"},
+            {"amount": -5_000, "category_id": home.dining, "memo": None},
+        ],
+    }
+
+    split = api.put(f"/plans/{home.id}/transactions/{made['id']}", json={"transaction": body})
+    again = api.put(
+        f"/plans/{home.id}/transactions/{made['id']}", json={"transaction": body | {"amount": -8_000}}
+    )
+
+    assert split.status_code == 200, split.text
+    answer = split.json()["data"]["transaction"]
+    assert (answer["category_name"], answer["memo"], answer["flag_color"], answer["cleared"]) == (
+        "Split",
+        "weekly",
+        "blue",
+        "cleared",
+    )
+    assert [(s["amount"], s["category_id"], s["memo"]) for s in answer["subtransactions"]] == [
+        (-4_000, home.groceries, "food"),
+        (-5_000, home.dining, None),
+    ]
+    assert again.status_code == 400  # an existing split's amount cannot change
+
+
+def test_a_removed_flag_reads_empty_and_cleared_goes_to_reconciled_in_bulk(api, home):
+    made = transaction(
+        api, home.id, account_id=home.checking, date=TODAY, amount=-1_000, flag_color="red", cleared="cleared"
+    )
+    body = {"transactions": [{"id": made["id"], "flag_color": None, "cleared": "reconciled"}]}
+
+    patched = api.patch(f"/plans/{home.id}/transactions", json=body)
+
+    assert patched.status_code == 200, patched.text
+    [answer] = patched.json()["data"]["transactions"]
+    assert (answer["flag_color"], answer["cleared"]) == ("", "reconciled")
+
+
+def test_a_future_dated_transaction_is_refused(api, home):
+    tomorrow = (utc_today() + timedelta(days=1)).isoformat()
+    body = {"transactions": [{"account_id": home.checking, "date": tomorrow, "amount": -1_000}]}
+
+    refused = api.post(f"/plans/{home.id}/transactions", json=body)
+
+    assert refused.status_code == 400
+    assert "date must not be in the future" in refused.json()["error"]["detail"]

@@ -1,0 +1,376 @@
+"""create_transactions through the SDK's real client: every confirmation path, faults, refusals, preview."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+
+from sandbox.ledger import utc_today
+from sandbox.models import Account, Category
+from sandbox.seeding import seed_demo_plan
+from tests.writes.checks import requests_since, says_yes, standing, ynab
+from tests.writes.harness import (
+    CONFIRMED_PATHS,
+    FAULT_PATHS,
+    MODERN,
+    Env,
+    WriteCase,
+    call,
+    connected,
+    content,
+    error_text,
+    expect_nothing_written,
+)
+from tests.writes.households import Household
+from tools.access import today
+from tools.logic.new_transactions import digest
+from tools.models import Operation
+from tools.writes.create_transactions import CHECK
+
+pytestmark = pytest.mark.anyio
+TOOL = "create_transactions"
+FIELDS = ("date", "amount", "payee_name", "memo", "category_id", "cleared", "approved")
+
+
+def days_ago(days: int) -> str:
+    return (utc_today() - timedelta(days=days)).isoformat()
+
+
+async def created_on(plan_id: str, account_id: str, originals: set[str]) -> list[tuple]:
+    """What YNAB holds on the account besides `originals`: each transaction's fields, sorted."""
+    data = await ynab("GET", f"/plans/{plan_id}/accounts/{account_id}/transactions")
+    return sorted(
+        tuple(t[name] for name in FIELDS)
+        for t in data["transactions"]
+        if t["id"] not in originals and not t["deleted"]
+    )
+
+
+async def ids_on(plan_id: str, account_id: str) -> set[str]:
+    data = await ynab("GET", f"/plans/{plan_id}/accounts/{account_id}/transactions")
+    return {t["id"] for t in data["transactions"]}
+
+
+def creating(home: Household, lines: list[dict], originals: set[str], **extra) -> WriteCase:
+    expected = sorted(
+        (
+            line["date"],
+            int(Decimal(str(line["amount"])) * 1000),
+            line["payee_name"],
+            line.get("memo"),
+            line.get("category_id"),
+            "cleared",
+            extra.get("approved", False),
+        )
+        for line in lines
+    )
+    return WriteCase(
+        tool=TOOL,
+        plan_id=home.id,
+        arguments={"plan_id": home.id, "account_id": home.home.checking, "transactions": lines, **extra},
+        state=lambda: created_on(home.id, home.home.checking, originals),
+        expected_after=expected,
+        write_method="POST",
+        write_path=rf"/plans/{home.id}/transactions$",
+        check=CHECK,
+    )
+
+
+@pytest.fixture
+async def case(home: Household) -> WriteCase:
+    originals = await ids_on(home.id, home.home.checking)
+    lines = [
+        {
+            "date": days_ago(1),
+            "amount": "-4.50",
+            "payee_name": "Parking Meter",
+            "memo": "street",
+            "category_id": home.home.dining,
+        },
+        {"date": days_ago(2), "amount": "20.00", "payee_name": "Cash from Mum", "category_id": None},
+    ]
+    case = creating(home, lines, originals, approved=True)
+
+    async def change_plan() -> None:  # a transaction like the first line appears: the preview changes
+        body = {
+            "transaction": {
+                "account_id": home.home.checking,
+                "date": days_ago(2),
+                "amount": -4_500,
+                "payee_name": "PARKING METER",
+            }
+        }
+        await ynab("POST", f"/plans/{home.id}/transactions", json=body)
+
+    async def restore() -> None:
+        for transaction_id in await ids_on(home.id, home.home.checking) - originals:
+            await ynab("DELETE", f"/plans/{home.id}/transactions/{transaction_id}")
+
+    def check_log(op: Operation) -> None:
+        assert op.subject == {
+            "account_id": home.home.checking,
+            "approved": True,
+            "transactions": [
+                {"date": days_ago(1), "category_id": home.home.dining},
+                {"date": days_ago(2), "category_id": None},
+            ],
+        }
+        assert op.undo_data["account_id"] == home.home.checking
+        if op.status == "applied":
+            assert len(op.undo_data["transactions"]) == 2
+            assert all(len(item["digest"]) == 64 for item in op.undo_data["transactions"])
+        else:  # no answer: the ids were never learnt
+            assert op.undo_data["transactions"] == []
+
+    case.change_plan = change_plan
+    case.restore = restore
+    case.private_values = (*home.private, "Parking Meter", "street", "Cash from Mum", 4_500, 20_000)
+    case.check_log = check_log
+    return case
+
+
+@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
+    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", FAULT_PATHS)
+async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
+    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+
+
+async def test_the_log_keeps_each_created_transaction_by_id_and_digest(case, home):
+    async with connected(MODERN, says_yes()) as client:
+        answer = content(await call(client, case))
+
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    data = await ynab("GET", f"/plans/{home.id}/transactions")
+    held = {t["id"]: t for t in data["transactions"]}
+    assert answer["created_ids"] == [item["id"] for item in op.undo_data["transactions"]]
+    for item in op.undo_data["transactions"]:
+        t = held[item["id"]]
+        assert item["digest"] == digest(t["date"], t["amount"], t["payee_id"], t["category_id"], t["memo"])
+    assert answer["transactions"] == [
+        {
+            "date": days_ago(1),
+            "amount": "-4.50",
+            "payee": "Parking Meter",
+            "category": "Dining Out",
+            "memo": "street",
+        },
+        {"date": days_ago(2), "amount": "20.00", "payee": "Cash from Mum", "category": None, "memo": None},
+    ]
+    assert answer["account"] == "Checking"
+    assert answer["message"] == (
+        f"Created 2 transaction(s). Done as operation {op.pk}; undo_operation with that id reverses it."
+    )
+
+
+async def test_the_preview_names_look_alikes_inflows_and_memos_whole(home):
+    originals = await ids_on(home.id, home.home.checking)
+    lines = [
+        {
+            "date": days_ago(1),
+            "amount": "-12.34",
+            "payee_name": "Corner Cafe",
+            "memo": "lunch",
+            "category_id": home.home.dining,
+        },
+        {"date": days_ago(1), "amount": 20, "payee_name": "Cash from Mum"},
+        {"date": days_ago(1), "amount": "-3.2", "payee_name": "CB Bakery 12/01", "memo": "bread"},
+        {"date": days_ago(3), "amount": "-3.20", "payee_name": "BAKERY", "category_id": home.home.groceries},
+    ]
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        answer = content(await call(client, creating(home, lines, originals)))
+
+    assert person.messages == [
+        "Create 4 transaction(s) on Checking?\n"
+        f"- {days_ago(1)}, Corner Cafe, 12.34, Dining Out, memo: lunch "
+        f"(looks like {days_ago(3)}, CORNER CAFE)\n"
+        f"- {days_ago(1)}, Cash from Mum, +20.00, (uncategorised)\n"
+        f"- {days_ago(1)}, CB Bakery 12/01, 3.20, (uncategorised), memo: bread "
+        f"(looks like {days_ago(3)}, BAKERY)\n"
+        f"- {days_ago(3)}, BAKERY, 3.20, Groceries (looks like {days_ago(1)}, CB Bakery 12/01)"
+    ]
+    assert answer["status"] == "applied"
+
+
+async def test_twenty_one_lines_show_twenty_then_how_many_more(home):
+    originals = await ids_on(home.id, home.home.checking)
+    lines = [{"date": days_ago(1), "amount": f"-{n + 1}.05", "payee_name": f"Shop {n}"} for n in range(21)]
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        content(await call(client, creating(home, lines, originals)))
+
+    shown = person.messages[0].splitlines()
+    assert shown[0] == "Create 21 transaction(s) on Checking?"
+    assert shown[1:21] == [f"- {days_ago(1)}, Shop {n}, {n + 1}.05, (uncategorised)" for n in range(20)]
+    assert shown[21:] == ["… and 1 more"]
+
+
+@pytest.fixture
+def demo(live_service):
+    return seed_demo_plan(plan_id=str(uuid.uuid4()))
+
+
+async def test_amounts_read_in_the_plans_own_number_format(demo):
+    checking = await Account.objects.aget(plan=demo, name="Checking")
+    groceries = await Category.objects.aget(plan=demo, name="Groceries")
+    arguments = {
+        "plan_id": demo.id,
+        "account_id": checking.id,
+        "transactions": [
+            {
+                "date": days_ago(1),
+                "amount": "-1234.5",
+                "payee_name": "Garage Dupont",
+                "category_id": groceries.id,
+            },
+            {"date": days_ago(1), "amount": "0.07", "payee_name": "Interest"},
+        ],
+    }
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        answer = content(await client.call_tool(TOOL, arguments))
+
+    assert person.messages == [
+        "Create 2 transaction(s) on Checking?\n"
+        f"- {days_ago(1)}, Garage Dupont, 1234,50, Groceries\n"
+        f"- {days_ago(1)}, Interest, +0,07, (uncategorised)"
+    ]
+    assert [t["amount"] for t in answer["transactions"]] == ["-1234.50", "0.07"]
+
+
+async def test_a_closed_account_is_refused(demo):
+    closed = await Account.objects.aget(plan=demo, closed=True)
+    arguments = {
+        "plan_id": demo.id,
+        "account_id": closed.id,
+        "transactions": [{"date": days_ago(1), "amount": "-1.00", "payee_name": "Bank fee"}],
+    }
+    async with connected(MODERN, says_yes()) as client:
+        refused = await client.call_tool(TOOL, arguments)
+
+    assert refused.is_error
+    assert refused.content[0].text == (
+        f"Error executing tool {TOOL}: Account '{closed.id}' is closed, so YNAB takes nothing new on it; "
+        "give an open account from list_accounts."
+    )
+
+
+def _line(**fields) -> dict:
+    return {"date": days_ago(1), "amount": "-1.00", "payee_name": "Kiosk", **fields}
+
+
+@pytest.mark.parametrize(
+    ("which", "line", "expected"),
+    [
+        ("unknown account", None, "No account 'a-unknown' in this plan; list_accounts gives the valid ids."),
+        (
+            "unknown category",
+            {"category_id": "c-unknown"},
+            "No category 'c-unknown' in this plan; get_category_balances gives the valid ids.",
+        ),
+        (
+            "uncategorized",
+            {"category_id": "uncategorized"},
+            "Category '{id}' is YNAB's Uncategorized, which means no category: give a category from "
+            "get_category_balances.",
+        ),
+        (
+            "card payment",
+            {"category_id": "card_payment"},
+            "Category '{id}' is a credit card payment category, which YNAB drops from a transaction; give a "
+            "spending category from get_category_balances.",
+        ),
+        (
+            "category on a tracking account",
+            {"category_id": "groceries"},
+            "Transaction 1 has a category, but account '{house}' is a tracking account, and tracking "
+            "accounts carry no categories: give category_id null.",
+        ),
+    ],
+)
+async def test_what_the_plan_refuses_is_refused_before_asking(home, which, line, expected):
+    h = home.home
+    account = (
+        "a-unknown"
+        if line is None
+        else (h.house if which == "category on a tracking account" else h.checking)
+    )
+    fields = dict(line or {})
+    if fields.get("category_id") in ("uncategorized", "card_payment", "groceries"):
+        fields["category_id"] = getattr(h, fields["category_id"])
+    case = creating(home, [_line(**fields)], await ids_on(home.id, h.checking))
+    case.arguments["account_id"] = account
+    start = await standing(case)
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        refused = await call(client, case)
+
+    assert error_text(refused, case) == expected.format(id=fields.get("category_id"), house=h.house)
+    assert person.questions == []
+    await expect_nothing_written(case, start)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            _line(date=(utc_today() + timedelta(days=2)).isoformat()),
+            "Transaction 1 is dated {future}, after today ({today}): YNAB refuses future-dated transactions; "
+            "the person can schedule it in YNAB instead.",
+        ),
+        (
+            _line(payee_name="Kiosk\u202eevil"),
+            "payee_name of transaction 1 contains U+202E (RIGHT-TO-LEFT OVERRIDE), a control or invisible "
+            "character: give the text on one line with visible characters only.",
+        ),
+        (
+            _line(payee_name="   "),
+            "payee_name of transaction 1 is empty: give at least one visible character.",
+        ),
+        (
+            _line(payee_name="P" * 201),
+            "payee_name of transaction 1 is 201 characters long: give at most 200.",
+        ),
+        (
+            _line(memo="line one\nline two"),
+            "memo of transaction 1 contains U+000A, a control or invisible character: give the text "
+            "on one line with visible characters only.",
+        ),
+        (_line(memo="m" * 501), "memo of transaction 1 is 501 characters long: give at most 500."),
+        (
+            _line(amount="1e3"),
+            "amount of transaction 1 '1e3' has an exponent (write the number out): give currency units "
+            'as a decimal like "-42.50".',
+        ),
+    ],
+)
+async def test_what_the_arguments_alone_show_is_refused_before_any_request(home, line, expected):
+    case = creating(home, [line], set())
+    start = await standing(case)
+
+    async with connected(MODERN, says_yes()) as client:
+        refused = await call(client, case)
+
+    future = (utc_today() + timedelta(days=2)).isoformat()
+    assert error_text(refused, case) == expected.format(future=future, today=today().isoformat())
+    assert await requests_since(start.mark) == []
+
+
+async def test_an_empty_list_is_refused_by_the_schema(home):
+    async with connected(MODERN) as client:
+        refused = await client.call_tool(
+            TOOL, {"plan_id": home.id, "account_id": home.home.checking, "transactions": []}
+        )
+    assert refused.is_error
+    assert "at least 1 item" in refused.content[0].text

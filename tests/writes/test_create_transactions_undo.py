@@ -1,0 +1,70 @@
+"""Undoing create_transactions: each created transaction deleted while exactly as created."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.writes.checks import says_yes, ynab
+from tests.writes.harness import MODERN, call, connected, content
+from tests.writes.households import Household
+from tests.writes.test_create_transactions import creating, days_ago, ids_on
+from tools.models import Operation
+
+pytestmark = pytest.mark.anyio
+
+
+async def created(home: Household) -> tuple[str, list[str], set[str]]:
+    originals = await ids_on(home.id, home.home.checking)
+    lines = [
+        {"date": days_ago(1), "amount": "-4.50", "payee_name": "Parking", "category_id": home.home.dining},
+        {"date": days_ago(2), "amount": "20", "payee_name": "Cash from Mum", "memo": "birthday"},
+    ]
+    async with connected(MODERN, says_yes()) as client:
+        answer = content(await call(client, creating(home, lines, originals)))
+    return answer["operation_id"], answer["created_ids"], originals
+
+
+async def undone(home: Household, operation_id: str) -> tuple[dict, list[str]]:
+    person = says_yes()
+    async with connected(MODERN, person) as client:
+        result = await client.call_tool("undo_operation", {"plan_id": home.id, "operation_id": operation_id})
+    return content(result), person.messages
+
+
+async def test_undo_deletes_what_it_created(home):
+    operation_id, ids, originals = await created(home)
+
+    answer, questions = await undone(home, operation_id)
+
+    assert questions == [
+        "Undo: delete 2 transaction(s) on Checking?\n"
+        f"- {days_ago(1)}, Parking, 4.50, Dining Out\n"
+        f"- {days_ago(2)}, Cash from Mum, +20.00, (uncategorised)"
+    ]
+    assert (answer["status"], answer["restored"], answer["conflicts"]) == ("applied", 2, [])
+    assert await ids_on(home.id, home.home.checking) == originals
+    undo_row = await Operation.objects.aget(pk=answer["operation_id"])
+    assert undo_row.undo_data == {"deleted_ids": ids}
+
+
+async def test_a_transaction_changed_since_is_left_and_named_one_deleted_counts_as_before(home):
+    operation_id, (parking, cash), originals = await created(home)
+    body = {"transactions": [{"id": parking, "memo": "receipt kept"}]}
+    await ynab("PATCH", f"/plans/{home.id}/transactions", json=body)  # changed in YNAB since
+    await ynab("DELETE", f"/plans/{home.id}/transactions/{cash}")
+
+    async with connected(MODERN) as client:
+        answer = content(
+            await client.call_tool("undo_operation", {"plan_id": home.id, "operation_id": operation_id})
+        )
+
+    assert answer["status"] == "nothing_to_do"
+    assert answer["already_as_before"] == 1
+    assert answer["conflicts"] == [
+        {
+            "id": parking,
+            "name": f"{days_ago(1)}, Parking, 4.50",
+            "reason": "it changed since it was created (date, amount, payee, category or memo)",
+        }
+    ]
+    assert await ids_on(home.id, home.home.checking) == originals | {parking}  # cash was deleted

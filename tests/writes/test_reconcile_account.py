@@ -1,0 +1,384 @@
+"""reconcile_account through the SDK's real client: the analysis first, every confirmation path,
+the adjustment, faults between its two requests, refusals."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from sandbox import faults
+from sandbox.ledger import utc_today
+from sandbox.models import Account, Plan
+from sandbox.seeding import seed_demo_plan
+from tests.writes.checks import latest_operation, requests_since, says_yes, standing, ynab
+from tests.writes.harness import (
+    CONFIRMED_PATHS,
+    FAULT_PATHS,
+    MODERN,
+    Env,
+    WriteCase,
+    call,
+    connected,
+    content,
+    error_text,
+    expect_nothing_written,
+)
+from tests.writes.households import Household
+from tools.access import today
+from tools.logic.reconcile import ADJUSTMENT_MEMO, ADJUSTMENT_PAYEE
+from tools.models import Operation
+from tools.writes.reconcile_account import CHECK, NOT_MOVED
+
+pytestmark = pytest.mark.anyio
+TOOL = "reconcile_account"
+NEW = ("date", "amount", "payee_name", "category_id", "memo", "cleared", "approved")
+
+
+async def account_state(plan_id: str, account_id: str, originals: set[str]) -> tuple[dict, list]:
+    """What YNAB holds on the account: each original transaction's cleared status, and the new ones."""
+    data = await ynab("GET", f"/plans/{plan_id}/accounts/{account_id}/transactions")
+    live = [t for t in data["transactions"] if not t["deleted"]]
+    statuses = {t["id"]: t["cleared"] for t in live if t["id"] in originals}
+    new = sorted(tuple(t[name] for name in NEW) for t in live if t["id"] not in originals)
+    return statuses, new
+
+
+async def cleared_balance(plan_id: str, account_id: str) -> int:
+    return (await ynab("GET", f"/plans/{plan_id}/accounts/{account_id}"))["account"]["cleared_balance"]
+
+
+async def set_cleared(plan_id: str, ids, status: str) -> None:
+    body = {"transactions": [{"id": transaction_id, "cleared": status} for transaction_id in ids]}
+    await ynab("PATCH", f"/plans/{plan_id}/transactions", json=body)
+
+
+def units(milliunits: int) -> str:
+    return str(Decimal(milliunits) / 1000)
+
+
+async def reconciling(home: Household, *, gap: int) -> WriteCase:
+    """Checking with the market purchase and the cafe cleared; the bank shows the cleared balance + `gap`."""
+    checking = home.home.checking
+    await set_cleared(home.id, [home.market, home.cafe], "cleared")
+    listed = await ynab("GET", f"/plans/{home.id}/accounts/{checking}/transactions")
+    originals = {t["id"] for t in listed["transactions"] if not t["deleted"]}
+    statuses, _ = await account_state(home.id, checking, originals)
+    to_reconcile = sorted(t for t, status in statuses.items() if status == "cleared")
+    expected = {t: "reconciled" if t in to_reconcile else status for t, status in statuses.items()}
+    adjustment = []
+    if gap:
+        ready = home.home.ready_to_assign
+        adjustment = [
+            (today().isoformat(), gap, ADJUSTMENT_PAYEE, ready, ADJUSTMENT_MEMO, "reconciled", True)
+        ]
+    bank = await cleared_balance(home.id, checking) + gap
+
+    async def restore() -> None:
+        now = await ynab("GET", f"/plans/{home.id}/accounts/{checking}/transactions")
+        for transaction_id in {t["id"] for t in now["transactions"] if not t["deleted"]} - originals:
+            await ynab("DELETE", f"/plans/{home.id}/transactions/{transaction_id}")
+        await set_cleared(home.id, to_reconcile, "cleared")
+
+    def check_log(op: Operation) -> None:
+        assert op.subject == {
+            "account_id": checking,
+            "adjusting": bool(gap),
+            "to_reconcile": len(to_reconcile),
+        }
+        assert sorted(op.undo_data["reconciled_ids"]) == to_reconcile
+        assert op.undo_data["account_id"] == checking
+        if not gap:
+            assert (op.undo_data["adjustment_id"], op.undo_data["adjustment_digest"]) == (None, None)
+
+    return WriteCase(
+        tool=TOOL,
+        plan_id=home.id,
+        arguments={"plan_id": home.id, "account_id": checking, "bank_balance": units(bank), "adjust": True},
+        state=lambda: account_state(home.id, checking, originals),
+        expected_after=(expected, adjustment),
+        write_method="POST" if gap else "PATCH",
+        write_path=rf"/plans/{home.id}/transactions$",
+        check=CHECK,
+        # the salary cleared meanwhile: the cleared balance, so the difference, is not the one shown
+        change_plan=lambda: set_cleared(home.id, [home.salary], "cleared"),
+        restore=restore,
+        private_values=home.private,
+        check_log=check_log,
+        extra={"to_reconcile": to_reconcile, "bank": bank},
+    )
+
+
+@pytest.fixture
+async def case(home: Household) -> WriteCase:
+    return await reconciling(home, gap=0)
+
+
+@pytest.fixture
+async def adjusting(home: Household) -> WriteCase:
+    return await reconciling(home, gap=5_000)
+
+
+@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+async def test_each_path_marks_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
+    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+async def test_each_path_adjusts_and_marks_exactly_when_the_person_agreed(
+    path, adjusting, settings, monkeypatch
+):
+    await CONFIRMED_PATHS[path](adjusting, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", FAULT_PATHS)
+async def test_each_fault_of_the_marking_leaves_an_honest_log_and_nothing_resent(
+    path, case, settings, monkeypatch
+):
+    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+
+
+async def test_with_an_adjustment_the_preview_says_so_and_the_result_names_it(adjusting, home):
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        answer = content(await call(client, adjusting))
+
+    count = len(adjusting.extra["to_reconcile"])
+    assert person.messages == [
+        f"Reconcile Checking: mark {count} cleared transaction(s) reconciled?\n"
+        f"An adjustment of +5.00 dated {today().isoformat()} is entered first, so the cleared balance "
+        "equals the bank's."
+    ]
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    assert answer["adjustment"] == {
+        "transaction_id": op.undo_data["adjustment_id"],
+        "date": today().isoformat(),
+        "amount": "5.00",
+    }
+    assert answer["message"] == (
+        f"Marked {count + 1} transaction(s) on Checking reconciled, after entering an adjustment of +5.00. "
+        f"{NOT_MOVED} Done as operation {op.pk}; undo_operation with that id reverses it."
+    )
+    assert await cleared_balance(home.id, home.home.checking) == adjusting.extra["bank"]
+
+
+async def test_the_marking_refused_after_the_adjustment_landed_says_exactly_that(adjusting, home):
+    start = await standing(adjusting)
+    async with connected(MODERN) as client:
+        first = content(await call(client, adjusting))
+        await sync_to_async(faults.inject)("status", method="PATCH", path=adjusting.write_path, status=500)
+        result = await call(client, adjusting, confirmation=first["confirmation"])
+    op = await latest_operation(adjusting)
+    statuses, new = await adjusting.state()
+
+    adjustment_id = op.undo_data["adjustment_id"]
+    text = error_text(result, adjusting)
+    assert text.startswith(
+        f"The adjustment of +5.00 is in YNAB (transaction {adjustment_id}), but marking the "
+    )
+    assert "reconciled failed, so none is: YNAB failed to handle this change (500)" in text
+    assert text.endswith(
+        "Calling reconcile_account again with the same bank balance finds no difference and only marks them. "
+        f"The log keeps this as operation {op.pk} (failed)."
+    )
+    assert (op.status, op.error) == ("failed", text)
+    assert op.undo_data["reconciled_ids"] == []
+    assert statuses == start.state[0]  # nothing marked
+    assert [row[2] for row in new] == [ADJUSTMENT_PAYEE]
+    assert [row[5] for row in new] == ["cleared"]
+
+    async with connected(MODERN, says_yes()) as client:  # the way out the message gives
+        again = content(await call(client, adjusting))
+    assert again["status"] == "applied"
+    assert again["analysis"]["difference"] == "0.00"
+
+
+async def test_the_marking_lost_after_the_adjustment_landed_is_unknown_and_undo_takes_both_back(
+    adjusting, home
+):
+    start = await standing(adjusting)
+    async with connected(MODERN) as client:
+        first = content(await call(client, adjusting))
+        await sync_to_async(faults.inject)("drop_after_write", method="PATCH", path=adjusting.write_path)
+        result = await call(client, adjusting, confirmation=first["confirmation"])
+    op = await latest_operation(adjusting)
+
+    text = error_text(result, adjusting)
+    count = len(adjusting.extra["to_reconcile"]) + 1
+    assert text == (
+        f"The adjustment of +5.00 is in YNAB (transaction {op.undo_data['adjustment_id']}), but no answer "
+        f"came back to marking the {count} transaction(s) reconciled: they may or may not be, and it is "
+        f"not sent again. {CHECK} The log keeps this as operation {op.pk} (unknown)."
+    )
+    assert (op.status, op.error) == ("unknown", text)
+    assert await adjusting.state() == adjusting.expected_after  # the sandbox did mark them
+    assert sorted(op.undo_data["reconciled_ids"]) == adjusting.extra["to_reconcile"]
+
+    async with connected(MODERN, says_yes()) as client:
+        undone = content(
+            await client.call_tool("undo_operation", {"plan_id": home.id, "operation_id": op.pk})
+        )
+    assert (undone["status"], undone["restored"]) == ("applied", len(adjusting.extra["to_reconcile"]) + 1)
+    assert await adjusting.state() == start.state
+
+
+async def test_a_difference_is_analysed_first_and_nothing_is_asked_or_written(home):
+    h = home.home
+    day = (utc_today() - timedelta(days=3)).isoformat()
+    for days_ago in (5, 4):
+        body = {
+            "transaction": {
+                "account_id": h.checking,
+                "date": (utc_today() - timedelta(days=days_ago)).isoformat(),
+                "amount": -89_990,
+                "payee_name": f"CB DECATHLON {days_ago:02d}/01",
+                "cleared": "cleared",
+            }
+        }
+        await ynab("POST", f"/plans/{home.id}/transactions", json=body)
+    case = await reconciling(home, gap=-30_000)  # the bank has the split purchase already
+    case.arguments["adjust"] = False
+    start = await standing(case)
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        answer = content(await call(client, case))
+
+    analysis = answer["analysis"]
+    duplicates = analysis.pop("possible_duplicates")
+    uncleared = analysis.pop("uncleared")
+    cleared = await cleared_balance(home.id, h.checking)
+    assert answer["status"] == "difference_found"
+    assert answer["message"] == (
+        "The bank's balance differs from the cleared balance by -30.00; 1 uncleared transaction(s) equal it. "
+        "Nothing was changed: review the gap with the person and call again, with adjust: true only if they "
+        "want an adjustment entered."
+    )
+    assert analysis == {
+        "bank_balance": f"{Decimal(cleared - 30_000) / 1000:.2f}",
+        "cleared_balance": f"{Decimal(cleared) / 1000:.2f}",
+        "working_balance": analysis["working_balance"],
+        "difference": "-30.00",
+        "to_reconcile_count": len(case.extra["to_reconcile"]),  # the two DECATHLON among them
+        "uncleared_count": 3,
+        "explained_by": [home.split],
+    }
+    assert {u["transaction_id"] for u in uncleared} == {home.salary, home.split, home.transfer}
+    assert {"transaction_id": home.split, "date": day, "payee": "BIG STORE", "amount": "-30.00"} in uncleared
+    assert len(duplicates) == 1
+    assert (answer["operation_id"], answer["preview"], answer["confirmation"], answer["adjustment"]) == (
+        None,
+        None,
+        None,
+        None,
+    )
+    assert person.questions == []
+    await expect_nothing_written(case, start)
+
+
+async def test_nothing_to_reconcile_asks_nothing(home):
+    case = await reconciling(home, gap=0)
+    await set_cleared(home.id, case.extra["to_reconcile"], "reconciled")
+    start = await standing(case)
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        answer = content(await call(client, case))
+
+    assert answer["status"] == "nothing_to_do"
+    assert answer["message"] == (
+        "Nothing to reconcile: the cleared balance equals the bank's and every cleared transaction is "
+        "reconciled already."
+    )
+    assert person.questions == []
+    await expect_nothing_written(case, start)
+
+
+@pytest.fixture
+def demo(live_service) -> Plan:
+    return seed_demo_plan(plan_id=str(uuid.uuid4()))
+
+
+async def test_refusals_unknown_or_closed_account_and_a_malformed_balance(demo):
+    closed = await Account.objects.aget(plan=demo, closed=True)
+    checking = await Account.objects.aget(plan=demo, name="Checking")
+    async with connected(MODERN, says_yes()) as client:
+        unknown = await client.call_tool(
+            TOOL, {"plan_id": demo.id, "account_id": "a-unknown", "bank_balance": "1"}
+        )
+        shut = await client.call_tool(
+            TOOL, {"plan_id": demo.id, "account_id": closed.id, "bank_balance": "1"}
+        )
+        malformed = await client.call_tool(
+            TOOL, {"plan_id": demo.id, "account_id": checking.id, "bank_balance": "1,234.56"}
+        )
+    prefix = f"Error executing tool {TOOL}: "
+    assert (
+        unknown.content[0].text
+        == prefix + "No account 'a-unknown' in this plan; list_accounts gives the valid ids."
+    )
+    assert shut.content[0].text == prefix + (
+        f"Account '{closed.id}' is closed: there is nothing to reconcile on it; give an open account from "
+        "list_accounts."
+    )
+    assert malformed.is_error
+    assert malformed.content[0].text.startswith(prefix + "bank_balance '1,234.56' ")
+
+
+async def test_the_demo_checking_differs_from_its_bank_by_the_cashed_cheque(demo):
+    """The demo plan's offer (README): its note gives the bank's balance; the gap is the uncleared cheque."""
+    checking = await Account.objects.aget(plan=demo, name="Checking")
+    bank = checking.note.rsplit(" ", 1)[-1].rstrip(".").replace(",", ".").replace("\u202f", "")
+    person = says_yes()
+    async with connected(MODERN, person) as client:
+        first = content(
+            await client.call_tool(
+                TOOL, {"plan_id": demo.id, "account_id": checking.id, "bank_balance": bank}
+            )
+        )
+        adjusted = content(
+            await client.call_tool(
+                TOOL, {"plan_id": demo.id, "account_id": checking.id, "bank_balance": bank, "adjust": True}
+            )
+        )
+
+    assert first["status"] == "difference_found"
+    assert first["analysis"]["difference"] == "-35.00"
+    [cheque] = first["analysis"]["explained_by"]
+    assert (
+        next(u for u in first["analysis"]["uncleared"] if u["transaction_id"] == cheque)["payee"]
+        == "Music school"
+    )
+    assert person.messages[0].splitlines()[1] == (
+        f"An adjustment of 35,00 dated {today().isoformat()} is entered first, so the cleared balance equals "
+        "the bank's."
+    )
+    assert adjusted["status"] == "applied"
+
+
+async def test_the_adjustment_lost_before_any_marking_says_what_may_be_in_ynab(adjusting, home):
+    start = await standing(adjusting)
+    async with connected(MODERN) as client:
+        first = content(await call(client, adjusting))
+        await sync_to_async(faults.inject)("drop_after_write", method="POST", path=adjusting.write_path)
+        mark = await sync_to_async(faults.last_request_id)()
+        result = await call(client, adjusting, confirmation=first["confirmation"])
+    op = await latest_operation(adjusting)
+    statuses, new = await adjusting.state()
+
+    text = error_text(result, adjusting)
+    assert text == (
+        "No answer came back to entering the adjustment of +5.00: it may or may not be in YNAB "
+        "(find_transactions on the account shows a 'Reconciliation Balance Adjustment' dated "
+        f"{today().isoformat()} if it is), nothing was marked reconciled, and nothing is sent again. "
+        f"The log keeps this as operation {op.pk} (unknown)."
+    )
+    assert (op.status, op.error, op.undo_data["reconciled_ids"]) == ("unknown", text, [])
+    assert statuses == start.state[0]  # nothing marked
+    assert [row[2] for row in new] == [ADJUSTMENT_PAYEE]  # the sandbox did enter it
+    sent = [r.split()[0] for r in await requests_since(mark) if not r.startswith("GET")]
+    assert sent == ["POST"]  # the adjustment once, never resent, and no marking

@@ -1,0 +1,68 @@
+"""Undoing reconcile_account: cleared again where still reconciled, the adjustment deleted if unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.writes.checks import says_yes, standing, ynab
+from tests.writes.harness import MODERN, call, connected, content
+from tests.writes.households import Household
+from tests.writes.test_reconcile_account import reconciling, set_cleared
+
+pytestmark = pytest.mark.anyio
+
+
+async def reconciled(home: Household, gap: int):
+    case = await reconciling(home, gap=gap)
+    start = await standing(case)
+    async with connected(MODERN, says_yes()) as client:
+        answer = content(await call(client, case))
+    return case, start, answer
+
+
+async def undone(home: Household, operation_id: str) -> tuple[dict, list[str]]:
+    person = says_yes()
+    async with connected(MODERN, person) as client:
+        result = await client.call_tool("undo_operation", {"plan_id": home.id, "operation_id": operation_id})
+    return content(result), person.messages
+
+
+async def test_undo_returns_them_to_cleared_and_deletes_the_adjustment(home):
+    case, start, answer = await reconciled(home, 5_000)
+    count = len(case.extra["to_reconcile"])
+
+    undo, questions = await undone(home, answer["operation_id"])
+
+    lines = questions[0].splitlines()
+    assert (
+        lines[0]
+        == f"Undo: return {count} transaction(s) on Checking to cleared and delete the +5.00 adjustment?"
+    )
+    assert len(lines) == count + 2
+    assert lines[-1].endswith(", Reconciliation Balance Adjustment, +5.00: deleted")
+    assert all(line.endswith(": reconciled → cleared") for line in lines[1:-1])
+    assert (undo["status"], undo["restored"], undo["conflicts"]) == ("applied", count + 1, [])
+    assert await case.state() == start.state
+
+
+async def test_one_changed_since_and_a_changed_adjustment_are_left_and_named(home):
+    case, _start, answer = await reconciled(home, 5_000)
+    adjustment = answer["adjustment"]["transaction_id"]
+    changed = case.extra["to_reconcile"][0]
+    await set_cleared(home.id, [changed], "uncleared")
+    body = {"transactions": [{"id": adjustment, "memo": "checked with the bank"}]}
+    await ynab("PATCH", f"/plans/{home.id}/transactions", json=body)
+
+    undo, questions = await undone(home, answer["operation_id"])
+
+    count = len(case.extra["to_reconcile"]) - 1
+    assert questions[0].splitlines()[0] == f"Undo: return {count} transaction(s) on Checking to cleared?"
+    reasons = {c["id"]: c["reason"] for c in undo["conflicts"]}
+    assert reasons == {
+        changed: "it is uncleared now",
+        adjustment: "it changed since it was entered (date, amount, payee, category or memo)",
+    }
+    statuses, new = await case.state()
+    assert statuses[changed] == "uncleared"
+    assert [row[4] for row in new] == ["checked with the bank"]  # the adjustment is still there
+    assert all(statuses[t] == "cleared" for t in case.extra["to_reconcile"][1:])

@@ -1,0 +1,312 @@
+"""split_transaction through the SDK's real client: every confirmation path, faults, refusals, preview,
+and the undo that is refused with its reason."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from sandbox.ledger import plan_write, utc_today
+from sandbox.models import Subtransaction, Transaction
+from tests.writes.checks import requests_since, sandbox_http, says_yes, standing, ynab
+from tests.writes.harness import (
+    CONFIRMED_PATHS,
+    FAULT_PATHS,
+    MODERN,
+    Env,
+    WriteCase,
+    call,
+    connected,
+    content,
+    error_text,
+    expect_nothing_written,
+)
+from tests.writes.households import Household
+from tools.models import Operation
+from tools.writes.split_transaction import CHECK
+
+pytestmark = pytest.mark.anyio
+TOOL = "split_transaction"
+NOT_UNDOABLE = "Only YNAB itself can undo a split; undo_operation cannot."
+
+
+async def held(home: Household, transaction_id: str) -> tuple:
+    """What YNAB holds of the transaction: its category name and its lines (amount, category, memo)."""
+    data = await ynab("GET", f"/plans/{home.id}/transactions/{transaction_id}")
+    t = data["transaction"]
+    lines = [(s["amount"], s["category_id"], s["memo"]) for s in t["subtransactions"]]
+    return t["category_name"], t["amount"], t["payee_id"], t["memo"], t["cleared"], t["approved"], lines
+
+
+def unsplit(plan_id: str, transaction_id: str) -> None:
+    """As YNAB's app can: the split's lines removed, the transaction left uncategorised."""
+    with plan_write(plan_id) as write:
+        before = write.snapshot([transaction_id])
+        Subtransaction.objects.filter(transaction_id=transaction_id).update(
+            deleted=True, knowledge=write.knowledge
+        )
+        Transaction.objects.filter(pk=transaction_id).update(category=None, knowledge=write.knowledge)
+        write.transactions_changed(before, [transaction_id])
+
+
+def splitting(home: Household, transaction_id: str, lines: list[dict]) -> WriteCase:
+    return WriteCase(
+        tool=TOOL,
+        plan_id=home.id,
+        arguments={"plan_id": home.id, "transaction_id": transaction_id, "lines": lines},
+        state=lambda: held(home, transaction_id),
+        expected_after=None,
+        write_method="PUT",
+        write_path=rf"/plans/{home.id}/transactions/{transaction_id}$",
+        check=CHECK,
+        undoable=False,
+    )
+
+
+@pytest.fixture
+async def case(home: Household) -> WriteCase:
+    h = home.home
+    lines = [
+        {"amount": "-50.00", "category_id": h.groceries, "memo": "food"},
+        {"amount": "-36.43", "category_id": h.dining},
+    ]
+    case = splitting(home, home.market, lines)
+    *kept, _ = await held(home, home.market)
+    kept[0] = "Split"
+    case.expected_after = (*kept, [(-50_000, h.groceries, "food"), (-36_430, h.dining, None)])
+
+    async def change_plan() -> None:  # categorised meanwhile: the question's transaction is not the same
+        body = {"transactions": [{"id": home.market, "category_id": h.rent}]}
+        await ynab("PATCH", f"/plans/{home.id}/transactions", json=body)
+
+    def check_log(op: Operation) -> None:
+        assert op.subject == {"transaction_id": home.market, "line_category_ids": [h.groceries, h.dining]}
+        assert op.undo_data == {"transaction_id": home.market, "category_before": None}
+        assert op.undoable is False
+
+    case.change_plan = change_plan
+    case.restore = lambda: sync_to_async(unsplit)(home.id, home.market)
+    case.private_values = (*home.private, "food", 50_000, 36_430)
+    case.check_log = check_log
+    return case
+
+
+@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
+    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", FAULT_PATHS)
+async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
+    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+
+
+async def test_the_preview_and_result_show_the_split_whole_and_undo_is_refused_with_the_reason(case, home):
+    day = (utc_today() - timedelta(days=3)).isoformat()
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        answer = content(await call(client, case))
+        undo = await client.call_tool(
+            "undo_operation", {"plan_id": home.id, "operation_id": answer["operation_id"]}
+        )
+
+    op = answer["operation_id"]
+    assert person.messages == [
+        f"Split {day} CB MARKET FRESH 0509 86.43 into 2 lines?\n"
+        "- Groceries: 50.00, memo: food\n"
+        "- Dining Out: 36.43\n"
+        f"{NOT_UNDOABLE}"
+    ]
+    assert {
+        k: answer[k] for k in ("transaction_id", "date", "payee", "amount", "from_category", "lines")
+    } == {
+        "transaction_id": home.market,
+        "date": day,
+        "payee": "CB MARKET FRESH 0509",
+        "amount": "-86.43",
+        "from_category": None,
+        "lines": [
+            {"amount": "-50.00", "category": "Groceries", "memo": "food"},
+            {"amount": "-36.43", "category": "Dining Out", "memo": None},
+        ],
+    }
+    assert answer["message"] == (
+        f"Split the transaction into 2 lines. Done as operation {op}; it cannot be undone: YNAB's API "
+        "cannot edit a split; only YNAB itself can undo it."
+    )
+    assert undo.is_error
+    assert undo.content[0].text == (
+        f"Error executing tool undo_operation: Operation {op} (split_transaction) cannot be undone: "
+        "YNAB's API cannot edit a split; only YNAB itself can undo it."
+    )
+
+
+async def test_an_inflow_splits_with_plus_signs_and_twenty_one_lines_show_twenty(home):
+    h = home.home
+    day = (utc_today() - timedelta(days=3)).isoformat()
+    inflow = splitting(
+        home,
+        home.salary,
+        [
+            {"amount": "1000", "category_id": h.ready_to_assign},
+            {"amount": "234.56", "category_id": h.groceries},
+        ],
+    )
+    with sandbox_http() as http:
+        body = {
+            "transaction": {"account_id": h.checking, "date": day, "amount": -21_000, "payee_name": "BAZAAR"}
+        }
+        many_id = http.post(f"/plans/{home.id}/transactions", json=body).json()["data"]["transaction"]["id"]
+    many = splitting(home, many_id, [{"amount": "-1", "category_id": h.groceries} for _ in range(21)])
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        content(await call(client, inflow))
+        content(await call(client, many))
+
+    assert person.messages[0] == (
+        f"Split {day} ACME PAYROLL +1234.56 into 2 lines?\n"
+        "- Inflow: Ready to Assign: +1000.00\n"
+        "- Groceries: +234.56\n"
+        f"{NOT_UNDOABLE}"
+    )
+    shown = person.messages[1].splitlines()
+    assert shown[0] == f"Split {day} BAZAAR 21.00 into 21 lines?"
+    assert shown[1:21] == ["- Groceries: 1.00"] * 20
+    assert shown[21:] == ["… and 1 more", NOT_UNDOABLE]
+
+
+@pytest.mark.parametrize(
+    ("which", "expected"),
+    [
+        (
+            "split",
+            "Transaction '{id}' is split already: YNAB's API cannot change a split's lines; the person can "
+            "change them in YNAB.",
+        ),
+        ("transfer", "Transaction '{id}' is a transfer between accounts, which cannot be split here."),
+        (
+            "house_repair",
+            "Transaction '{id}' is on a tracking account, and tracking accounts carry no categories, "
+            "so it cannot be split.",
+        ),
+    ],
+)
+async def test_a_transaction_that_cannot_be_split_is_refused_before_asking(home, which, expected):
+    transaction_id = getattr(home, which)
+    case = splitting(home, transaction_id, [{"amount": "-1", "category_id": home.home.groceries}] * 2)
+    start = await standing(case)
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        refused = await call(client, case)
+
+    assert error_text(refused, case) == expected.format(id=transaction_id)
+    assert person.questions == []
+    await expect_nothing_written(case, start)
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        (
+            [("-40", "groceries"), ("-40", "dining")],
+            "The lines add up to -80.00, not the transaction's -86.43: make them add up to its amount "
+            "exactly.",
+        ),
+        ([("-86.43", "c-unknown"), ("0.000", "dining")], None),
+        (
+            [("-80", "c-unknown"), ("-6.43", "dining")],
+            "No category 'c-unknown' in this plan; get_category_balances gives the valid ids.",
+        ),
+        (
+            [("-80", "uncategorized"), ("-6.43", "dining")],
+            "Category '{uncategorized}' is YNAB's Uncategorized, which means no category: give a "
+            "category from get_category_balances.",
+        ),
+        (
+            [("-80", "card_payment"), ("-6.43", "dining")],
+            "Category '{card_payment}' is a credit card payment category, which YNAB drops from a "
+            "transaction; give a spending category from get_category_balances.",
+        ),
+    ],
+)
+async def test_lines_the_plan_refuses_are_refused_before_asking(home, lines, expected):
+    h = home.home
+    ids = {
+        "groceries": h.groceries,
+        "dining": h.dining,
+        "uncategorized": h.uncategorized,
+        "card_payment": h.card_payment,
+    }
+    given = [{"amount": amount, "category_id": ids.get(category, category)} for amount, category in lines]
+    case = splitting(home, home.market, given)
+    start = await standing(case)
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        refused = await call(client, case)
+
+    if expected is None:  # a zero line is refused before the plan is read
+        expected = "Line 2 has an amount of zero: every line of a split carries money; leave it out."
+        assert await requests_since(start.mark) == []
+    assert error_text(refused, case) == expected.format(**ids)
+    assert person.questions == []
+    await expect_nothing_written(case, start)
+
+
+async def test_one_line_or_an_unknown_transaction_is_refused_saying_what_to_use(home):
+    one = splitting(home, home.market, [{"amount": "-86.43", "category_id": home.home.groceries}])
+    unknown = splitting(home, "t-unknown", [{"amount": "-1", "category_id": home.home.groceries}] * 2)
+    start = await standing(one)
+
+    async with connected(MODERN) as client:
+        one_refused = await call(client, one)
+        assert await requests_since(start.mark) == []
+        unknown_refused = await call(client, unknown)
+
+    assert error_text(one_refused, one) == (
+        "A split needs at least 2 lines, and 1 were given: to give the transaction one category, use "
+        "apply_categories."
+    )
+    assert error_text(unknown_refused, unknown) == (
+        "No transaction 't-unknown' in this plan; find_transactions gives the valid ids."
+    )
+
+
+async def test_the_demo_plans_fuel_and_sandwich_payment_splits_in_its_own_number_format(live_service):
+    import uuid
+
+    from sandbox.models import Category
+    from sandbox.seeding import seed_demo_plan
+
+    demo = await sync_to_async(seed_demo_plan)(plan_id=str(uuid.uuid4()))
+    payment = await Transaction.objects.select_related("payee").aget(
+        plan=demo, memo="Fuel 52.00, sandwich and coffee 9.20", deleted=False
+    )
+    fuel = await Category.objects.aget(plan=demo, name="Fuel")
+    dining = await Category.objects.aget(plan=demo, name="Dining Out")
+    arguments = {
+        "plan_id": demo.id,
+        "transaction_id": payment.id,
+        "lines": [
+            {"amount": "-52.00", "category_id": fuel.id},
+            {"amount": "-9.20", "category_id": dining.id, "memo": "sandwich and coffee"},
+        ],
+    }
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        answer = content(await client.call_tool(TOOL, arguments))
+
+    assert payment.category_id is None
+    assert person.messages == [
+        f"Split {payment.date.isoformat()} {payment.payee.name} 61,20 into 2 lines?\n"
+        "- Fuel: 52,00\n"
+        "- Dining Out: 9,20, memo: sandwich and coffee\n"
+        f"{NOT_UNDOABLE}"
+    ]
+    assert answer["status"] == "applied"

@@ -1,0 +1,141 @@
+"""Creating transactions (create_transactions, TOOLS.md §3) and deleting them again (§4): pure.
+
+`new_transactions(snapshot, account_id, lines, today)` checks the account and each line's
+category against the plan, and finds what each line looks like (§1.6 likely duplicates:
+an existing transaction of the account, or another line). Refused (`Refusal`, one line):
+an account not in the plan or closed; a category not in the plan, Uncategorized, one of
+YNAB's internal ones other than Inflow: Ready to Assign, a credit card payment category;
+any category on a tracking account. Dates after today and text are the tool's to refuse,
+before the plan is read (the arguments alone show them).
+
+Each created transaction is logged by id with a SHA-256 `digest` of its date, amount,
+payee, category and memo as YNAB created them (no amount, payee or memo in the log itself);
+undo deletes it only while its digest is unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from tools.logic.duplicates import Lookalike, Lookalikes
+from tools.logic.recategorise import assignable_category
+from tools.logic.refusal import Refusal, not_in_plan
+from tools.logic.text import quoted
+from tools.ynab.entities import Account, Category, Transaction
+from tools.ynab.snapshot import PlanSnapshot
+
+
+@dataclass(frozen=True)
+class NewLine:
+    """One transaction to create, as the agent gave it (text checked, amount in milliunits)."""
+
+    date: date
+    amount: int
+    payee_name: str
+    memo: str | None
+    category_id: str | None
+
+
+@dataclass(frozen=True)
+class CheckedLine:
+    line: NewLine
+    category: Category | None
+    looks_like: Lookalike | None
+
+
+def new_transactions(
+    snapshot: PlanSnapshot, account_id: str, lines: Sequence[NewLine], today: date
+) -> tuple[Account, list[CheckedLine]]:
+    """The account and each line checked against the plan (see the module docstring)."""
+    account = open_account(snapshot, account_id)
+    categories = [_category(snapshot, account, index, line) for index, line in enumerate(lines, start=1)]
+    keys = [(line.date, line.amount, line.payee_name) for line in lines]
+    found = Lookalikes(snapshot, account.id, today, keys)
+    return account, [
+        CheckedLine(line, category, found.like(index, keys))
+        for index, (line, category) in enumerate(zip(lines, categories, strict=True))
+    ]
+
+
+def open_account(snapshot: PlanSnapshot, account_id: str) -> Account:
+    """The account, refused when it is not in the plan or closed."""
+    account = snapshot.accounts.get(account_id)
+    if account is None:
+        raise not_in_plan("account", account_id, "list_accounts")
+    if account.closed:
+        raise Refusal(
+            f"Account {quoted(account_id, 40)} is closed, so YNAB takes nothing new on it; "
+            "give an open account from list_accounts."
+        )
+    return account
+
+
+def _category(snapshot: PlanSnapshot, account: Account, index: int, line: NewLine) -> Category | None:
+    if line.category_id is None:
+        return None
+    if not account.on_budget:
+        raise Refusal(
+            f"Transaction {index} has a category, but account {quoted(account.id, 40)} is a tracking "
+            "account, and tracking accounts carry no categories: give category_id null."
+        )
+    return assignable_category(snapshot, line.category_id)
+
+
+# --- the log and undo ------------------------------------------------------------------------
+
+
+def digest(day: str, amount: int, payee_id: str | None, category_id: str | None, memo: str | None) -> str:
+    """SHA-256 of a transaction's date, amount, payee, category and memo."""
+    text = json.dumps([day, amount, payee_id, category_id, memo], ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def answer_digest(created: dict[str, Any]) -> str:
+    """The digest of a transaction as YNAB's answer gives it."""
+    return digest(
+        created["date"],
+        created["amount"],
+        created.get("payee_id"),
+        created.get("category_id"),
+        created.get("memo"),
+    )
+
+
+def transaction_digest(transaction: Transaction) -> str:
+    """The digest of a transaction as the plan holds it now."""
+    return digest(
+        transaction.date.isoformat(),
+        transaction.amount,
+        transaction.payee_id,
+        transaction.category_id,
+        transaction.memo,
+    )
+
+
+@dataclass(frozen=True)
+class LoggedCreation:
+    transaction_id: str
+    digest: str
+
+
+def logged_creations(undo_data: object) -> Iterable[LoggedCreation]:
+    """The created transactions of a create_transactions operation (`{"transactions": [...]}`)."""
+    if not isinstance(undo_data, dict):
+        return ()
+    return tuple(LoggedCreation(item["id"], item["digest"]) for item in undo_data.get("transactions", ()))
+
+
+def undo_state(snapshot: PlanSnapshot, item: LoggedCreation) -> tuple[str, str]:
+    """`restore` (delete it) while it is there exactly as created; `already_as_before` once it is
+    gone (before the operation it did not exist); else `conflict`."""
+    transaction = snapshot.transactions.get(item.transaction_id)
+    if transaction is None:
+        return "already_as_before", ""
+    if transaction_digest(transaction) != item.digest:
+        return "conflict", "it changed since it was created (date, amount, payee, category or memo)"
+    return "restore", ""

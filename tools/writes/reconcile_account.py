@@ -1,0 +1,363 @@
+"""`reconcile_account`: compare an account with the bank, and once the person agreed mark its
+cleared transactions reconciled (TOOLS.md §3); its undo (§4).
+
+The first answer, when the bank's balance and the cleared balance differ and no adjustment
+was asked for, is the analysis alone (`difference_found`: nothing asked, nothing written):
+the agent talks the gap through with the person. With `adjust: true` (or no difference),
+the person is asked; then, adjusting, one `POST` of the adjustment and one bulk `PATCH` of
+every cleared transaction (the adjustment included) to `reconciled`.
+
+When the PATCH fails after the adjustment landed, the result and the log say exactly that:
+the adjustment is in YNAB (its id kept for undo), the marking is not (refused) or may be
+(no answer). Calling again with the same bank balance then finds no difference and only
+marks.
+
+The subject is CONFIRMATION.md's (account, bank balance, difference to adjust) plus the
+number of transactions the question says will be marked.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context
+from mcp.types import CallToolResult, InputRequiredResult
+from pydantic import BaseModel, Field
+
+from confirmations.preview import Preview
+from tools.access import today
+from tools.arguments import AmountValue, PlanIdArg, amount_arg, id_arg
+from tools.logic.new_transactions import answer_digest
+from tools.logic.reconcile import (
+    CLEARED,
+    UNCLEARED_SHOWN,
+    Reconciliation,
+    adjustment,
+    adjustment_state,
+    logged_reconciliation,
+    reconciled_state,
+    reconciliation,
+)
+from tools.logic.transaction_lines import payee_shown, statement_amount, transaction_line
+from tools.models import Operation
+from tools.presenting import account_name, money, name
+from tools.registry import write_tool
+from tools.undo.registry import Conflict, UndoItems, UndoPartlyApplied, UndoPlan, undo_handler
+from tools.writes.arguments import ConfirmationArg
+from tools.writes.flow import Applied, Change, WriteFailed, confirmed_write
+from tools.writes.results import STATUS_DESCRIPTION, WriteResult
+from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
+from tools.ynab.entities import Transaction
+
+TOOL = "reconcile_account"
+CHECK = "Check with find_transactions on that account which transactions are reconciled before trying again."
+NOT_MOVED = 'YNAB\'s "last reconciled" date does not move: the API cannot set it.'
+
+
+class UnclearedTransaction(BaseModel):
+    transaction_id: str
+    date: str = Field(description="YYYY-MM-DD.")
+    payee: str = Field(description="The payee's name (bank data: one line, at most 80 characters).")
+    amount: str = Field(description="Currency units; money out negative, money in positive.")
+
+
+class Analysis(BaseModel):
+    bank_balance: str = Field(description="The balance the bank shows, as given.")
+    cleared_balance: str = Field(description="The account's cleared balance in YNAB (cleared + reconciled).")
+    working_balance: str = Field(description="The account's balance with uncleared transactions too.")
+    difference: str = Field(description="bank_balance - cleared_balance; 0 when they agree.")
+    to_reconcile_count: int = Field(description="Cleared transactions not reconciled yet (what is marked).")
+    uncleared_count: int = Field(description="Uncleared transactions on the account.")
+    uncleared: list[UnclearedTransaction] = Field(
+        description=f"The uncleared ones, newest first, at most {UNCLEARED_SHOWN}."
+    )
+    explained_by: list[str] = Field(
+        description="Ids of uncleared transactions whose amount equals the difference: the bank may have "
+        "them already (then mark them cleared in YNAB rather than adjusting)."
+    )
+    possible_duplicates: list[list[str]] = Field(
+        description="Pairs of ids that look like one another (same amount and payee, within 3 days, "
+        "in the last 60 days)."
+    )
+
+
+class Adjustment(BaseModel):
+    transaction_id: str | None = Field(description="The adjustment's id once entered; null before.")
+    date: str = Field(description="YYYY-MM-DD (today).")
+    amount: str = Field(description="The difference entered, currency units.")
+
+
+class AccountReconciled(WriteResult):
+    status: Literal["applied", "declined", "confirmation_required", "nothing_to_do", "difference_found"] = (
+        Field(
+            description=STATUS_DESCRIPTION + " difference_found: the bank's balance differs from the cleared "
+            "balance; nothing was asked or changed: review the analysis with the person, then call again "
+            "(adjust: true only if they want an adjustment entered)."
+        )
+    )
+    account: str = Field(description="The account's name.")
+    analysis: Analysis
+    adjustment: Adjustment | None = Field(description="The adjustment entered (or to enter); null when none.")
+
+
+@write_tool(title="Reconcile an account", toolset="accounts", destructive=True, idempotent=False)
+async def reconcile_account(
+    account_id: Annotated[str, Field(description="The account (list_accounts), open.", max_length=100)],
+    bank_balance: Annotated[
+        AmountValue,
+        Field(
+            description='The balance the bank shows now, as the person read it, e.g. "1523.40" '
+            "(a debt negative)."
+        ),
+    ],
+    ctx: Context,
+    adjust: Annotated[
+        bool,
+        Field(
+            description="Only when the person asked for it: enter an adjustment of the difference so the "
+            "cleared balance equals the bank's, then reconcile."
+        ),
+    ] = False,
+    plan_id: PlanIdArg = None,
+    confirmation: ConfirmationArg = None,
+) -> Annotated[CallToolResult, AccountReconciled] | InputRequiredResult:
+    """Reconcile an account with the balance the person's bank shows, after the person agreed.
+
+    Ask the person for the bank's balance first. When YNAB's cleared balance differs, the answer
+    is `difference_found` with an analysis and nothing is changed: explain the gap with the
+    person (uncleared transactions the bank may have already, those whose amount equals the
+    difference in explained_by, possible duplicates); fix what they agree to, then call again.
+    Only if they want the rest entered as is, call with adjust: true. When the balances agree
+    (or adjusting), the person is asked to confirm marking every cleared transaction
+    reconciled (a question in their client, or a confirmation code to return only once they
+    agreed). YNAB's "last reconciled" date does not move (the API cannot set it).
+    undo_operation with the operation id returns them to cleared and deletes the adjustment.
+    """
+    account = id_arg(account_id, what="account")
+    balance = amount_arg(bank_balance, field="bank_balance")
+    return await confirmed_write(
+        ctx,
+        tool=TOOL,
+        plan_id=plan_id,
+        confirmation=confirmation,
+        result=AccountReconciled,
+        build=lambda snapshot: build_change(snapshot, account, balance, adjust),
+        apply=_apply,
+    )
+
+
+def build_change(snapshot: PlanSnapshot, account_id: str, bank_balance: int, adjust: bool) -> Change:
+    day = today()
+    found = reconciliation(snapshot, account_id, bank_balance, day)
+    account, difference, count = found.account, found.difference, len(found.to_reconcile)
+    planned = Adjustment(transaction_id=None, date=day.isoformat(), amount=money(snapshot, difference))
+    fields = {
+        "account": account_name(snapshot, account.id),
+        "analysis": _analysis(snapshot, found),
+        "adjustment": planned if adjust and difference else None,
+    }
+    if difference and not adjust:
+        return Change.nothing(_gap_message(snapshot, found), fields, outcome="difference_found")
+    if not difference and not count:
+        message = (
+            "Nothing to reconcile: the cleared balance equals the bank's and every cleared transaction "
+            "is reconciled already."
+        )
+        return Change.nothing(message, fields)
+    notes = []
+    if difference:
+        amount = statement_amount(snapshot, difference)
+        notes.append(
+            f"An adjustment of {amount} dated {day.isoformat()} is entered first, so the cleared balance "
+            "equals the bank's."
+        )
+    subject = {
+        "account_id": account.id,
+        "bank_balance": bank_balance,
+        "difference": difference,
+        "to_reconcile": count,
+    }
+    return Change(
+        subject=subject,
+        stored_subject={"account_id": account.id, "adjusting": bool(difference), "to_reconcile": count},
+        preview=Preview(
+            question=f"Reconcile {name(account.name)}: mark {count} cleared transaction(s) reconciled?",
+            notes=notes,
+        ),
+        fields=fields,
+        undo_data={
+            "account_id": account.id,
+            "reconciled_ids": [t.id for t in found.to_reconcile],
+            "adjustment_id": None,
+            "adjustment_digest": None,
+        },
+        check=CHECK,
+    )
+
+
+def _analysis(snapshot: PlanSnapshot, found: Reconciliation) -> Analysis:
+    return Analysis(
+        bank_balance=money(snapshot, found.bank_balance),
+        cleared_balance=money(snapshot, found.cleared_balance),
+        working_balance=money(snapshot, found.working_balance),
+        difference=money(snapshot, found.difference),
+        to_reconcile_count=len(found.to_reconcile),
+        uncleared_count=len(found.uncleared),
+        uncleared=[_uncleared(snapshot, t) for t in found.uncleared[:UNCLEARED_SHOWN]],
+        explained_by=list(found.explained_by),
+        possible_duplicates=[list(pair) for pair in found.possible_duplicates],
+    )
+
+
+def _uncleared(snapshot: PlanSnapshot, transaction: Transaction) -> UnclearedTransaction:
+    return UnclearedTransaction(
+        transaction_id=transaction.id,
+        date=transaction.date.isoformat(),
+        payee=payee_shown(snapshot, transaction),
+        amount=money(snapshot, transaction.amount),
+    )
+
+
+def _gap_message(snapshot: PlanSnapshot, found: Reconciliation) -> str:
+    explained = f"; {len(found.explained_by)} uncleared transaction(s) equal it" if found.explained_by else ""
+    return (
+        f"The bank's balance differs from the cleared balance by {money(snapshot, found.difference)}"
+        f"{explained}. Nothing was changed: review the gap with the person and call again, with "
+        "adjust: true only if they want an adjustment entered."
+    )
+
+
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
+    subject, logged = change.subject, dict(change.undo_data)
+    account = snapshot.accounts[subject["account_id"]]
+    difference, ids = subject["difference"], list(logged["reconciled_ids"])
+    entered: dict[str, Any] | None = None
+    if difference:
+        body = adjustment(snapshot, account, difference, today())
+        try:
+            data = await client.post_transactions(snapshot.plan_id, [body], check_hint=CHECK)
+        except UnknownOutcome:
+            raise _adjustment_lost(snapshot, body, logged) from None
+        entered = (data.get("transactions") or [{}])[0]
+        logged |= {"adjustment_id": entered.get("id"), "adjustment_digest": answer_digest(entered)}
+        ids.append(entered["id"])
+    items = [{"id": transaction_id, "cleared": "reconciled"} for transaction_id in ids]
+    try:
+        await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
+    except YnabError as error:
+        if entered is None:
+            raise
+        raise _half_done(snapshot, change, entered, logged, error) from error
+    lead = f"Marked {len(ids)} transaction(s) on {name(account.name)} reconciled"
+    if entered is not None:
+        lead += f", after entering an adjustment of {statement_amount(snapshot, difference)}"
+    fields: dict[str, Any] = {}
+    if entered is not None:
+        fields["adjustment"] = Adjustment(
+            transaction_id=entered["id"], date=entered["date"], amount=money(snapshot, difference)
+        )
+    return Applied(fields=fields, undo_data=logged, lead=f"{lead}. {NOT_MOVED}")
+
+
+def _adjustment_lost(snapshot: PlanSnapshot, body: dict[str, Any], logged: dict[str, Any]) -> WriteFailed:
+    """No answer to the adjustment's POST: it may be in YNAB; nothing was marked (never sent)."""
+    message = (
+        f"No answer came back to entering the adjustment of {statement_amount(snapshot, body['amount'])}: it "
+        f"may or may not be in YNAB (find_transactions on the account shows a '{body['payee_name']}' dated "
+        f"{body['date']} if it is), nothing was marked reconciled, and nothing is sent again."
+    )
+    return WriteFailed(
+        message, status="unknown", undo_data={**logged, "reconciled_ids": []}, names_operation=True
+    )
+
+
+def _half_done(
+    snapshot: PlanSnapshot, change: Change, entered: dict[str, Any], logged: dict[str, Any], error: YnabError
+) -> WriteFailed:
+    """The adjustment landed, the marking did not (refused) or may have (no answer): say exactly that."""
+    count = len(logged["reconciled_ids"]) + 1
+    landed = (
+        f"The adjustment of {statement_amount(snapshot, change.subject['difference'])} is in YNAB "
+        f"(transaction {entered['id']}), "
+    )
+    if isinstance(error, UnknownOutcome):
+        message = (
+            f"{landed}but no answer came back to marking the {count} transaction(s) reconciled: they may or "
+            f"may not be, and it is not sent again. {CHECK}"
+        )
+        return WriteFailed(message, status="unknown", undo_data=logged, names_operation=True)
+    message = (
+        f"{landed}but marking the {count} transaction(s) reconciled failed, so none is: {error.message} "
+        "Calling reconcile_account again with the same bank balance finds no difference and only marks them."
+    )
+    return WriteFailed(
+        message, status="failed", undo_data={**logged, "reconciled_ids": []}, names_operation=True
+    )
+
+
+@undo_handler(TOOL)
+class ReconcileAccountUndo:
+    """Returns to cleared each transaction still reconciled, and deletes the adjustment while unchanged."""
+
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+        logged = logged_reconciliation(op.undo_data)
+        items = UndoItems()
+        for transaction_id in logged.reconciled_ids:
+            state, reason = reconciled_state(snapshot, transaction_id)
+            if state == "restore":
+                line = transaction_line(snapshot, snapshot.transactions[transaction_id])
+                items.restore({"cleared": transaction_id}, f"{line}: reconciled → cleared")
+            elif state == "already_as_before":
+                items.already_as_before()
+            else:
+                items.conflict(Conflict(transaction_id, _name(snapshot, transaction_id), reason))
+        deleting = ""
+        if logged.adjustment_id is not None:
+            state, reason = adjustment_state(snapshot, logged)
+            adjustment_row = snapshot.transactions.get(logged.adjustment_id)
+            if state == "restore" and adjustment_row is not None:
+                items.restore(
+                    {"delete": logged.adjustment_id}, f"{transaction_line(snapshot, adjustment_row)}: deleted"
+                )
+                deleting = f" and delete the {statement_amount(snapshot, adjustment_row.amount)} adjustment"
+            elif state == "already_as_before":
+                items.already_as_before()
+            else:
+                items.conflict(Conflict(logged.adjustment_id, _name(snapshot, logged.adjustment_id), reason))
+        returning = items.restored - (1 if deleting else 0)
+        account = account_name(snapshot, logged.account_id)
+        return items.plan(f"Undo: return {returning} transaction(s) on {account} to cleared{deleting}?")
+
+    async def apply(
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+    ) -> dict[str, Any]:
+        cleared = [item["cleared"] for item in plan.restorable if "cleared" in item]
+        deleting = [item["delete"] for item in plan.restorable if "delete" in item]
+        if cleared:
+            items = [{"id": transaction_id, "cleared": CLEARED} for transaction_id in cleared]
+            await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
+        for transaction_id in deleting:
+            try:
+                await client.delete_transaction(snapshot.plan_id, transaction_id, check_hint=CHECK)
+            except UnknownOutcome:
+                raise
+            except YnabError as error:
+                if not cleared:
+                    raise
+                message = (
+                    f"The {len(cleared)} transaction(s) are cleared again, but deleting the adjustment "
+                    f"{transaction_id} failed: {error.message} Call undo_operation again to delete it."
+                )
+                raise UndoPartlyApplied(
+                    message, undo_data={"cleared_ids": cleared}, status=error.status
+                ) from error
+        return {"cleared_ids": cleared, "deleted_ids": deleting}
+
+
+def _name(snapshot: PlanSnapshot, transaction_id: str) -> str:
+    transaction = snapshot.transactions.get(transaction_id)
+    return (
+        transaction_line(snapshot, transaction)
+        if transaction is not None
+        else f"transaction {transaction_id}"
+    )
