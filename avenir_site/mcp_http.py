@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from urllib.parse import urlsplit
 
+import anyio
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -29,6 +30,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import Receive, Scope, Send
 
 from avenir_site.mcp_server import HttpServers
+from tools import ynab
 from tools.auth import PRINCIPAL_SCOPE_KEY, Principal, authenticate
 
 logger = logging.getLogger(__name__)
@@ -61,14 +63,20 @@ class McpHttpApp:
             yield
 
     async def serve_lifespan(self, receive: Receive, send: Send) -> None:
-        """Answer the ASGI lifespan protocol, running the session managers in between."""
+        """Answer the ASGI lifespan protocol, running the session managers in between.
+
+        At start-up the stored plans start loading in the background; at shutdown the plans
+        changed since their last save are stored (`tools.ynab.store`).
+        """
         await receive()  # lifespan.startup
         phase = "startup"
         try:
             async with self.running():
+                warm_up_stored_plans()
                 await send({"type": "lifespan.startup.complete"})
                 phase = "shutdown"
                 await receive()  # lifespan.shutdown
+                await anyio.to_thread.run_sync(ynab.store_changed_plans)
         except Exception as error:
             logger.exception("MCP session managers failed at %s", phase)
             await send({"type": f"lifespan.{phase}.failed", "message": repr(error)})
@@ -88,6 +96,14 @@ class McpHttpApp:
             return
         server = self.servers.for_principal(principal)
         await server.session_manager.handle_request(with_principal(scope, principal), receive, send)
+
+
+def warm_up_stored_plans() -> None:
+    """Start loading the stored plans of the configured YNAB; a failure only costs a full load."""
+    try:
+        ynab.warm_up()
+    except Exception:
+        logger.exception("Could not start loading the stored plans (each loads in full when used)")
 
 
 def host_or_origin_refusal(headers: Headers) -> Response | None:

@@ -179,6 +179,15 @@ AVENIR_MCP_SELF_URL = env_str("AVENIR_MCP_SELF_URL", f"http://127.0.0.1:{PORT}")
 AVENIR_MCP_YNAB_URL = env_str("AVENIR_MCP_YNAB_URL") or (
     "https://api.ynab.com/v1" if YNAB_API_KEY else f"{AVENIR_MCP_SELF_URL}/sandbox/v1"
 )
+# Requests an hour this service may send to YNAB (reads stop 20 short). None (unset): 180
+# against YNAB, not paced against a sandbox; 0: never paced.
+AVENIR_MCP_YNAB_HOURLY_LIMIT = (
+    env_int("AVENIR_MCP_YNAB_HOURLY_LIMIT", 0) if env_str("AVENIR_MCP_YNAB_HOURLY_LIMIT") else None
+)
+# A read within this many seconds of its plan's last sync sends no request (0: always a delta).
+AVENIR_MCP_FRESHNESS_SECONDS = env_int("AVENIR_MCP_FRESHNESS_SECONDS", 15)
+# Where the service keeps its files: each plan's stored snapshot (plans/), loaded at start-up.
+AVENIR_MCP_DATA_DIR = Path(env_str("AVENIR_MCP_DATA_DIR") or LOCAL_DIR)
 
 # --- The sandbox ---------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 from tools.logic.assigned_words import AssignedWords
 from tools.ynab import PacingRefused, UnknownOutcome, YnabClient, YnabError
+from tools.ynab.pacing import RequestKind
 
 MOST_REQUESTS = 5
 """The worst case: first write, its read-back, second write, its read-back, setting the first back."""
@@ -95,9 +96,8 @@ def require_room(client: YnabClient, needed: int) -> None:
     Starting a pair that could not finish, or not be put back, would leave half of it in YNAB.
     A pause after a 429 is left to the first request, which the pacer refuses with its own words.
     """
-    pacer = client.sender.pacer
-    left = pacer.limit - pacer.used()
-    if left >= needed:
+    left = client.sender.pacer.room(RequestKind.WRITE)
+    if left is None or left >= needed:
         return
     raise PacingRefused(
         f"Not sent: this change takes up to {needed} requests to YNAB (two writes, and reading back or "

@@ -11,7 +11,9 @@ import logging
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from avenir_site.mcp_http import warm_up_stored_plans
 from avenir_site.mcp_server import local_server
+from tools import ynab
 from tools.auth import Principal
 from tools.registry import writes_allowed
 
@@ -32,4 +34,8 @@ class Command(BaseCommand):
         server = local_server(principal)
         access = "read-write" if writes_allowed(principal) else "read-only"
         logger.info("avenir-mcp serving over stdio (%s)", access)
-        server.run("stdio")
+        warm_up_stored_plans()  # a new session starts warm: one delta request, not an export
+        try:
+            server.run("stdio")
+        finally:
+            ynab.store_changed_plans()

@@ -1,0 +1,332 @@
+"""The plan store: each cached plan kept on disk, so a new process starts warm.
+
+After a sync the plan cache hands its snapshot to `save` (at most once a minute per plan,
+and at shutdown, `flush`); a new process (a restart, every stdio session) loads the stored
+snapshots of its YNAB and key (`load`, `stored_plans`), and its first read of a plan then
+costs one delta request (`last_knowledge_of_server`), never a second full export.
+
+Where: one file a plan under `<AVENIR_MCP_DATA_DIR>/plans/` (default `.local/plans/`),
+named by a hash of the YNAB URL and the plan id, readable by the service's user only. A file
+holds a one-line JSON header (format, YNAB URL, token tag, plan id, server_knowledge, the
+payload's SHA-256) and the payload: the plan's entities as tuples of their fields, pickled
+then zlib-compressed. Loading rebuilds the snapshot with `tools.ynab.merge.apply_delta`, the
+code a full export goes through. The key itself is never stored: the token tag is a hash.
+
+Never a wrong answer: a file that is unreadable, from another format (the entities'
+fields are part of the format, so a changed class makes old files unreadable on purpose),
+for another YNAB key, for another URL or plan, or whose digest does not match, is ignored
+with one log line, and the plan is loaded in full. Unpickling accepts only the `datetime`
+types the entities hold, nothing that could run code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import json
+import logging
+import os
+import pickle
+import tempfile
+import threading
+import time
+import zlib
+from collections.abc import Iterator
+from operator import attrgetter
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from tools.ynab.entities import (
+    Account,
+    Category,
+    CategoryGroup,
+    CurrencyFormat,
+    Month,
+    Payee,
+    PayeeLocation,
+    PlanSettings,
+    ScheduledSubtransaction,
+    ScheduledTransaction,
+    Subtransaction,
+    Transaction,
+)
+from tools.ynab.merge import apply_delta
+from tools.ynab.parse import Changes, MonthChange, PlanDelta
+from tools.ynab.snapshot import PlanSnapshot
+
+logger = logging.getLogger(__name__)
+
+VERSION = 1
+SAVE_INTERVAL_SECONDS = 60.0
+"""A plan changed by a sync is stored again at most this often (and at shutdown)."""
+SUFFIX = ".plan"
+_MAGIC = b"avenir-mcp plan snapshot\n"
+
+# The entity kinds stored, by the snapshot's attribute, with their class.
+_KINDS: tuple[tuple[str, type], ...] = (
+    ("accounts", Account),
+    ("category_groups", CategoryGroup),
+    ("categories", Category),
+    ("payees", Payee),
+    ("payee_locations", PayeeLocation),
+    ("transactions", Transaction),
+    ("subtransactions", Subtransaction),
+    ("scheduled_transactions", ScheduledTransaction),
+    ("scheduled_subtransactions", ScheduledSubtransaction),
+)
+_CLASSES = (*(cls for _, cls in _KINDS), Month, CurrencyFormat)
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(cls))
+
+
+def _format() -> str:
+    """The format version and the stored classes' fields: a changed entity class changes it."""
+    shape = ";".join(f"{cls.__name__}:{','.join(_fields(cls))}" for cls in _CLASSES)
+    return f"{VERSION}:{hashlib.sha256(shape.encode()).hexdigest()[:16]}"
+
+
+FORMAT = _format()
+_ROW = {cls: attrgetter(*_fields(cls)) for cls in _CLASSES}
+
+
+class StoreUnusable(Exception):
+    """Why a stored snapshot is not used (said in the log line)."""
+
+
+# --- the file for a plan ----------------------------------------------------------------------
+
+
+def store_dir() -> Path:
+    return Path(settings.AVENIR_MCP_DATA_DIR) / "plans"
+
+
+def path_for(base_url: str, plan_id: str) -> Path:
+    """The file of a plan at a YNAB URL (whatever the key: a file for another key is ignored)."""
+    name = hashlib.sha256(f"{base_url}\n{plan_id}".encode()).hexdigest()[:32]
+    return store_dir() / f"{name}{SUFFIX}"
+
+
+def save(base_url: str, token_tag: str, snapshot: PlanSnapshot) -> Path:
+    """Write `snapshot` to its file, atomically (a reader sees the old file or the new one)."""
+    payload = zlib.compress(pickle.dumps(_stored(snapshot), protocol=pickle.HIGHEST_PROTOCOL), 1)
+    header = {
+        "format": FORMAT,
+        "base_url": base_url,
+        "token_tag": token_tag,
+        "plan_id": snapshot.plan_id,
+        "server_knowledge": snapshot.server_knowledge,
+        "saved_at": time.time(),
+        "sha256": hashlib.sha256(payload).hexdigest(),
+    }
+    path = path_for(base_url, snapshot.plan_id)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".saving-", suffix=SUFFIX)  # mode 0600
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(_MAGIC + json.dumps(header).encode() + b"\n" + payload)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load(base_url: str, token_tag: str, plan_id: str) -> PlanSnapshot | None:
+    """The stored snapshot of a plan, or None (no file; an unusable one is logged once)."""
+    path = path_for(base_url, plan_id)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        logger.warning(
+            "Stored plan %s ignored (%s cannot be read: %s); loading it in full.", plan_id, path, exc
+        )
+        return None
+    try:
+        header, payload = _checked(data, base_url, token_tag, plan_id)
+        snapshot = _snapshot(_unpickled(zlib.decompress(payload)))
+        if (snapshot.plan_id, snapshot.server_knowledge) != (plan_id, header["server_knowledge"]):
+            raise StoreUnusable("its content is not the plan its header names")
+    except StoreUnusable as unusable:
+        logger.warning("Stored plan %s ignored (%s: %s); loading it in full.", plan_id, path, unusable)
+        return None
+    except Exception as exc:  # any damage: a wrong answer is worse than a full export
+        logger.warning(
+            "Stored plan %s ignored (%s is unreadable: %s: %s); loading it in full.",
+            plan_id,
+            path,
+            type(exc).__name__,
+            exc,
+        )
+        return None
+    return snapshot
+
+
+def stored_plans(base_url: str, token_tag: str) -> list[str]:
+    """Ids of the plans stored for this YNAB URL and key (by their headers), newest first."""
+    found: list[tuple[float, str]] = []
+    for path in _files():
+        try:
+            with path.open("rb") as file:
+                if file.read(len(_MAGIC)) != _MAGIC:
+                    continue
+                header = json.loads(file.readline())
+        except (OSError, ValueError):
+            continue  # said when the plan itself is loaded, if it ever is
+        if isinstance(header, dict) and (header.get("base_url"), header.get("token_tag")) == (
+            base_url,
+            token_tag,
+        ):
+            found.append((float(header.get("saved_at") or 0), str(header.get("plan_id"))))
+    return [plan_id for _, plan_id in sorted(found, reverse=True)]
+
+
+def _files() -> Iterator[Path]:
+    try:
+        yield from store_dir().glob(f"*{SUFFIX}")
+    except OSError:
+        return
+
+
+def _checked(data: bytes, base_url: str, token_tag: str, plan_id: str) -> tuple[dict[str, Any], bytes]:
+    if not data.startswith(_MAGIC):
+        raise StoreUnusable("not a stored plan")
+    line, _, payload = data[len(_MAGIC) :].partition(b"\n")
+    header = json.loads(line)
+    if header.get("format") != FORMAT:
+        raise StoreUnusable(f"format {header.get('format')}, this version reads {FORMAT}")
+    if header.get("token_tag") != token_tag:
+        raise StoreUnusable("stored for another YNAB key")
+    if (header.get("base_url"), header.get("plan_id")) != (base_url, plan_id):
+        raise StoreUnusable("stored for another YNAB URL or plan")
+    if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
+        raise StoreUnusable("its content does not match its digest (damaged)")
+    return header, payload
+
+
+# --- the payload --------------------------------------------------------------------------------
+
+
+def _stored(snapshot: PlanSnapshot) -> tuple:
+    """The plan as plain tuples: its own fields, each kind's entities, each month's figures."""
+    currency = snapshot.settings.currency_format
+    plan = (
+        snapshot.plan_id,
+        snapshot.name,
+        snapshot.server_knowledge,
+        snapshot.last_modified_on,
+        snapshot.first_month,
+        snapshot.last_month,
+        _ROW[CurrencyFormat](currency) if currency else None,
+        snapshot.settings.date_format,
+    )
+    kinds = tuple(_rows(cls, getattr(snapshot, name).values()) for name, cls in _KINDS)
+    months = tuple(
+        (_ROW[Month](month), _rows(Category, snapshot.month_categories(key).values()))
+        for key, month in snapshot.months.items()
+    )
+    return plan, kinds, months
+
+
+def _rows(cls: type, entities: Any) -> list[tuple]:
+    row = _ROW[cls]
+    return [row(entity) for entity in entities]
+
+
+def _snapshot(stored: tuple) -> PlanSnapshot:
+    """The snapshot rebuilt from `_stored`'s tuples, indexes and all, as a full export is."""
+    (plan_id, name, knowledge, modified, first, last, currency, date_format), kinds, months = stored
+    changes = {
+        attribute: Changes(tuple(cls(*row) for row in rows))
+        for (attribute, cls), rows in zip(_KINDS, kinds, strict=True)
+    }
+    delta = PlanDelta(
+        plan_id=plan_id,
+        name=name,
+        last_modified_on=modified,
+        first_month=first,
+        last_month=last,
+        settings=PlanSettings(CurrencyFormat(*currency) if currency else None, date_format),
+        server_knowledge=knowledge,
+        months=tuple(
+            MonthChange(totals[0], Month(*totals), Changes(tuple(Category(*row) for row in categories)))
+            for totals, categories in months
+        ),
+        **changes,
+    )
+    return apply_delta(None, delta)
+
+
+class _DatesOnly(pickle.Unpickler):
+    """Unpickles plain data and the `datetime` types the entities hold; refuses anything else."""
+
+    ALLOWED = frozenset(
+        {("datetime", "date"), ("datetime", "datetime"), ("datetime", "timezone"), ("datetime", "timedelta")}
+    )
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in self.ALLOWED:
+            raise StoreUnusable(f"it names {module}.{name}, which a stored plan never holds")
+        return super().find_class(module, name)
+
+
+def _unpickled(data: bytes) -> Any:
+    return _DatesOnly(io.BytesIO(data)).load()
+
+
+# --- when to save -----------------------------------------------------------------------------
+
+
+class Saver:
+    """Saves changed plans off the event loop: at once the first time, then at most once a
+    `SAVE_INTERVAL_SECONDS` per plan; `flush()` saves what is left (at shutdown)."""
+
+    def __init__(self, interval: float = SAVE_INTERVAL_SECONDS) -> None:
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._pending: dict[tuple[str, str, str], PlanSnapshot] = {}
+        self._saved_at: dict[tuple[str, str, str], float] = {}
+        self._saving: set[tuple[str, str, str]] = set()
+
+    def changed(self, base_url: str, token_tag: str, snapshot: PlanSnapshot) -> None:
+        """A sync changed `snapshot`: save it now (in a thread) or with a later sync or flush."""
+        key = (base_url, token_tag, snapshot.plan_id)
+        with self._lock:
+            self._pending[key] = snapshot
+            last = self._saved_at.get(key)
+            if key in self._saving or (last is not None and time.monotonic() - last < self.interval):
+                return
+            self._saving.add(key)
+        threading.Thread(target=self._save, args=(key,), name="plan-store-save", daemon=True).start()
+
+    def flush(self) -> None:
+        """Save every plan still waiting (called at shutdown; blocks)."""
+        with self._lock:
+            keys = [key for key in self._pending if key not in self._saving]
+            self._saving.update(keys)
+        for key in keys:
+            self._save(key)
+
+    def forget(self) -> None:
+        with self._lock:
+            self._pending.clear()
+            self._saved_at.clear()
+
+    def _save(self, key: tuple[str, str, str]) -> None:
+        try:
+            with self._lock:
+                snapshot = self._pending.pop(key, None)
+                self._saved_at[key] = time.monotonic()
+            if snapshot is not None:
+                save(key[0], key[1], snapshot)
+        except Exception:
+            logger.exception("Could not store plan %s (the next process will load it in full)", key[2])
+        finally:
+            with self._lock:
+                self._saving.discard(key)
