@@ -8,20 +8,22 @@ costs one delta request (`last_knowledge_of_server`), never a second full export
 Where: one file a plan under `<AVENIR_MCP_DATA_DIR>/plans/` (default `.local/plans/`),
 named by a hash of the YNAB URL and the plan id, readable by the service's user only. A file
 holds a one-line JSON header (format, YNAB URL, token tag, plan id, server_knowledge, the
-payload's SHA-256) and the payload: the plan's entities as tuples of their fields, pickled
-then zlib-compressed. Loading rebuilds the snapshot with `tools.ynab.merge.apply_delta`, the
-code a full export goes through. The key itself is never stored: the token tag is a hash.
+payload's SHA-256) and the payload: the snapshot, indexes included, pickled then
+zlib-compressed (about 3 MB for 50,000 transactions; loading it skips the parsing and
+indexing a full export needs). The key itself is never stored: the token tag is a hash.
 
 Never a wrong answer: a file that is unreadable, from another format (the entities'
-fields are part of the format, so a changed class makes old files unreadable on purpose),
+fields are part of the format, so a changed class makes old files unusable on purpose),
 for another YNAB key, for another URL or plan, or whose digest does not match, is ignored
-with one log line, and the plan is loaded in full. Unpickling accepts only the `datetime`
-types the entities hold, nothing that could run code.
+with one log line, and the plan is loaded in full. Unpickling accepts only the plan's own
+classes and `datetime` types, nothing that could run code.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import hashlib
 import io
 import json
@@ -53,8 +55,7 @@ from tools.ynab.entities import (
     Subtransaction,
     Transaction,
 )
-from tools.ynab.merge import apply_delta
-from tools.ynab.parse import Changes, MonthChange, PlanDelta
+from tools.ynab.pmap import PersistentMap
 from tools.ynab.snapshot import PlanSnapshot
 
 logger = logging.getLogger(__name__)
@@ -65,19 +66,22 @@ SAVE_INTERVAL_SECONDS = 60.0
 SUFFIX = ".plan"
 _MAGIC = b"avenir-mcp plan snapshot\n"
 
-# The entity kinds stored, by the snapshot's attribute, with their class.
-_KINDS: tuple[tuple[str, type], ...] = (
-    ("accounts", Account),
-    ("category_groups", CategoryGroup),
-    ("categories", Category),
-    ("payees", Payee),
-    ("payee_locations", PayeeLocation),
-    ("transactions", Transaction),
-    ("subtransactions", Subtransaction),
-    ("scheduled_transactions", ScheduledTransaction),
-    ("scheduled_subtransactions", ScheduledSubtransaction),
+# Every class a stored snapshot holds: their fields make part of the format.
+_CLASSES = (
+    Account,
+    CategoryGroup,
+    Category,
+    Month,
+    Payee,
+    PayeeLocation,
+    Transaction,
+    Subtransaction,
+    ScheduledTransaction,
+    ScheduledSubtransaction,
+    CurrencyFormat,
+    PlanSettings,
+    PlanSnapshot,
 )
-_CLASSES = (*(cls for _, cls in _KINDS), Month, CurrencyFormat)
 
 
 def _fields(cls: type) -> tuple[str, ...]:
@@ -85,13 +89,12 @@ def _fields(cls: type) -> tuple[str, ...]:
 
 
 def _format() -> str:
-    """The format version and the stored classes' fields: a changed entity class changes it."""
+    """The format version and the stored classes' fields: a changed class changes it."""
     shape = ";".join(f"{cls.__name__}:{','.join(_fields(cls))}" for cls in _CLASSES)
     return f"{VERSION}:{hashlib.sha256(shape.encode()).hexdigest()[:16]}"
 
 
 FORMAT = _format()
-_ROW = {cls: attrgetter(*_fields(cls)) for cls in _CLASSES}
 
 
 class StoreUnusable(Exception):
@@ -113,7 +116,7 @@ def path_for(base_url: str, plan_id: str) -> Path:
 
 def save(base_url: str, token_tag: str, snapshot: PlanSnapshot) -> Path:
     """Write `snapshot` to its file, atomically (a reader sees the old file or the new one)."""
-    payload = zlib.compress(pickle.dumps(_stored(snapshot), protocol=pickle.HIGHEST_PROTOCOL), 1)
+    payload = _payload(snapshot)
     header = {
         "format": FORMAT,
         "base_url": base_url,
@@ -150,7 +153,7 @@ def load(base_url: str, token_tag: str, plan_id: str) -> PlanSnapshot | None:
         return None
     try:
         header, payload = _checked(data, base_url, token_tag, plan_id)
-        snapshot = _snapshot(_unpickled(zlib.decompress(payload)))
+        snapshot = _unpickled(payload)
         if (snapshot.plan_id, snapshot.server_knowledge) != (plan_id, header["server_knowledge"]):
             raise StoreUnusable("its content is not the plan its header names")
     except StoreUnusable as unusable:
@@ -213,71 +216,62 @@ def _checked(data: bytes, base_url: str, token_tag: str, plan_id: str) -> tuple[
 # --- the payload --------------------------------------------------------------------------------
 
 
-def _stored(snapshot: PlanSnapshot) -> tuple:
-    """The plan as plain tuples: its own fields, each kind's entities, each month's figures."""
-    currency = snapshot.settings.currency_format
-    plan = (
-        snapshot.plan_id,
-        snapshot.name,
-        snapshot.server_knowledge,
-        snapshot.last_modified_on,
-        snapshot.first_month,
-        snapshot.last_month,
-        _ROW[CurrencyFormat](currency) if currency else None,
-        snapshot.settings.date_format,
-    )
-    kinds = tuple(_rows(cls, getattr(snapshot, name).values()) for name, cls in _KINDS)
-    months = tuple(
-        (_ROW[Month](month), _rows(Category, snapshot.month_categories(key).values()))
-        for key, month in snapshot.months.items()
-    )
-    return plan, kinds, months
+def _payload(snapshot: PlanSnapshot) -> bytes:
+    """The snapshot pickled whole, indexes included (so loading does not rebuild them), compressed.
+
+    Entities shared between maps and indexes are pickled once and shared again when loaded;
+    each is pickled as its class and field values (rebuilt by calling the class, much faster
+    than dataclasses' own pickling); `PersistentMap`s as their entries (`__reduce__`).
+    """
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _REDUCERS
+    with _no_gc():
+        pickler.dump(snapshot)
+    return zlib.compress(buffer.getbuffer(), 1)
 
 
-def _rows(cls: type, entities: Any) -> list[tuple]:
-    row = _ROW[cls]
-    return [row(entity) for entity in entities]
+def _reducer(cls: type) -> Any:
+    values = attrgetter(*_fields(cls))
+    return lambda entity: (cls, values(entity))
 
 
-def _snapshot(stored: tuple) -> PlanSnapshot:
-    """The snapshot rebuilt from `_stored`'s tuples, indexes and all, as a full export is."""
-    (plan_id, name, knowledge, modified, first, last, currency, date_format), kinds, months = stored
-    changes = {
-        attribute: Changes(tuple(cls(*row) for row in rows))
-        for (attribute, cls), rows in zip(_KINDS, kinds, strict=True)
-    }
-    delta = PlanDelta(
-        plan_id=plan_id,
-        name=name,
-        last_modified_on=modified,
-        first_month=first,
-        last_month=last,
-        settings=PlanSettings(CurrencyFormat(*currency) if currency else None, date_format),
-        server_knowledge=knowledge,
-        months=tuple(
-            MonthChange(totals[0], Month(*totals), Changes(tuple(Category(*row) for row in categories)))
-            for totals, categories in months
-        ),
-        **changes,
-    )
-    return apply_delta(None, delta)
+_REDUCERS = {cls: _reducer(cls) for cls in _CLASSES if cls is not PlanSnapshot}
 
 
-class _DatesOnly(pickle.Unpickler):
-    """Unpickles plain data and the `datetime` types the entities hold; refuses anything else."""
+_ALLOWED = frozenset(
+    {("datetime", name) for name in ("date", "datetime", "timezone", "timedelta")}
+    | {(cls.__module__, cls.__name__) for cls in (*_CLASSES, PersistentMap)}
+)
 
-    ALLOWED = frozenset(
-        {("datetime", "date"), ("datetime", "datetime"), ("datetime", "timezone"), ("datetime", "timedelta")}
-    )
+
+class _PlanUnpickler(pickle.Unpickler):
+    """Unpickles a snapshot: plain data, the plan's own classes and `datetime` types; refuses
+    anything else, so a tampered file cannot make it call anything."""
 
     def find_class(self, module: str, name: str) -> Any:
-        if (module, name) not in self.ALLOWED:
+        if (module, name) not in _ALLOWED:
             raise StoreUnusable(f"it names {module}.{name}, which a stored plan never holds")
         return super().find_class(module, name)
 
 
-def _unpickled(data: bytes) -> Any:
-    return _DatesOnly(io.BytesIO(data)).load()
+def _unpickled(payload: bytes) -> PlanSnapshot:
+    with _no_gc():  # tens of thousands of new objects, no cycles: collecting meanwhile is waste
+        snapshot = _PlanUnpickler(io.BytesIO(zlib.decompress(payload))).load()
+    if not isinstance(snapshot, PlanSnapshot):
+        raise StoreUnusable(f"it holds a {type(snapshot).__name__}, not a plan")
+    return snapshot
+
+
+@contextlib.contextmanager
+def _no_gc() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 # --- when to save -----------------------------------------------------------------------------
