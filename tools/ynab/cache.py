@@ -253,6 +253,7 @@ class PlanCache:
                 entry.snapshot.server_knowledge,
                 kept,
             )
+            client.forget_writes(entry.snapshot.plan_id)  # their knowledge means nothing now
             return await self._load(client, entry.snapshot.plan_id)
         snapshot = await _built(entry.snapshot, data)
         return self._keep(client, snapshot, started, full=False)

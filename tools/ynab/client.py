@@ -109,6 +109,11 @@ class YnabClient:
         with _writes_lock:
             return _writes.get((self.base_url, self.token_tag, plan_id))
 
+    def forget_writes(self, plan_id: str) -> None:
+        """Forget this process's writes to a plan YNAB started over (its knowledge went back)."""
+        with _writes_lock:
+            _writes.pop((self.base_url, self.token_tag, plan_id), None)
+
     def written_knowledge(self, plan_id: str) -> int:
         """The highest server_knowledge this process's writes to the plan reported (0: none):
         a snapshot older than this would not show them (see tools.ynab.cache)."""

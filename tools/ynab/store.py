@@ -286,7 +286,7 @@ class Saver:
         self._lock = threading.Lock()
         self._pending: dict[tuple[str, str, str], PlanSnapshot] = {}
         self._saved_at: dict[tuple[str, str, str], float] = {}
-        self._saving: set[tuple[str, str, str]] = set()
+        self._saving: dict[tuple[str, str, str], threading.Thread] = {}
 
     def changed(self, base_url: str, token_tag: str, snapshot: PlanSnapshot) -> None:
         """A sync changed `snapshot`: save it now (in a thread) or with a later sync or flush."""
@@ -296,18 +296,28 @@ class Saver:
             last = self._saved_at.get(key)
             if key in self._saving or (last is not None and time.monotonic() - last < self.interval):
                 return
-            self._saving.add(key)
-        threading.Thread(target=self._save, args=(key,), name="plan-store-save", daemon=True).start()
+            thread = self._saving[key] = threading.Thread(
+                target=self._save, args=(key,), name="plan-store-save", daemon=True
+            )
+        thread.start()
+
+    def wait(self) -> None:
+        """Return once the saves under way are done."""
+        with self._lock:
+            running = list(self._saving.values())
+        for thread in running:
+            thread.join()
 
     def flush(self) -> None:
-        """Save every plan still waiting (called at shutdown; blocks)."""
+        """Save every plan still waiting, after the saves under way (at shutdown; blocks)."""
+        self.wait()
         with self._lock:
-            keys = [key for key in self._pending if key not in self._saving]
-            self._saving.update(keys)
+            keys = list(self._pending)
         for key in keys:
             self._save(key)
 
     def forget(self) -> None:
+        self.wait()
         with self._lock:
             self._pending.clear()
             self._saved_at.clear()
@@ -323,4 +333,5 @@ class Saver:
             logger.exception("Could not store plan %s (the next process will load it in full)", key[2])
         finally:
             with self._lock:
-                self._saving.discard(key)
+                if self._saving.get(key) is threading.current_thread():
+                    del self._saving[key]
