@@ -109,7 +109,7 @@ async def _chosen_plan_id(plan_id: str | None) -> str:
         return id_arg(plan_id, what="plan")
     if settings.AVENIR_MCP_DEFAULT_PLAN:
         return id_arg(settings.AVENIR_MCP_DEFAULT_PLAN, what="plan")
-    listing = await _plan_listing()
+    listing = await plan_listing()
     if not listing.plans:
         raise ToolError(NO_PLANS)
     chosen = default_plan_id(listing)
@@ -122,13 +122,17 @@ _listings: dict[tuple[str, str], tuple[float, ynab.PlanList]] = {}
 _listings_lock = threading.Lock()
 
 
-async def _plan_listing() -> ynab.PlanList:
-    """`GET /plans`, reused for `PLAN_LISTING_SECONDS` per YNAB and token."""
+async def plan_listing(max_age: float = PLAN_LISTING_SECONDS) -> ynab.PlanList:
+    """`GET /plans`, or the listing got less than `max_age` seconds ago (per YNAB and token).
+
+    `list_plans` passes the freshness window (`AVENIR_MCP_FRESHNESS_SECONDS`); choosing the
+    default plan reuses it for a few minutes. YNAB's refusals as `ToolError`.
+    """
     client = ynab.get_ynab_client()
     key = (client.base_url, client.token_tag)
     with _listings_lock:
         kept = _listings.get(key)
-    if kept is not None and time.monotonic() - kept[0] < PLAN_LISTING_SECONDS:
+    if kept is not None and time.monotonic() - kept[0] < max_age:
         return kept[1]
     try:
         listing = await ynab.list_plans(client=client)
