@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import math
 import os
 import statistics
 import sys
@@ -48,6 +47,7 @@ from bench.harness import (  # noqa: E402 (needs the path above)
     arguments,
     bare_delta_median,
     figure,
+    nearest_rank,
     seed_heavy,
     served,
     throwaway_database,
@@ -105,7 +105,7 @@ async def _measure(service: Service, token: str, plan_id: str, options: argparse
             durations = await timed_async(partial(_call, client, tool, arguments), options.calls)
             cpu_per_call = (_cpu_seconds(service.process.pid) - cpu_before) / options.calls
             figure(f"{tool}_median", statistics.median(durations) * 1000, "ms", 1)
-            figure(f"{tool}_p95", _nearest_rank(durations, 95) * 1000, "ms", 1)
+            figure(f"{tool}_p95", nearest_rank(durations, 95) * 1000, "ms", 1)
             figure(f"{tool}_service_cpu", cpu_per_call * 1000, "ms", 1)
     service.reset_pacing()
     figure(
@@ -117,11 +117,6 @@ async def _call(client, tool: str, arguments: dict) -> None:
     result = await client.call_tool(tool, arguments)
     if result.is_error:
         raise SystemExit(f"{tool} refused {arguments}: {result.content[0].text}")
-
-
-def _nearest_rank(values: list[float], percent: int) -> float:
-    ordered = sorted(values)
-    return ordered[max(math.ceil(percent / 100 * len(ordered)) - 1, 0)]
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -137,21 +132,13 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _memory(service: Service) -> None:
-    """The serving process's resident memory now and at its peak, from /proc (Linux)."""
-    status = Path(f"/proc/{service.process.pid}/status")
-    if not status.exists():
+    """The serving process's resident memory now and at its peak (Linux /proc)."""
+    memory = service.memory()
+    if memory is None:
         print("service_rss: unavailable (no /proc on this system)", flush=True)
         return
-    fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
-    figure("service_rss", _kilobytes(fields["VmRSS"]) / 1024, "MB", 1)
-    figure("service_rss_peak", _kilobytes(fields["VmHWM"]) / 1024, "MB", 1)
-
-
-def _kilobytes(field: str) -> int:
-    number, unit = field.split()
-    if unit != "kB":
-        raise SystemExit(f"Unexpected unit in /proc status: {field!r}")
-    return int(number)
+    figure("service_rss", memory[0], "MB", 1)
+    figure("service_rss_peak", memory[1], "MB", 1)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ from django.utils import timezone
 
 from tools.logic.ids import check_id
 from tools.ynab import store
-from tools.ynab.client import ALIASES, YnabClient
+from tools.ynab.client import ALIASES, YnabClient, tls_context
 from tools.ynab.errors import YnabError
 from tools.ynab.merge import apply_delta
 from tools.ynab.pacing import RequestKind, current_kind
@@ -114,6 +114,7 @@ class PlanCache:
         Returns their ids; a call for one of them meanwhile waits for its load (no export).
         """
         plan_ids = store.stored_plans(client.base_url, client.token_tag)
+        self._restorer.submit(tls_context)  # so the first request does not load the CA bundle
         for plan_id in plan_ids:
             self._restore((client.base_url, client.token_tag, plan_id))
         return plan_ids

@@ -18,7 +18,9 @@ find_transactions before trying again.").
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
+import ssl
 import threading
 import time
 import weakref
@@ -139,6 +141,7 @@ class YnabClient:
             timeout=self._timeout,
             follow_redirects=False,
             transport=self._transport,
+            verify=tls_context(),
         )
 
     async def aclose(self) -> None:
@@ -297,6 +300,14 @@ class YnabClient:
         with _writes_lock:
             previous = _writes.get(key)
             _writes[key] = WriteMark(time.monotonic(), max(knowledge, previous.knowledge if previous else 0))
+
+
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """The certificate-checking TLS context every client shares: loading the CA bundle takes
+    ~0.1 s, which a new process does once, at start-up (`tools.ynab.cache.PlanCache.warm_up`),
+    rather than in its first call."""
+    return httpx.create_ssl_context()
 
 
 def _data(response: httpx.Response, write: bool = False) -> Json:
