@@ -42,6 +42,7 @@ from datetime import datetime
 
 import anyio
 from django.conf import settings
+from django.db import connections
 from django.utils import timezone
 
 from tools.logic.ids import check_id
@@ -114,7 +115,10 @@ class PlanCache:
         Returns their ids; a call for one of them meanwhile waits for its load (no export).
         """
         plan_ids = store.stored_plans(client.base_url, client.token_tag)
-        self._restorer.submit(tls_context)  # so the first request does not load the CA bundle
+        # What a process's first request would otherwise do on its way: load the CA bundle,
+        # read the last hour's requests for the pacer.
+        self._restorer.submit(tls_context)
+        self._restorer.submit(_closing_connection(client.sender.seed_pacer_now))
         for plan_id in plan_ids:
             self._restore((client.base_url, client.token_tag, plan_id))
         return plan_ids
@@ -204,9 +208,17 @@ class PlanCache:
             return future
 
     def _load_stored(self, key: CacheKey) -> None:
+        started = time.perf_counter()
         snapshot = store.load(*key)
         if snapshot is None:
             return
+        logger.info(
+            "Plan %s restored from the store (server_knowledge %s, %s transactions) in %.0f ms",
+            key[2],
+            snapshot.server_knowledge,
+            len(snapshot.transactions),
+            (time.perf_counter() - started) * 1000,
+        )
         now = timezone.now()
         with self._lock:
             self._entries.setdefault(key, CacheEntry(snapshot, now, now, synced_at=None))
@@ -291,6 +303,20 @@ class PlanCache:
     def _drop(self, key: CacheKey) -> None:
         with self._lock:
             self._entries.pop(key, None)
+
+
+def _closing_connection(work: Callable[[], None]) -> Callable[[], None]:
+    """`work` for a thread of our own that uses the database: its connection closed after."""
+
+    def run() -> None:
+        try:
+            work()
+        except Exception:
+            logger.exception("Warm-up step failed (the first call will do it)")
+        finally:
+            connections.close_all()
+
+    return run
 
 
 async def _built(base: PlanSnapshot | None, data: Json) -> PlanSnapshot:

@@ -171,6 +171,12 @@ class Sender:
             history = await records.last_hour(self.token_tag, self.pacer.clock())
             self.pacer.seed(history.sent_at, history.paused_until)
 
+    def seed_pacer_now(self) -> None:
+        """`_seed_pacer` from synchronous code (a process's warm-up), so no call waits for it."""
+        if self.pacer.needs_history:
+            history = records.last_hour_sync(self.token_tag, self.pacer.clock())
+            self.pacer.seed(history.sent_at, history.paused_until)
+
     async def _record(
         self, call: Call, stamp: float, started: float, status: int | None, outcome: str
     ) -> None:
