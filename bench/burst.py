@@ -12,6 +12,8 @@ evenly over `--seconds` (each starts at its own offset): the ten read tools that
 
 - burst_calls: calls made; burst_refusals: calls answered with an error (pacing included);
 - burst_requests: what reached the sandbox ("YNAB") meanwhile, from its own request log;
+  burst_deltas and burst_plan_listings: how many were plan deltas and `GET /plans` (for
+  list_plans, whose listing is reused within the window too);
 - burst_median / burst_p95 (ms): each call end to end, nearest-rank p95.
 
 Targets (issue 8): at most 5 requests, 0 refusals, p95 < 100 ms.
@@ -30,6 +32,7 @@ from bench.harness import (  # noqa: E402 (needs the path above)
     Service,
     arguments,
     figure,
+    is_delta,
     mcp_client,
     nearest_rank,
     read_only_token,
@@ -60,16 +63,18 @@ async def _burst(service: Service, tokens: list[str], plan_id: str, seconds: flo
     async with mcp_client(service, tokens[0]) as client:
         await client.call_tool("list_accounts", {"plan_id": plan_id})  # cached by an earlier call
     await asyncio.sleep(settings.AVENIR_MCP_FRESHNESS_SECONDS + 0.5)  # ... now out of date
-    mark = request_mark()
+    mark = await asyncio.to_thread(request_mark)
     results = await asyncio.gather(
         *(_session(service, token, plan_id, seconds, n / len(tokens)) for n, token in enumerate(tokens))
     )
-    served_requests = requests_since(mark)
+    served_requests = await asyncio.to_thread(requests_since, mark)
     durations = [duration for session in results for duration, _ in session]
     refusals = [text for session in results for _, text in session if text is not None]
     figure("burst_calls", len(durations), "", 0)
     figure("burst_refusals", len(refusals), "", 0)
     figure("burst_requests", len(served_requests), "", 0)
+    figure("burst_deltas", sum(1 for entry in served_requests if is_delta(entry)), "", 0)
+    figure("burst_plan_listings", sum(1 for entry in served_requests if entry.path.endswith("/plans")), "", 0)
     figure("burst_median", statistics.median(durations) * 1000, "ms", 1)
     figure("burst_p95", nearest_rank(durations, 95) * 1000, "ms", 1)
     for text in sorted(set(refusals))[:3]:

@@ -216,7 +216,10 @@ async def call_tool(client, tool: str, arguments: dict) -> None:
 
 
 def request_mark() -> int:
-    """The sandbox's request log position now (the log is in the throwaway database)."""
+    """The sandbox's request log position now (the log is in the throwaway database).
+
+    This and `requests_since` use Django's ORM: from async code, call them in a thread
+    (`await asyncio.to_thread(request_mark)`)."""
     from sandbox import faults
 
     return faults.last_request_id()

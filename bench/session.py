@@ -78,12 +78,12 @@ async def _session(service: Service, token: str, name: str, plan_id: str) -> Non
     async with mcp_client(service, token) as client:
         await call_tool(client, "list_accounts", {"plan_id": plan_id})  # cached by an earlier call
         await asyncio.sleep(settings.AVENIR_MCP_FRESHNESS_SECONDS + 0.5)  # ... that is now out of date
-        mark = request_mark()
+        mark = await asyncio.to_thread(request_mark)
         started = time.perf_counter()
         for tool, tool_arguments in calls:
             await call_tool(client, tool, tool_arguments)
         elapsed = time.perf_counter() - started
-    served_requests = requests_since(mark)
+    served_requests = await asyncio.to_thread(requests_since, mark)
     exports = [entry for entry in served_requests if entry.path.endswith(plan_id) and not is_delta(entry)]
     figure(f"{name}_session_requests", len(served_requests), "", 0)
     figure(f"{name}_session_exports", len(exports), "", 0)
