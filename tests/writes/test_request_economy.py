@@ -15,7 +15,13 @@ from django.utils import timezone
 from sandbox import faults
 from sandbox.seeding import seed_demo_plan
 from tests.reads.read_calls import read_arguments
-from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned, ready_to_assign
+from tests.writes.assigned_plans import (
+    DINING_ASSIGNED,
+    GROCERIES_ASSIGNED,
+    BudgetHome,
+    assigned,
+    ready_to_assign,
+)
 from tests.writes.checks import MODERN, connected, content
 from tools.logic.money import parse_amount
 
@@ -79,6 +85,24 @@ async def test_reads_inside_the_window_send_nothing_and_the_first_after_it_one_d
 
     assert served_inside == []
     assert [is_delta(request, budget.id) for request in served_after] == [True], served_after
+
+
+async def test_concurrent_reads_after_the_window_share_one_delta(budget, settings):
+    settings.AVENIR_MCP_FRESHNESS_SECONDS = 5  # the twenty calls all fit in one window
+    async with connected(MODERN) as client:
+        await read(client, "list_accounts", budget.id)
+    await anyio.sleep(5.05)
+    start = await mark()
+
+    async def agent(tool: str) -> None:
+        async with connected(MODERN) as client:
+            await read(client, tool, budget.id)
+
+    async with anyio.create_task_group() as agents:
+        for tool in READS * 2:
+            agents.start_soon(agent, tool)
+
+    assert [is_delta(request, budget.id) for request in await requests_since(start)] == [True]
 
 
 async def test_a_read_after_a_write_shows_it_and_the_write_itself_reads_fresh(budget, settings):
@@ -157,3 +181,34 @@ async def test_the_sandbox_demo_answers_500_calls_in_a_row(live_service):
     served = await requests_since(start)
     assert len(served) == 500  # every call synced (the tests' window is 0), none was refused
     assert all(is_delta(request, demo.id) for request in served[1:])
+
+
+async def test_a_rollback_goes_out_while_the_pacer_pauses_after_a_429(budget, settings):
+    """move_money's second write answered 429: the pacer pauses, yet setting the first back is sent."""
+    settings.AVENIR_MCP_YNAB_HOURLY_LIMIT = 180  # paced as against YNAB
+    arguments = {
+        "plan_id": budget.id,
+        "month": budget.month[:7],
+        "from_category_id": budget.home.groceries,
+        "to_category_id": budget.home.dining,
+        "amount": "30.00",
+    }
+    async with connected(MODERN) as client:
+        code = content(await client.call_tool("move_money", arguments))["confirmation"]
+        dining = budget.category_path(budget.home.dining) + "$"
+        await sync_to_async(faults.inject)("status", method="PATCH", path=dining, status=429)
+        start = await mark()
+        result = await client.call_tool("move_money", {**arguments, "confirmation": code})
+        served = await requests_since(start)
+        paused = await client.call_tool("list_payees", {"plan_id": budget.id})
+
+    assert result.is_error
+    assert "Nothing moved" in result.content[0].text
+    assert [(method, path.rsplit("/", 1)[1]) for method, path, _ in served[1:]] == [
+        ("PATCH", budget.home.groceries),
+        ("PATCH", budget.home.dining),
+        ("PATCH", budget.home.groceries),  # the set-back, sent during the pause
+    ]
+    assert await assigned(budget, budget.home.groceries) == GROCERIES_ASSIGNED
+    assert paused.is_error
+    assert "too many requests" in paused.content[0].text  # anything else waits for the pause
