@@ -17,6 +17,9 @@ is made. Prints one figure a line as `name: value unit`:
   restart_first_call_requests: how many;
 - restart_warm_call_median (ms): `--calls` more calls of the same tool (inside the
   freshness window: no request);
+- restart_synced_call_median (ms): 3 calls of the same tool, each after waiting out the
+  freshness window, so each sends one delta as the first call did: a warm call to read the
+  first one against;
 - restart_service_rss_peak (MB): the restarted service's peak resident memory.
 
 Targets (issue 8): one delta request, the first call as fast as a warm one (< 50 ms), peak
@@ -80,6 +83,8 @@ def main() -> None:
                 print(f"restart_first_call_request: {'+'.join(sorted(kinds)) or 'none'}", flush=True)
                 figure("restart_first_call_requests", len(sent), "", 0)
                 figure("restart_warm_call_median", statistics.median(durations[1:]) * 1000, "ms", 1)
+                synced = [asyncio.run(_synced_call(service, token, plan_id)) for _ in range(3)]
+                figure("restart_synced_call_median", statistics.median(synced) * 1000, "ms", 1)
                 _peak("restart_service_rss_peak", service)
 
 
@@ -87,6 +92,16 @@ async def _calls(service: Service, token: str, plan_id: str, count: int) -> list
     """Seconds each of `count` calls of the tool took, in one MCP session."""
     async with mcp_client(service, token) as client:
         return await timed_async(lambda: call_tool(client, TOOL, {"plan_id": plan_id}), count)
+
+
+async def _synced_call(service: Service, token: str, plan_id: str) -> float:
+    """One call after the freshness window has passed (it sends one delta request)."""
+    from django.conf import settings
+
+    async with mcp_client(service, token) as client:
+        await asyncio.sleep(settings.AVENIR_MCP_FRESHNESS_SECONDS + 0.5)
+        [duration] = await timed_async(lambda: call_tool(client, TOOL, {"plan_id": plan_id}), 1)
+    return duration
 
 
 def _peak(name: str, service: Service) -> None:

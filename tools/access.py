@@ -3,10 +3,12 @@
 The order every read tool follows (TOOLS.md §1.3): check what the arguments alone show
 (ids, months, dates, windows, duplicates) with the `*_arg` helpers of `tools.arguments`,
 which raise `ToolError` before anything is sent; then `await open_plan(plan_id)` (at most one
-YNAB request once warm); then check what needs the plan (`require_account`, `require_month`, ...).
+YNAB request once warm, none within the freshness window); then check what needs the plan
+(`require_account`, `require_month`, ...).
 
 - `open_plan(plan_id)`: the snapshot of the plan the agent means (an id, `last-used`, or
   omitted: the default plan), YNAB's refusals and pacing as one-line `ToolError`s;
+  `plan_listing(max_age)`: the plans the token sees, reused for `max_age` seconds;
   `real_plan_id(plan_id)`: only its real id, for what reads the log rather than the plan.
 - `today()`: the server's local date (`settings.TIME_ZONE`), the only clock tools read.
 - Plan lookups: `require_account`, `require_category`, `require_group`, `require_payee`,
@@ -58,7 +60,9 @@ async def open_plan(plan_id: str | None) -> ynab.PlanSnapshot:
     or the token's only plan), read from a plan listing reused for a few minutes; with no
     such plan: `Several plans: pass plan_id (list_plans gives them).` `last-used` is
     resolved by the plan cache: the snapshot's `plan_id` is always the real id, and results
-    should carry it. Costs one YNAB request once warm (the delta), the full export when cold.
+    should carry it. Costs no YNAB request within the freshness window, else one once warm
+    (the delta), the full export when cold and not stored. Inside the write flow
+    (`request_kind(WRITE)`) it always reads fresh.
     """
     chosen = await _chosen_plan_id(plan_id)
     try:

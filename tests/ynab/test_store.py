@@ -3,6 +3,7 @@ ignored with one log line and costs a full export, never a wrong answer."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import pickle
@@ -131,3 +132,21 @@ async def test_a_plan_re_created_with_less_knowledge_is_loaded_in_full_not_merge
 def _reseeded(plan_id: str) -> None:
     Plan.objects.filter(pk=plan_id).delete()
     seed_demo_plan(plan_id=plan_id)
+
+
+async def test_a_plan_is_stored_at_once_then_at_most_once_a_minute_and_at_shutdown(client, demo_plan_id):
+    first = await loaded(client, demo_plan_id)
+    later = dataclasses.replace(first, server_knowledge=first.server_knowledge + 1)
+    saver = store.Saver()
+
+    saver.changed(client.base_url, client.token_tag, first)
+    saver.wait()
+    saver.changed(client.base_url, client.token_tag, later)  # within the minute: kept for later
+    saver.wait()
+    kept_meanwhile = store.load(client.base_url, client.token_tag, demo_plan_id).server_knowledge
+    saver.flush()
+
+    assert kept_meanwhile == first.server_knowledge
+    assert (
+        store.load(client.base_url, client.token_tag, demo_plan_id).server_knowledge == later.server_knowledge
+    )

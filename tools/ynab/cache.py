@@ -85,13 +85,16 @@ class PlanCacheState:
     token_tag: str
 
 
+# Loads stored plans (and does the rest of a warm-up) off the event loop, one at a time.
+_restorer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="plan-store-load")
+
+
 class PlanCache:
     def __init__(self) -> None:
         self._entries: dict[CacheKey, CacheEntry] = {}
         self._aliases: dict[CacheKey, str] = {}
         self._flights: dict[tuple[CacheKey, asyncio.AbstractEventLoop, bool], asyncio.Task] = {}
         self._restores: dict[CacheKey, concurrent.futures.Future] = {}
-        self._restorer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="plan-store-load")
         self._lock = threading.Lock()
         self.saver = store.Saver()
 
@@ -117,8 +120,8 @@ class PlanCache:
         plan_ids = store.stored_plans(client.base_url, client.token_tag)
         # What a process's first request would otherwise do on its way: load the CA bundle,
         # read the last hour's requests for the pacer.
-        self._restorer.submit(tls_context)
-        self._restorer.submit(_closing_connection(client.sender.seed_pacer_now))
+        _restorer.submit(tls_context)
+        _restorer.submit(_closing_connection(client.sender.seed_pacer_now))
         for plan_id in plan_ids:
             self._restore((client.base_url, client.token_tag, plan_id))
         return plan_ids
@@ -204,7 +207,7 @@ class PlanCache:
         with self._lock:
             future = self._restores.get(key)
             if future is None:
-                future = self._restores[key] = self._restorer.submit(self._load_stored, key)
+                future = self._restores[key] = _restorer.submit(self._load_stored, key)
             return future
 
     def _load_stored(self, key: CacheKey) -> None:
