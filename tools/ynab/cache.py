@@ -47,7 +47,7 @@ from django.utils import timezone
 
 from tools.logic.ids import check_id
 from tools.ynab import store
-from tools.ynab.client import ALIASES, YnabClient, tls_context
+from tools.ynab.client import ALIASES, YnabClient, prepare_transport
 from tools.ynab.errors import YnabError
 from tools.ynab.merge import apply_delta
 from tools.ynab.pacing import RequestKind, current_kind
@@ -118,9 +118,9 @@ class PlanCache:
         Returns their ids; a call for one of them meanwhile waits for its load (no export).
         """
         plan_ids = store.stored_plans(client.base_url, client.token_tag)
-        # What a process's first request would otherwise do on its way: load the CA bundle,
-        # read the last hour's requests for the pacer.
-        _restorer.submit(tls_context)
+        # What a process's first request would otherwise do on its way: load the CA bundle
+        # and the transport, read the last hour's requests for the pacer.
+        _restorer.submit(prepare_transport)
         _restorer.submit(_closing_connection(client.sender.seed_pacer_now))
         for plan_id in plan_ids:
             self._restore((client.base_url, client.token_tag, plan_id))
