@@ -56,9 +56,11 @@ def arguments(doc: str) -> argparse.ArgumentParser:
 
 @contextmanager
 def throwaway_database() -> Iterator[None]:
-    """Django (here and in the served child) pointed at a temporary SQLite file for the block."""
+    """Django (here and in the served child) pointed at a temporary SQLite file and data
+    folder for the block."""
     with tempfile.TemporaryDirectory(prefix="avenir-bench-") as workdir:
         os.environ["DATABASE_URL"] = f"sqlite:///{Path(workdir) / 'bench.sqlite3'}"  # before Django reads it
+        os.environ["AVENIR_MCP_DATA_DIR"] = str(Path(workdir) / "data")  # stored plans go there too
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
         os.environ.setdefault("LOG_LEVEL", "WARNING")  # figures on stdout, nothing chatty on stderr
         yield
