@@ -150,3 +150,24 @@ async def test_a_plan_is_stored_at_once_then_at_most_once_a_minute_and_at_shutdo
     assert (
         store.load(client.base_url, client.token_tag, demo_plan_id).server_knowledge == later.server_knowledge
     )
+
+
+async def test_a_new_cache_knows_what_last_used_meant_and_sends_one_delta(
+    client, demo_plan_id, sandbox_log, settings, tmp_path
+):
+    settings.AVENIR_MCP_DATA_DIR = tmp_path  # only this test's plans are stored here
+    await client.get_plan(demo_plan_id, 10**9)  # opening a plan makes it YNAB's last-used
+    before = PlanCache()
+    first = await before.snapshot(client, "last-used")
+    before.saver.wait()
+    restarted = PlanCache()
+    restarted.warm_up(client)
+    await sandbox_log.mark()
+
+    again = await restarted.snapshot(client, "last-used")
+
+    [request] = await sandbox_log.requests()
+    assert request.path.endswith("/plans/last-used")
+    assert request.query == f"last_knowledge_of_server={first.server_knowledge}"
+    assert again.plan_id == first.plan_id == demo_plan_id
+    assert_same_plan(again, first)

@@ -117,14 +117,17 @@ class PlanCache:
 
         Returns their ids; a call for one of them meanwhile waits for its load (no export).
         """
-        plan_ids = store.stored_plans(client.base_url, client.token_tag)
+        stored = store.stored_plans(client.base_url, client.token_tag)
         # What a process's first request would otherwise do on its way: load the CA bundle
         # and the transport, read the last hour's requests for the pacer.
         _restorer.submit(prepare_transport)
         _restorer.submit(_closing_connection(client.sender.seed_pacer_now))
-        for plan_id in plan_ids:
-            self._restore((client.base_url, client.token_tag, plan_id))
-        return plan_ids
+        for plan in stored:
+            with self._lock:
+                for alias in plan.aliases:  # newest first: the latest word on what it meant
+                    self._aliases.setdefault((client.base_url, client.token_tag, alias), plan.plan_id)
+            self._restore((client.base_url, client.token_tag, plan.plan_id))
+        return [plan.plan_id for plan in stored]
 
     def _within_window(self, client: YnabClient, key: CacheKey) -> PlanSnapshot | None:
         """The cached snapshot when a read may have it without asking YNAB (module docstring)."""
@@ -229,7 +232,10 @@ class PlanCache:
     async def _refresh_alias(self, client: YnabClient, alias: str) -> PlanSnapshot:
         alias_key = (client.base_url, client.token_tag, alias)
         real_id = self._aliases.get(alias_key)
-        entry = self._entry((client.base_url, client.token_tag, real_id)) if real_id else None
+        entry = None
+        if real_id is not None:
+            real_key = (client.base_url, client.token_tag, real_id)
+            entry = self._entry(real_key) or await self._restored(real_key)
         if entry is None:
             return await self._load(client, alias, alias_key=alias_key)
         started = time.monotonic()
@@ -291,8 +297,9 @@ class PlanCache:
             changed = (
                 full or current is None or current.snapshot.server_knowledge != snapshot.server_knowledge
             )
+            aliases = [alias for (*at, alias), real_id in self._aliases.items() if (*at, real_id) == key]
         if changed:
-            self.saver.changed(client.base_url, client.token_tag, snapshot)
+            self.saver.changed(client.base_url, client.token_tag, snapshot, aliases)
         return snapshot
 
     def flush(self) -> None:

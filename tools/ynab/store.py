@@ -8,9 +8,10 @@ costs one delta request (`last_knowledge_of_server`), never a second full export
 Where: one file a plan under `<AVENIR_MCP_DATA_DIR>/plans/` (default `.local/plans/`),
 named by a hash of the YNAB URL and the plan id, readable by the service's user only. A file
 holds a one-line JSON header (format, YNAB URL, token tag, plan id, server_knowledge, the
-payload's SHA-256) and the payload: the snapshot, indexes included, pickled then
-zlib-compressed (about 3 MB for 50,000 transactions; loading it skips the parsing and
-indexing a full export needs). The key itself is never stored: the token tag is a hash.
+aliases such as `last-used` that named the plan, the payload's SHA-256) and the payload:
+the snapshot, indexes included, pickled then zlib-compressed (about 4 MB for 50,000
+transactions; loading it skips the parsing and indexing a full export needs). The key
+itself is never stored: the token tag is a hash.
 
 Never a wrong answer: a file that is unreadable, from another format (the entities'
 fields are part of the format, so a changed class makes old files unusable on purpose),
@@ -34,7 +35,8 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
@@ -114,8 +116,11 @@ def path_for(base_url: str, plan_id: str) -> Path:
     return store_dir() / f"{name}{SUFFIX}"
 
 
-def save(base_url: str, token_tag: str, snapshot: PlanSnapshot) -> Path:
-    """Write `snapshot` to its file, atomically (a reader sees the old file or the new one)."""
+def save(base_url: str, token_tag: str, snapshot: PlanSnapshot, aliases: Sequence[str] = ()) -> Path:
+    """Write `snapshot` to its file, atomically (a reader sees the old file or the new one).
+
+    `aliases`: the plan ids YNAB resolves (`last-used`) that named this plan when it was read.
+    """
     payload = _payload(snapshot)
     header = {
         "format": FORMAT,
@@ -124,6 +129,7 @@ def save(base_url: str, token_tag: str, snapshot: PlanSnapshot) -> Path:
         "plan_id": snapshot.plan_id,
         "server_knowledge": snapshot.server_knowledge,
         "saved_at": time.time(),
+        "aliases": list(aliases),
         "sha256": hashlib.sha256(payload).hexdigest(),
     }
     path = path_for(base_url, snapshot.plan_id)
@@ -171,9 +177,17 @@ def load(base_url: str, token_tag: str, plan_id: str) -> PlanSnapshot | None:
     return snapshot
 
 
-def stored_plans(base_url: str, token_tag: str) -> list[str]:
-    """Ids of the plans stored for this YNAB URL and key (by their headers), newest first."""
-    found: list[tuple[float, str]] = []
+@dataclass(frozen=True, slots=True)
+class StoredPlan:
+    """A stored plan's header: its id, and the aliases (`last-used`) that named it."""
+
+    plan_id: str
+    aliases: tuple[str, ...]
+
+
+def stored_plans(base_url: str, token_tag: str) -> list[StoredPlan]:
+    """The plans stored for this YNAB URL and key (by their headers), newest first."""
+    found: list[tuple[float, StoredPlan]] = []
     for path in _files():
         try:
             with path.open("rb") as file:
@@ -186,8 +200,11 @@ def stored_plans(base_url: str, token_tag: str) -> list[str]:
             base_url,
             token_tag,
         ):
-            found.append((float(header.get("saved_at") or 0), str(header.get("plan_id"))))
-    return [plan_id for _, plan_id in sorted(found, reverse=True)]
+            aliases = tuple(str(alias) for alias in header.get("aliases") or ())
+            found.append(
+                (float(header.get("saved_at") or 0), StoredPlan(str(header.get("plan_id")), aliases))
+            )
+    return [plan for _, plan in sorted(found, key=lambda item: item[0], reverse=True)]
 
 
 def _files() -> Iterator[Path]:
@@ -284,15 +301,17 @@ class Saver:
     def __init__(self, interval: float = SAVE_INTERVAL_SECONDS) -> None:
         self.interval = interval
         self._lock = threading.Lock()
-        self._pending: dict[tuple[str, str, str], PlanSnapshot] = {}
+        self._pending: dict[tuple[str, str, str], tuple[PlanSnapshot, tuple[str, ...]]] = {}
         self._saved_at: dict[tuple[str, str, str], float] = {}
         self._saving: dict[tuple[str, str, str], threading.Thread] = {}
 
-    def changed(self, base_url: str, token_tag: str, snapshot: PlanSnapshot) -> None:
+    def changed(
+        self, base_url: str, token_tag: str, snapshot: PlanSnapshot, aliases: Sequence[str] = ()
+    ) -> None:
         """A sync changed `snapshot`: save it now (in a thread) or with a later sync or flush."""
         key = (base_url, token_tag, snapshot.plan_id)
         with self._lock:
-            self._pending[key] = snapshot
+            self._pending[key] = (snapshot, tuple(aliases))
             last = self._saved_at.get(key)
             if key in self._saving or (last is not None and time.monotonic() - last < self.interval):
                 return
@@ -325,10 +344,10 @@ class Saver:
     def _save(self, key: tuple[str, str, str]) -> None:
         try:
             with self._lock:
-                snapshot = self._pending.pop(key, None)
+                pending = self._pending.pop(key, None)
                 self._saved_at[key] = time.monotonic()
-            if snapshot is not None:
-                save(key[0], key[1], snapshot)
+            if pending is not None:
+                save(key[0], key[1], *pending)
         except Exception:
             logger.exception("Could not store plan %s (the next process will load it in full)", key[2])
         finally:
