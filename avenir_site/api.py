@@ -34,7 +34,7 @@ class YnabHealth(Schema):
     base_url: str
     token: str
     requests_last_hour: int
-    limit: int
+    limit: int | None
     paused_until: datetime | None
     cached_plans: list[CachedPlan]
 
@@ -49,10 +49,10 @@ class Health(Schema):
 def health(request) -> Health:
     """Answers 200 while the service runs and its database answers.
 
-    `ynab`: requests sent to YNAB in the last hour (this service stops at `limit`; YNAB allows
-    200), the pause after a 429 if one runs, and the plans cached in this process (ids and
-    figures only: this page needs no login, so plan names stay in the admin). It sends
-    nothing to YNAB.
+    `ynab`: requests sent to YNAB in the last hour (this service stops at `limit`, null
+    against a sandbox, which is not paced; YNAB allows 200), the pause after a 429 if one
+    runs, and the plans cached in this process (ids and figures only: this page needs no
+    login, so plan names stay in the admin). It sends nothing to YNAB.
     """
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")

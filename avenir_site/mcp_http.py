@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from urllib.parse import urlsplit
 
+import anyio
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -29,6 +30,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
 from avenir_site.mcp_server import HttpServers
+from tools import ynab
 from tools.auth import PRINCIPAL_SCOPE_KEY, Principal, authenticate
 
 logger = logging.getLogger(__name__)
@@ -64,16 +66,22 @@ class McpHttpApp:
         self, receive: Receive, send: Send, started: Callable[[], None] | None = None
     ) -> None:
         """Answer the ASGI lifespan protocol, running the session managers in between;
-        `started` is called once the service is ready."""
+        `started` is called once the service is ready.
+
+        At start-up the stored plans start loading in the background; at shutdown the plans
+        changed since their last save are stored (`tools.ynab.store`).
+        """
         await receive()  # lifespan.startup
         phase = "startup"
         try:
             async with self.running():
+                warm_up_stored_plans()
                 await send({"type": "lifespan.startup.complete"})
                 if started is not None:
                     started()
                 phase = "shutdown"
                 await receive()  # lifespan.shutdown
+                await anyio.to_thread.run_sync(ynab.store_changed_plans)
         except Exception as error:
             logger.exception("MCP session managers failed at %s", phase)
             await send({"type": f"lifespan.{phase}.failed", "message": repr(error)})
@@ -120,6 +128,14 @@ class AnswerEnd:
     async def finish(self) -> None:
         if self.started and not self.complete:
             await self.send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def warm_up_stored_plans() -> None:
+    """Start loading the stored plans of the configured YNAB; a failure only costs a full load."""
+    try:
+        ynab.warm_up()
+    except Exception:
+        logger.exception("Could not start loading the stored plans (each loads in full when used)")
 
 
 def host_or_origin_refusal(headers: Headers) -> Response | None:

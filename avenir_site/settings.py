@@ -185,6 +185,15 @@ AVENIR_MCP_YNAB_URL = env_str("AVENIR_MCP_YNAB_URL") or (
 # No token and no URL given: YNAB is this service's own sandbox (`mcp_stdio` then serves it
 # in its own process, so no web server needs to run).
 YNAB_IS_EMBEDDED_SANDBOX = not YNAB_API_KEY and not env_str("AVENIR_MCP_YNAB_URL")
+# Requests an hour this service may send to YNAB (reads stop 20 short). None (unset): 180
+# against YNAB, not paced against a sandbox; 0: never paced.
+AVENIR_MCP_YNAB_HOURLY_LIMIT = (
+    env_int("AVENIR_MCP_YNAB_HOURLY_LIMIT", 0) if env_str("AVENIR_MCP_YNAB_HOURLY_LIMIT") else None
+)
+# A read within this many seconds of its plan's last sync sends no request (0: always a delta).
+AVENIR_MCP_FRESHNESS_SECONDS = env_int("AVENIR_MCP_FRESHNESS_SECONDS", 15)
+# Where the service keeps its files: each plan's stored snapshot (plans/), loaded at start-up.
+AVENIR_MCP_DATA_DIR = Path(env_str("AVENIR_MCP_DATA_DIR") or LOCAL_DIR)
 
 # --- The sandbox ---------------------------------------------------------------------------
 

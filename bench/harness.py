@@ -13,7 +13,12 @@ The database is a SQLite file in a temporary directory, never the project's. The
 is `avenir_site.asgi:application` under uvicorn, as `make run` serves it, in a child process
 (`python -m bench.harness PORT`) on a free port; its YNAB is its own sandbox, and SIGUSR1
 empties its pacer's hourly count (`Service.reset_pacing`), so a bench that sends more than
-an hour's YNAB requests is not refused half way.
+an hour's YNAB requests is not refused half way. `served(env=...)` adds settings of its own
+(a second instance pointed at the first one's sandbox, a data folder).
+
+Also shared: `read_only_token`, `mcp_client` (the SDK's client over /mcp with a token),
+`request_mark` / `requests_since` (the sandbox's own request log: what reached "YNAB"),
+`nearest_rank`, and `Service.memory()` (resident memory now and at its peak).
 """
 
 from __future__ import annotations
@@ -29,8 +34,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,9 +56,11 @@ def arguments(doc: str) -> argparse.ArgumentParser:
 
 @contextmanager
 def throwaway_database() -> Iterator[None]:
-    """Django (here and in the served child) pointed at a temporary SQLite file for the block."""
+    """Django (here and in the served child) pointed at a temporary SQLite file and data
+    folder for the block."""
     with tempfile.TemporaryDirectory(prefix="avenir-bench-") as workdir:
         os.environ["DATABASE_URL"] = f"sqlite:///{Path(workdir) / 'bench.sqlite3'}"  # before Django reads it
+        os.environ["AVENIR_MCP_DATA_DIR"] = str(Path(workdir) / "data")  # stored plans go there too
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
         os.environ.setdefault("LOG_LEVEL", "WARNING")  # figures on stdout, nothing chatty on stderr
         yield
@@ -100,22 +107,39 @@ class Service:
         """Give the service a whole hourly YNAB budget again (see the module docstring)."""
         self.process.send_signal(signal.SIGUSR1)
 
+    def memory(self) -> tuple[float, float] | None:
+        """(resident, peak resident) memory in MB, from /proc (None where there is no /proc)."""
+        status = Path(f"/proc/{self.process.pid}/status")
+        if not status.exists():
+            return None
+        fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+        return _kilobytes(fields["VmRSS"]) / 1024, _kilobytes(fields["VmHWM"]) / 1024
+
+
+def _kilobytes(field: str) -> int:
+    number, unit = field.split()
+    if unit != "kB":
+        raise SystemExit(f"Unexpected unit in /proc status: {field!r}")
+    return int(number)
+
 
 @contextmanager
-def served() -> Iterator[Service]:
-    """The service in a child process on a free port, up and answering, stopped afterwards."""
+def served(env: dict[str, str] | None = None) -> Iterator[Service]:
+    """The service in a child process on a free port, up and answering, stopped afterwards
+    (SIGTERM: a graceful shutdown, as a process manager stops it)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "AVENIR_MCP_SELF_URL": url}  # so its YNAB is its own sandbox
-    process = subprocess.Popen([sys.executable, "-m", "bench.harness", str(port)], cwd=ROOT, env=env)
+    # AVENIR_MCP_SELF_URL: so that, unless env says otherwise, its YNAB is its own sandbox.
+    child_env = {**os.environ, "AVENIR_MCP_SELF_URL": url, **(env or {})}
+    process = subprocess.Popen([sys.executable, "-m", "bench.harness", str(port)], cwd=ROOT, env=child_env)
     try:
         _wait_until_up(url, process)
         yield Service(url, process)
     finally:
         process.terminate()
-        process.wait(timeout=30)
+        process.wait(timeout=60)
 
 
 def _wait_until_up(url: str, process: subprocess.Popen) -> None:
@@ -161,7 +185,67 @@ def _serve(port: int) -> None:
     asyncio.run(serve())
 
 
+# --- MCP clients and the sandbox's request log ----------------------------------------------
+
+
+def read_only_token(name: str) -> str:
+    """A new read-only MCP token (after `seed_heavy` has set Django up)."""
+    from tools.models import McpToken
+
+    _row, token = McpToken.issue(name, read_only=True)
+    return token
+
+
+@asynccontextmanager
+async def mcp_client(service: Service, token: str, mode: str = "2026-07-28") -> AsyncIterator[object]:
+    """The MCP SDK's client on the service's /mcp over streamable HTTP, with `token`."""
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {"Authorization": f"Bearer {token}"}
+    http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=120))
+    transport = streamable_http_client(f"{service.url}/mcp", http_client=http)
+    async with http, Client(transport, mode=mode) as client:
+        yield client
+
+
+async def call_tool(client, tool: str, arguments: dict) -> None:
+    """One tool call; a refusal stops the bench with its text."""
+    result = await client.call_tool(tool, arguments)
+    if result.is_error:
+        raise SystemExit(f"{tool} refused {arguments}: {result.content[0].text}")
+
+
+def request_mark() -> int:
+    """The sandbox's request log position now (the log is in the throwaway database).
+
+    This and `requests_since` use Django's ORM: from async code, call them in a thread
+    (`await asyncio.to_thread(request_mark)`)."""
+    from sandbox import faults
+
+    return faults.last_request_id()
+
+
+def requests_since(mark: int) -> list:
+    """Every request that reached the sandbox after `mark`, oldest first (`RequestLogEntry`)."""
+    from sandbox import faults
+
+    return faults.requests_since(mark)
+
+
+def is_delta(entry) -> bool:
+    """A plan read with `last_knowledge_of_server` (not a full export)."""
+    return entry.method == "GET" and "last_knowledge_of_server=" in entry.query
+
+
 # --- timing and figures ---------------------------------------------------------------------
+
+
+def nearest_rank(values: list[float], percent: int) -> float:
+    """The nearest-rank percentile of `values`."""
+    ordered = sorted(values)
+    return ordered[max(math.ceil(percent / 100 * len(ordered)) - 1, 0)]
 
 
 def timed(call: Callable[[], object], runs: int) -> list[float]:
@@ -206,12 +290,6 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
     fields = stat.read_text().rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
-
-
-def nearest_rank(values: list[float], percent: int) -> float:
-    """The nearest-rank percentile of `values` (`percent` of 100)."""
-    ordered = sorted(values)
-    return ordered[max(math.ceil(percent / 100 * len(ordered)) - 1, 0)]
 
 
 def figure(name: str, value: float, unit: str, digits: int) -> None:

@@ -123,21 +123,13 @@ async def _call(client, tool: str, arguments: dict) -> None:
 
 
 def _memory(service: Service) -> None:
-    """The serving process's resident memory now and at its peak, from /proc (Linux)."""
-    status = Path(f"/proc/{service.process.pid}/status")
-    if not status.exists():
+    """The serving process's resident memory now and at its peak (Linux /proc)."""
+    memory = service.memory()
+    if memory is None:
         print("service_rss: unavailable (no /proc on this system)", flush=True)
         return
-    fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
-    figure("service_rss", _kilobytes(fields["VmRSS"]) / 1024, "MB", 1)
-    figure("service_rss_peak", _kilobytes(fields["VmHWM"]) / 1024, "MB", 1)
-
-
-def _kilobytes(field: str) -> int:
-    number, unit = field.split()
-    if unit != "kB":
-        raise SystemExit(f"Unexpected unit in /proc status: {field!r}")
-    return int(number)
+    figure("service_rss", memory[0], "MB", 1)
+    figure("service_rss_peak", memory[1], "MB", 1)
 
 
 if __name__ == "__main__":

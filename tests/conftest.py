@@ -62,11 +62,18 @@ def _database(django_db_setup, django_db_blocker) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _test_settings() -> None:
-    """Settings every test runs under: the sandbox's test hooks on, nothing external."""
+def _test_settings(tmp_path_factory) -> None:
+    """Settings every test runs under: the sandbox's test hooks on, nothing external.
+
+    Every call syncs (no freshness window): most tests change the sandbox behind the
+    service's back and read the result at once. Tests of the window set it themselves.
+    Stored plans go to this run's own folder.
+    """
     settings.SANDBOX_FAULTS_ENABLED = True
     settings.YNAB_API_KEY = ""
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    settings.AVENIR_MCP_FRESHNESS_SECONDS = 0
+    settings.AVENIR_MCP_DATA_DIR = tmp_path_factory.mktemp("data")
 
 
 @pytest.fixture(autouse=True)

@@ -3,10 +3,12 @@
 The order every read tool follows (TOOLS.md §1.3): check what the arguments alone show
 (ids, months, dates, windows, duplicates) with the `*_arg` helpers of `tools.arguments`,
 which raise `ToolError` before anything is sent; then `await open_plan(plan_id)` (at most one
-YNAB request once warm); then check what needs the plan (`require_account`, `require_month`, ...).
+YNAB request once warm, none within the freshness window); then check what needs the plan
+(`require_account`, `require_month`, ...).
 
 - `open_plan(plan_id)`: the snapshot of the plan the agent means (an id, `last-used`, or
   omitted: the default plan), YNAB's refusals and pacing as one-line `ToolError`s;
+  `plan_listing(max_age)`: the plans the token sees, reused for `max_age` seconds;
   `real_plan_id(plan_id)`: only its real id, for what reads the log rather than the plan.
 - `today()`: the server's local date (`settings.TIME_ZONE`), the only clock tools read.
 - Plan lookups: `require_account`, `require_category`, `require_group`, `require_payee`,
@@ -58,7 +60,9 @@ async def open_plan(plan_id: str | None) -> ynab.PlanSnapshot:
     or the token's only plan), read from a plan listing reused for a few minutes; with no
     such plan: `Several plans: pass plan_id (list_plans gives them).` `last-used` is
     resolved by the plan cache: the snapshot's `plan_id` is always the real id, and results
-    should carry it. Costs one YNAB request once warm (the delta), the full export when cold.
+    should carry it. Costs no YNAB request within the freshness window, else one once warm
+    (the delta), the full export when cold and not stored. Inside the write flow
+    (`request_kind(WRITE)`) it always reads fresh.
     """
     chosen = await _chosen_plan_id(plan_id)
     try:
@@ -109,7 +113,7 @@ async def _chosen_plan_id(plan_id: str | None) -> str:
         return id_arg(plan_id, what="plan")
     if settings.AVENIR_MCP_DEFAULT_PLAN:
         return id_arg(settings.AVENIR_MCP_DEFAULT_PLAN, what="plan")
-    listing = await _plan_listing()
+    listing = await plan_listing()
     if not listing.plans:
         raise ToolError(NO_PLANS)
     chosen = default_plan_id(listing)
@@ -122,13 +126,17 @@ _listings: dict[tuple[str, str], tuple[float, ynab.PlanList]] = {}
 _listings_lock = threading.Lock()
 
 
-async def _plan_listing() -> ynab.PlanList:
-    """`GET /plans`, reused for `PLAN_LISTING_SECONDS` per YNAB and token."""
+async def plan_listing(max_age: float = PLAN_LISTING_SECONDS) -> ynab.PlanList:
+    """`GET /plans`, or the listing got less than `max_age` seconds ago (per YNAB and token).
+
+    `list_plans` passes the freshness window (`AVENIR_MCP_FRESHNESS_SECONDS`); choosing the
+    default plan reuses it for a few minutes. YNAB's refusals as `ToolError`.
+    """
     client = ynab.get_ynab_client()
     key = (client.base_url, client.token_tag)
     with _listings_lock:
         kept = _listings.get(key)
-    if kept is not None and time.monotonic() - kept[0] < PLAN_LISTING_SECONDS:
+    if kept is not None and time.monotonic() - kept[0] < max_age:
         return kept[1]
     try:
         listing = await ynab.list_plans(client=client)
@@ -137,12 +145,6 @@ async def _plan_listing() -> ynab.PlanList:
     with _listings_lock:
         _listings[key] = (time.monotonic(), listing)
     return listing
-
-
-async def reused_plan_listing() -> ynab.PlanList:
-    """The plans the token sees, from the listing reused for `PLAN_LISTING_SECONDS` (no
-    request while it is fresh); YNAB's refusal as a `ToolError`."""
-    return await _plan_listing()
 
 
 def forget_plan_listing() -> None:

@@ -30,7 +30,7 @@ from mcp.types import (
 )
 
 from tools import ynab
-from tools.access import open_plan, reused_plan_listing
+from tools.access import open_plan, plan_listing
 from tools.logic.accounts import listed_accounts
 
 logger = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ def _matches(typed: str, identifier: str, name: str) -> bool:
 
 
 async def _plans(_plan_id: str | None) -> list[Named]:
-    listing = await reused_plan_listing()
+    listing = await plan_listing()
     return [(plan.id, plan.name) for plan in listing.plans] + [(LAST_USED, LAST_USED)]
 
 

@@ -43,6 +43,7 @@ def stdio_server(sandbox_url: str, *options: str, writes: bool = False) -> Stdio
             "AVENIR_MCP_WRITE": "1" if writes else "0",
             "YNAB_API_KEY": "",
             "SANDBOX_TOKEN": settings.SANDBOX_TOKEN,
+            "AVENIR_MCP_DATA_DIR": str(settings.AVENIR_MCP_DATA_DIR),  # the run's own, not .local
         },
     )
 

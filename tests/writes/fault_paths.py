@@ -81,7 +81,7 @@ async def _pacing_refuses(case: WriteCase, env: Env) -> None:
     pacer = get_ynab_client().sender.pacer
     async with connected(MODERN) as client:
         code = await issued_code(client, case) if case.confirmed else None
-        env.monkeypatch.setattr(pacer, "limit", pacer.used() + 1)  # room for the plan read only
+        env.settings.AVENIR_MCP_YNAB_HOURLY_LIMIT = pacer.used() + 1  # room for the plan read only
         result = await call(client, case, **({"confirmation": code} if code else {}))
     op = await latest_operation(case)
     assert error_text(result, case).startswith("Not sent:")

@@ -27,7 +27,7 @@ from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
 from tools.writes.assigned_pair import MOST_REQUESTS, Pair, Step, write_pair
 from tools.ynab import YnabClient, get_ynab_client
-from tools.ynab.pacing import Pacer, pacer_for
+from tools.ynab.pacing import Pacer
 
 pytestmark = pytest.mark.anyio
 
@@ -252,12 +252,12 @@ async def test_a_lost_first_write_that_cannot_be_read_back_is_unknown_and_nothin
 
 
 async def test_it_sends_nothing_when_the_hour_could_not_cover_a_rollback(budget, case, monkeypatch):
-    pacer = pacer_for(get_ynab_client().token_tag)
+    pacer = get_ynab_client().sender.pacer
     async with connected(MODERN) as client:
         first = content(await client.call_tool(case.tool, case.arguments))
         mark = await sync_to_async(faults.last_request_id)()
         # the plan read takes one; then one request fewer than the worst case remains
-        monkeypatch.setattr(pacer, "limit", pacer.used() + MOST_REQUESTS)
+        monkeypatch.setattr(settings, "AVENIR_MCP_YNAB_HOURLY_LIMIT", pacer.used() + MOST_REQUESTS)
         result = await client.call_tool(case.tool, {**case.arguments, "confirmation": first["confirmation"]})
 
     assert await served(case, mark) == []

@@ -1,4 +1,5 @@
-"""Pacing: at most 180 requests in any rolling hour, and a pause after a 429 (no sleeping)."""
+"""Pacing: at most 180 requests in any rolling hour (reads 160 of them), a pause after a 429,
+and a rollback never refused (no sleeping)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tools.ynab.errors import PacingRefused
-from tools.ynab.pacing import LIMIT, Pacer, pacer_for, pause_seconds, reset_pacing
+from tools.ynab.pacing import (
+    LIMIT,
+    RESERVE,
+    Pacer,
+    RequestKind,
+    current_kind,
+    hourly_limit,
+    pacer_for,
+    pause_seconds,
+    request_kind,
+    reset_pacing,
+)
 
 START = 1_800_000_000.0  # some fixed epoch second
 
@@ -27,11 +39,11 @@ def test_the_181st_request_within_an_hour_is_refused_with_when_the_next_may_leav
     clock = FakeClock()
     pacer = Pacer(clock=clock, history=False)
     for _ in range(LIMIT):
-        pacer.reserve()
+        pacer.reserve(RequestKind.WRITE)
         clock.now += 1
 
     with pytest.raises(PacingRefused) as refused:
-        pacer.reserve()
+        pacer.reserve(RequestKind.WRITE)
 
     assert refused.value.retry_at == datetime.fromtimestamp(START + 3600, UTC)
     assert "180 requests went to YNAB in the last hour" in refused.value.message
@@ -43,7 +55,7 @@ def test_a_request_may_leave_again_once_the_oldest_is_an_hour_old():
     clock = FakeClock()
     pacer = Pacer(clock=clock, history=False)
     for _ in range(LIMIT):
-        pacer.reserve()
+        pacer.reserve(RequestKind.WRITE)
     clock.now = START + 3600.5
 
     pacer.reserve()
@@ -51,9 +63,89 @@ def test_a_request_may_leave_again_once_the_oldest_is_an_hour_old():
     assert pacer.used() == 1
 
 
+def test_reads_stop_at_160_and_keep_the_last_20_for_writes():
+    clock = FakeClock()
+    pacer = Pacer(clock=clock, history=False)
+    for _ in range(LIMIT - RESERVE):
+        pacer.reserve(RequestKind.READ)
+        clock.now += 1
+
+    with pytest.raises(PacingRefused) as refused:
+        pacer.reserve(RequestKind.READ)
+    for _ in range(RESERVE):
+        pacer.reserve(RequestKind.WRITE)
+
+    assert "160 requests went to YNAB in the last hour, and reads stop at 160" in refused.value.message
+    assert "keeping the last 20 of this service's 180 for changes and their undo" in refused.value.message
+    # the read may leave when the oldest read is an hour old
+    assert refused.value.retry_at == datetime.fromtimestamp(START + 3600, UTC)
+    assert pacer.room(RequestKind.READ) == 0
+    assert pacer.room(RequestKind.WRITE) == 0
+    with pytest.raises(PacingRefused):
+        pacer.reserve(RequestKind.WRITE)
+
+
+def test_a_rollback_is_never_refused_neither_past_the_limit_nor_during_a_pause():
+    clock = FakeClock()
+    pacer = Pacer(clock=clock, history=False)
+    for _ in range(LIMIT):
+        pacer.reserve(RequestKind.WRITE)
+    pacer.pause("600")
+
+    pacer.reserve(RequestKind.ROLLBACK)
+
+    assert pacer.used() == LIMIT + 1  # still counted
+    assert pacer.room(RequestKind.ROLLBACK) is None
+    with pytest.raises(PacingRefused):
+        pacer.reserve(RequestKind.WRITE)
+
+
+def test_the_kind_comes_from_the_context_and_only_rises():
+    with request_kind(RequestKind.ROLLBACK):
+        with request_kind(RequestKind.WRITE):
+            inner = current_kind()
+        outer = current_kind()
+
+    assert (inner, outer, current_kind()) == (RequestKind.ROLLBACK, RequestKind.ROLLBACK, RequestKind.READ)
+
+
+def test_a_small_limit_keeps_half_of_it_for_writes():
+    pacer = Pacer(clock=FakeClock(), limit=10, history=False)
+    for _ in range(5):
+        pacer.reserve()
+
+    with pytest.raises(PacingRefused):
+        pacer.reserve()
+    assert pacer.room(RequestKind.WRITE) == 5
+
+
+def test_no_limit_paces_nothing_but_still_pauses_after_a_429():
+    pacer = Pacer(clock=FakeClock(), limit=None, history=False)
+    for _ in range(1000):
+        pacer.reserve()
+    pacer.pause("60")
+
+    assert pacer.room(RequestKind.READ) is None
+    with pytest.raises(PacingRefused):
+        pacer.reserve()
+
+
+def test_the_limit_is_180_against_ynab_and_none_against_a_sandbox_unless_set(settings):
+    settings.AVENIR_MCP_YNAB_HOURLY_LIMIT = None
+    assert hourly_limit("https://api.ynab.com/v1") == LIMIT
+    assert hourly_limit("http://127.0.0.1:8000/sandbox/v1") is None
+
+    settings.AVENIR_MCP_YNAB_HOURLY_LIMIT = 50
+    assert hourly_limit("http://127.0.0.1:8000/sandbox/v1") == 50
+    assert pacer_for("http://127.0.0.1:8000/sandbox/v1", "tag-of-a-set-limit").limit == 50
+
+    settings.AVENIR_MCP_YNAB_HOURLY_LIMIT = 0
+    assert hourly_limit("https://api.ynab.com/v1") is None
+
+
 @settings(max_examples=200)
 @given(st.lists(st.floats(0, 5000, allow_nan=False), min_size=1, max_size=400))
-def test_it_never_lets_more_than_180_requests_into_any_hour(gaps):
+def test_reads_never_take_more_than_160_requests_of_any_hour(gaps):
     clock = FakeClock()
     pacer = Pacer(clock=clock, history=False)
     sent: list[float] = []
@@ -66,11 +158,11 @@ def test_it_never_lets_more_than_180_requests_into_any_hour(gaps):
             in_window = sum(1 for stamp in sent if stamp > clock.now - 3600)
             refusals.append((clock.now, refused, in_window))
 
-    for now, refused, in_window in refusals:  # refused only when the hour is full, until later
+    for now, refused, in_window in refusals:  # refused only when the reads' part is full, until later
         assert refused.retry_at.timestamp() > now
-        assert in_window == LIMIT
+        assert in_window == LIMIT - RESERVE
     for stamp in sent:
-        assert sum(1 for other in sent if stamp <= other < stamp + 3600) <= LIMIT
+        assert sum(1 for other in sent if stamp <= other < stamp + 3600) <= LIMIT - RESERVE
 
 
 def test_a_request_never_sent_gives_its_place_back():
@@ -122,13 +214,13 @@ def test_history_is_counted_once_at_first_use():
     assert not pacer.needs_history
     assert pacer.used() == LIMIT
     with pytest.raises(PacingRefused):
-        pacer.reserve()
+        pacer.reserve(RequestKind.WRITE)
 
 
 def test_reset_pacing_empties_the_pacer_a_client_already_holds():
-    held = pacer_for("tag-held-by-a-client")
+    held = pacer_for("https://api.ynab.com/v1", "tag-held-by-a-client")
     for _ in range(LIMIT):
-        held.reserve()
+        held.reserve(RequestKind.WRITE)
     held.pause(None)
 
     reset_pacing()

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from mcp.server.mcpserver.exceptions import ToolError
+from django.conf import settings
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools import ynab
-from tools.access import default_plan_id
+from tools.access import default_plan_id, plan_listing
 from tools.presenting import name, tool_result
 from tools.registry import read_tool
 from tools.ynab.entities import PlanSummary
@@ -36,10 +35,7 @@ async def list_plans() -> Annotated[CallToolResult, PlanListing]:
     last opened in YNAB). When there are several plans, ask the person which one they mean.
     `is_default` marks the plan used when a tool is called without `plan_id`.
     """
-    try:
-        listing = await ynab.list_plans()
-    except ynab.YnabError as error:
-        raise ToolError(error.message) from error
+    listing = await plan_listing(max_age=settings.AVENIR_MCP_FRESHNESS_SECONDS)
     default = default_plan_id(listing)
     entries = [plan_entry(plan, is_default=plan.id == default) for plan in listing.plans]
     return tool_result(PlanListing(plans=entries), summary(entries))

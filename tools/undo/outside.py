@@ -75,7 +75,8 @@ async def propose(op: Operation) -> Proposal:
     """The undo of `op` as it would be now (one YNAB request: the plan's delta)."""
     try:
         undo = UndoWrite(target_of(op))
-        snapshot = await ynab.plan_snapshot(op.plan_id)
+        with ynab.request_kind(ynab.RequestKind.WRITE):  # fresh, and the hour's reserve is open
+            snapshot = await ynab.plan_snapshot(op.plan_id)
     except UndoRefused as refused:
         return Proposal(op, refusal=str(refused))
     except ynab.YnabError as error:
@@ -94,7 +95,8 @@ async def undo_agreed(op: Operation, *, digest: str, username: str) -> AdminOutc
     """Run the undo the owner agreed to on a page showing `digest`; never anything else."""
     try:
         undo = UndoWrite(target_of(op))
-        snapshot = await ynab.plan_snapshot(op.plan_id)
+        with ynab.request_kind(ynab.RequestKind.WRITE):  # fresh, and the hour's reserve is open
+            snapshot = await ynab.plan_snapshot(op.plan_id)
     except UndoRefused as refused:
         return AdminOutcome(str(refused))
     except ynab.YnabError as error:

@@ -15,7 +15,8 @@ Every branch (TOOLS.md §3 move_money; a lost answer is never resent):
 - second write answered → done (a 2xx answer that cannot be read counts as answered: YNAB took it);
 - second write, no answer → read it back: made → done; unreadable or some other amount →
   `unknown`; not made → set the first back, as when the second is refused;
-- second write refused (or not sent by pacing) → set the first back to its amount before:
+- second write refused (or not sent by pacing) → set the first back to its amount before (a
+  rollback: `RequestKind.ROLLBACK`, which the pacer never refuses):
   answered → `nothing_moved` (both as before); refused or unanswered → `half_done`, and the
   message names the exact amount to set on the first category in YNAB.
 
@@ -30,6 +31,7 @@ from typing import Any, Literal
 
 from tools.logic.assigned_words import AssignedWords
 from tools.ynab import PacingRefused, UnknownOutcome, YnabClient, YnabError
+from tools.ynab.pacing import RequestKind, request_kind
 
 MOST_REQUESTS = 5
 """The worst case: first write, its read-back, second write, its read-back, setting the first back."""
@@ -95,9 +97,8 @@ def require_room(client: YnabClient, needed: int) -> None:
     Starting a pair that could not finish, or not be put back, would leave half of it in YNAB.
     A pause after a 429 is left to the first request, which the pacer refuses with its own words.
     """
-    pacer = client.sender.pacer
-    left = pacer.limit - pacer.used()
-    if left >= needed:
+    left = client.sender.pacer.room(RequestKind.WRITE)
+    if left is None or left >= needed:
         return
     raise PacingRefused(
         f"Not sent: this change takes up to {needed} requests to YNAB (two writes, and reading back or "
@@ -145,7 +146,8 @@ async def _set_first_back(client: YnabClient, pair: Pair, reason: str) -> None:
     """Put the first category back; raises `PairFailed` saying whether that worked."""
     first, second, amount = pair.first, pair.second, pair.words.amount
     try:
-        await _set(client, pair, first, first.before)
+        with request_kind(RequestKind.ROLLBACK):  # never refused by the pacer, even after a 429
+            await _set(client, pair, first, first.before)
     except YnabError as failed:
         raise _half_done(pair, reason, failed) from failed
     raise PairFailed(

@@ -6,6 +6,10 @@ TOOLS.md §1.4, step by step:
     (none left: `nothing_to_do`, nothing asked) → subject + preview → `confirm.ask`
     (confirmed tools only) → on applied: log row `pending` → YNAB request(s) → row completed
 
+Every YNAB request of the flow, from the plan read on, is a write's
+(`ynab.request_kind(RequestKind.WRITE)`): the plan is read fresh (never from the freshness
+window), also in the answering call of a confirmation, and the hour's reserve is open to it.
+
 A tool checks what its arguments alone show (id patterns, duplicates, months) first, then
 calls `confirmed_write` or `unconfirmed_write` with two functions of its own:
 
@@ -49,7 +53,7 @@ from tools.models import Operation
 from tools.writes.change import Applied, Apply, Build, Change, WriteFailed
 from tools.writes.logged import LoggedWrite
 from tools.writes.results import WriteResult, write_answer
-from tools.ynab import PlanSnapshot
+from tools.ynab import PlanSnapshot, RequestKind, request_kind
 
 __all__ = [
     "Applied",
@@ -79,6 +83,28 @@ async def confirmed_write(
     `confirmation` the tool's argument; `result` the tool's result model. Refusals, YNAB's
     errors and the confirmation step's refusals are raised as `ToolError`s.
     """
+    with request_kind(RequestKind.WRITE):
+        return await _confirmed_write(
+            ctx,
+            tool=tool,
+            plan_id=plan_id,
+            confirmation=confirmation,
+            result=result,
+            build=build,
+            apply=apply,
+        )
+
+
+async def _confirmed_write(
+    ctx: Context[Any, Any],
+    *,
+    tool: str,
+    plan_id: str | None,
+    confirmation: str | None,
+    result: type[WriteResult],
+    build: Build,
+    apply: Apply,
+) -> CallToolResult | InputRequiredResult:
     snapshot = await open_plan(plan_id)
     change = built(build, snapshot)
     if change.nothing_to_do is not None:
@@ -117,12 +143,13 @@ async def unconfirmed_write(
     """
     if principal_of(ctx).read_only:
         raise ToolError(messages.READ_ONLY)
-    snapshot = await open_plan(plan_id)
-    change = built(build, snapshot)
-    if change.nothing_to_do is not None:
-        return _nothing_to_do(result, snapshot, change)
-    write = LoggedWrite(principal_of(ctx), tool, snapshot, change, result)
-    return await write.run(apply, confirmed_by=Operation.ConfirmedBy.NONE, preview=render(change.preview))
+    with request_kind(RequestKind.WRITE):
+        snapshot = await open_plan(plan_id)
+        change = built(build, snapshot)
+        if change.nothing_to_do is not None:
+            return _nothing_to_do(result, snapshot, change)
+        write = LoggedWrite(principal_of(ctx), tool, snapshot, change, result)
+        return await write.run(apply, confirmed_by=Operation.ConfirmedBy.NONE, preview=render(change.preview))
 
 
 async def agreed_write(
@@ -141,7 +168,8 @@ async def agreed_write(
     logging and errors as every tool's write. `preview` is the text the person agreed to.
     """
     write = LoggedWrite(principal, tool, snapshot, change, result)
-    return await write.run(apply, confirmed_by=confirmed_by, preview=preview)
+    with request_kind(RequestKind.WRITE):
+        return await write.run(apply, confirmed_by=confirmed_by, preview=preview)
 
 
 def built(build: Build, snapshot: PlanSnapshot) -> Change:

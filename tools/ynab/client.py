@@ -18,8 +18,11 @@ find_transactions before trying again.").
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
+import ssl
 import threading
+import time
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,6 +49,20 @@ Json = dict[str, Any]
 def token_tag(token: str) -> str:
     """A short tag naming a token in rows and cache keys without revealing it."""
     return hashlib.sha256(f"avenir-mcp:{token}".encode()).hexdigest()[:12]
+
+
+@dataclass(frozen=True, slots=True)
+class WriteMark:
+    """This process's writes to one plan: when the last one ended (`time.monotonic()`, sent or
+    not, answered or not) and the highest server_knowledge their answers reported."""
+
+    ended_at: float
+    knowledge: int
+
+
+# Per (base URL, token tag, plan id), for every client of the process.
+_writes: dict[tuple[str, str, str], WriteMark] = {}
+_writes_lock = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,17 +97,30 @@ class YnabClient:
         self._lock = threading.Lock()
         self.sender = Sender(
             http=self._http,
-            pacer=pacer or pacer_for(self.token_tag),
+            pacer=pacer or pacer_for(self.base_url, self.token_tag),
             token_tag=self.token_tag,
             host=httpx.URL(self.base_url).netloc.decode(),
             delays=delays,
         )
-        # The highest server_knowledge each plan's write answers reported: a snapshot older
-        # than this would not show this client's own writes (see tools.ynab.cache).
-        self.written_knowledge: dict[str, int] = {}
 
     def __repr__(self) -> str:
         return f"YnabClient({self.base_url!r}, token {self.token_tag})"
+
+    def last_write(self, plan_id: str) -> WriteMark | None:
+        """What this process's last write to the plan (with this YNAB and key) left, if any."""
+        with _writes_lock:
+            return _writes.get((self.base_url, self.token_tag, plan_id))
+
+    def forget_writes(self, plan_id: str) -> None:
+        """Forget this process's writes to a plan YNAB started over (its knowledge went back)."""
+        with _writes_lock:
+            _writes.pop((self.base_url, self.token_tag, plan_id), None)
+
+    def written_knowledge(self, plan_id: str) -> int:
+        """The highest server_knowledge this process's writes to the plan reported (0: none):
+        a snapshot older than this would not show them (see tools.ynab.cache)."""
+        mark = self.last_write(plan_id)
+        return mark.knowledge if mark is not None else 0
 
     def _http(self) -> httpx.AsyncClient:
         loop = asyncio.get_running_loop()
@@ -111,6 +141,7 @@ class YnabClient:
             timeout=self._timeout,
             follow_redirects=False,
             transport=self._transport,
+            verify=tls_context(),
         )
 
     async def aclose(self) -> None:
@@ -254,11 +285,35 @@ class YnabClient:
         return _data(response)
 
     async def _write(self, plan_id: str, call: Call) -> Json:
-        data = _data(await self.sender.send(call), write=True)
-        knowledge = data.get("server_knowledge")
-        if isinstance(knowledge, int) and plan_id not in ALIASES:
-            self.written_knowledge[plan_id] = max(knowledge, self.written_knowledge.get(plan_id, 0))
-        return data
+        knowledge = None
+        try:
+            data = _data(await self.sender.send(call), write=True)
+            knowledge = data.get("server_knowledge")
+            return data
+        finally:
+            # Whatever the outcome (a lost answer may still have changed the plan), the plan
+            # cache's freshness window for this plan ends here.
+            self._wrote(plan_id, knowledge if isinstance(knowledge, int) else 0)
+
+    def _wrote(self, plan_id: str, knowledge: int) -> None:
+        key = (self.base_url, self.token_tag, plan_id)
+        with _writes_lock:
+            previous = _writes.get(key)
+            _writes[key] = WriteMark(time.monotonic(), max(knowledge, previous.knowledge if previous else 0))
+
+
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """The certificate-checking TLS context every client shares: loading the CA bundle takes
+    ~0.1 s, which a new process does once, at start-up (`prepare_transport`), rather than in
+    its first call."""
+    return httpx.create_ssl_context()
+
+
+def prepare_transport() -> None:
+    """What a process's first request would otherwise do on its way (~0.1 s): load the CA
+    bundle and httpx's transport modules (imported at the first client). Called at warm-up."""
+    httpx.AsyncHTTPTransport(verify=tls_context())  # imports httpcore; opens nothing
 
 
 def _data(response: httpx.Response, write: bool = False) -> Json:

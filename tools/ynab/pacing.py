@@ -1,11 +1,28 @@
 """Pacing: this service never spends more of YNAB's hourly request budget than it may.
 
 YNAB allows 200 requests per token in any rolling hour and answers 429 beyond. A `Pacer`
-(one per token, shared by every client and event loop of the process) counts what was sent
-in the last hour and refuses, before anything is sent, once 180 have gone (a margin for
-other apps using the same token). After a 429 nothing is sent until YNAB's `Retry-After`
-(clamped to 60-3600 s) has passed, or 10 minutes without one. A refusal is `PacingRefused`,
-whose message says at what clock time, and in how many minutes, a request may leave.
+(one per YNAB URL and token, shared by every client and event loop of the process) counts
+what was sent in the last hour and refuses, before anything is sent, once the hour's limit
+has gone: `AVENIR_MCP_YNAB_HOURLY_LIMIT`, by default 180 against YNAB (a margin for other
+apps using the same token) and no limit at all against a sandbox (a URL ending in
+`/sandbox/v1`, which emulates YNAB's limit itself when `SANDBOX_RATE_LIMIT` is set).
+
+What a request is for decides how much of the hour it may use (`RequestKind`):
+
+- `READ`: an agent's read. It stops `RESERVE` short of the limit (20, or half of a limit
+  under 40), so reads alone never use up what a confirmed write needs;
+- `WRITE`: a write, and every read a write needs (its fresh plan read, a read-back, an
+  undo's checks). It may use the reserve, up to the limit;
+- `ROLLBACK`: putting back half of a change (move_money's set-back). Never refused by the
+  pacer, neither by the count nor by a pause after a 429; it is still counted.
+
+The kind comes from the context: `with request_kind(RequestKind.WRITE): ...` makes every
+request sent inside the block (also by tasks started in it) at least that kind; a request
+that is not a GET is at least `WRITE` anyway. `current_kind()` reads it.
+
+After a 429 nothing but a rollback is sent until YNAB's `Retry-After` (clamped to 60-3600 s)
+has passed, or 10 minutes without one. A refusal is `PacingRefused`, whose message says at
+what clock time, and in how many minutes, a request may leave.
 
 At its first use a pacer is seeded from the `YnabRequest` rows of the last hour (see
 `tools.ynab.records`), so a restart does not forget what was spent. The clock is a callable
@@ -19,36 +36,99 @@ import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from enum import IntEnum
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 
 from tools.ynab.errors import PacingRefused
 
-LIMIT = 180  # of YNAB's 200 an hour
+LIMIT = 180  # of YNAB's 200 an hour: the default of AVENIR_MCP_YNAB_HOURLY_LIMIT against YNAB
+RESERVE = 20  # the last requests of the hour, kept for writes (reads stop short of them)
 WINDOW_SECONDS = 3600
 RETRY_AFTER_BOUNDS = (60, 3600)
 PAUSE_WITHOUT_RETRY_AFTER = 600
+SANDBOX_PATH = "/sandbox/v1"
 
 Clock = Callable[[], float]
+Limit = int | None  # requests an hour; None: not paced
+
+
+class RequestKind(IntEnum):
+    """What a request is for, in rising priority (see the module docstring)."""
+
+    READ = 0
+    WRITE = 1
+    ROLLBACK = 2
+
+
+_kind: ContextVar[RequestKind] = ContextVar("ynab_request_kind", default=RequestKind.READ)
+
+
+@contextlib.contextmanager
+def request_kind(kind: RequestKind) -> Iterator[None]:
+    """Requests sent inside the block (and by tasks started in it) are at least `kind`."""
+    token = _kind.set(max(kind, _kind.get()))
+    try:
+        yield
+    finally:
+        _kind.reset(token)
+
+
+def current_kind() -> RequestKind:
+    """The kind the context gives requests (`READ` outside any `request_kind` block)."""
+    return _kind.get()
+
+
+def hourly_limit(base_url: str) -> Limit:
+    """The hour's limit for a YNAB URL: the setting when given, else 180 (a sandbox: None)."""
+    configured = settings.AVENIR_MCP_YNAB_HOURLY_LIMIT
+    if configured is not None:
+        return configured or None  # 0: not paced
+    return None if is_sandbox(base_url) else LIMIT
+
+
+def is_sandbox(base_url: str) -> bool:
+    """True for this project's sandbox (embedded or another instance's), which paces itself."""
+    return urlsplit(base_url).path.rstrip("/").endswith(SANDBOX_PATH)
+
+
+def reserve_of(limit: int) -> int:
+    """How many of the hour's last requests reads may not use: 20, or half of a small limit."""
+    return min(RESERVE, limit // 2)
 
 
 class Pacer:
     """The rolling one-hour count of one token's requests, and its pause after a 429.
 
-    Thread-safe: the service's event loop and test loops may share it.
+    `limit`: requests an hour, None for no limit, or a callable giving either (read at each
+    request, so a settings change takes effect). Thread-safe: the service's event loop and
+    test loops may share it.
     """
 
-    def __init__(self, *, clock: Clock = time.time, limit: int = LIMIT, history: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        clock: Clock = time.time,
+        limit: Limit | Callable[[], Limit] = LIMIT,
+        history: bool = True,
+    ) -> None:
         self.clock = clock
-        self.limit = limit
+        self._limit = limit
         self._lock = threading.Lock()
         self._sent: deque[float] = deque()
         self._paused_until = 0.0
         self._seeded = not history
+
+    @property
+    def limit(self) -> Limit:
+        """The hour's limit now (None: not paced)."""
+        return self._limit() if callable(self._limit) else self._limit
 
     @property
     def needs_history(self) -> bool:
@@ -64,20 +144,25 @@ class Pacer:
             self._sent.extend(sorted(sent_at))
             self._paused_until = max(self._paused_until, paused_until or 0.0)
 
-    def reserve(self) -> float:
-        """Take one request from the budget and return its stamp, or raise `PacingRefused`."""
+    def reserve(self, kind: RequestKind = RequestKind.READ) -> float:
+        """Take one request of `kind` from the budget and return its stamp, or raise `PacingRefused`."""
+        limit = self.limit
         with self._lock:
             now = self.clock()
             self._forget_before(now - WINDOW_SECONDS)
-            if now < self._paused_until:
-                raise PacingRefused(
-                    _paused_message(self._paused_until, now), retry_at=_utc(self._paused_until)
-                )
-            if len(self._sent) >= self.limit:
-                free_at = self._sent[0] + WINDOW_SECONDS
-                raise PacingRefused(_spent_message(len(self._sent), free_at, now), retry_at=_utc(free_at))
+            if kind is not RequestKind.ROLLBACK:
+                self._check(kind, limit, now)
             self._sent.append(now)
             return now
+
+    def room(self, kind: RequestKind = RequestKind.READ) -> int | None:
+        """Requests of `kind` that may still leave this hour (None: no limit), pauses aside."""
+        limit = self.limit
+        if limit is None or kind is RequestKind.ROLLBACK:
+            return None
+        with self._lock:
+            self._forget_before(self.clock() - WINDOW_SECONDS)
+            return max(0, _ceiling(kind, limit) - len(self._sent))
 
     def release(self, stamp: float) -> None:
         """Give back a reserved request that provably never left (connection refused)."""
@@ -109,9 +194,26 @@ class Pacer:
             self._paused_until = 0.0
             self._seeded = True
 
+    def _check(self, kind: RequestKind, limit: Limit, now: float) -> None:
+        if now < self._paused_until:
+            raise PacingRefused(_paused_message(self._paused_until, now), retry_at=_utc(self._paused_until))
+        if limit is None:
+            return
+        ceiling = _ceiling(kind, limit)
+        if len(self._sent) >= ceiling:
+            free_at = self._sent[len(self._sent) - ceiling] + WINDOW_SECONDS
+            raise PacingRefused(
+                _spent_message(len(self._sent), limit, kind, free_at, now), retry_at=_utc(free_at)
+            )
+
     def _forget_before(self, cutoff: float) -> None:
         while self._sent and self._sent[0] <= cutoff:
             self._sent.popleft()
+
+
+def _ceiling(kind: RequestKind, limit: int) -> int:
+    """How many requests of the hour `kind` may bring the count to."""
+    return limit - reserve_of(limit) if kind is RequestKind.READ else limit
 
 
 def pause_seconds(retry_after: str | None, now: float) -> int:
@@ -143,11 +245,17 @@ def wait_phrase(until: float, now: float) -> str:
     return f"{local:%H:%M} {local.tzname()} (in {minutes} {unit})"
 
 
-def _spent_message(used: int, free_at: float, now: float) -> str:
+def _spent_message(used: int, limit: int, kind: RequestKind, free_at: float, now: float) -> str:
+    if kind is RequestKind.READ and used < limit:
+        stop = (
+            f"reads stop at {limit - reserve_of(limit)}, keeping the last {reserve_of(limit)} of this "
+            f"service's {limit} for changes and their undo"
+        )
+    else:
+        stop = f"this service stops at {limit} to stay under YNAB's limit of 200 an hour"
     return (
-        f"Not sent: {used} requests went to YNAB in the last hour, and this service stops at {LIMIT} "
-        f"to stay under YNAB's limit of 200 an hour. The next request may leave at "
-        f"{wait_phrase(free_at, now)}; try again then."
+        f"Not sent: {used} requests went to YNAB in the last hour, and {stop}. The next request may "
+        f"leave at {wait_phrase(free_at, now)}; try again then."
     )
 
 
@@ -162,24 +270,26 @@ def _utc(stamp: float) -> datetime:
     return datetime.fromtimestamp(stamp, UTC)
 
 
-# --- One pacer per token, for the whole process -------------------------------------------
+# --- One pacer per YNAB URL and token, for the whole process -------------------------------
 
-_pacers: dict[str, Pacer] = {}
+_pacers: dict[tuple[str, str], Pacer] = {}
 _pacers_lock = threading.Lock()
 _history_forgotten = False
 
 
-def pacer_for(token_tag: str) -> Pacer:
-    """The process-wide pacer of a token (by its tag)."""
+def pacer_for(base_url: str, token_tag: str) -> Pacer:
+    """The process-wide pacer of a token (by its tag) at a YNAB URL, limited by `hourly_limit`."""
     with _pacers_lock:
-        pacer = _pacers.get(token_tag)
+        pacer = _pacers.get((base_url, token_tag))
         if pacer is None:
-            pacer = _pacers[token_tag] = Pacer(history=not _history_forgotten)
+            pacer = _pacers[(base_url, token_tag)] = Pacer(
+                limit=lambda: hourly_limit(base_url), history=not _history_forgotten
+            )
         return pacer
 
 
-def pacers() -> dict[str, Pacer]:
-    """Every token's pacer so far, by token tag."""
+def pacers() -> dict[tuple[str, str], Pacer]:
+    """Every pacer so far, by (YNAB URL, token tag)."""
     with _pacers_lock:
         return dict(_pacers)
 

@@ -86,6 +86,11 @@ class PersistentMap(Mapping[K, V], Generic[K, V]):
     def __repr__(self) -> str:
         return f"PersistentMap({len(self)} entries)"
 
+    def __reduce__(self) -> tuple:
+        # Pickled as its entries, never its buckets: a bucket is chosen by hash(key), and
+        # string hashes differ from one process to the next.
+        return (PersistentMap, (dict(self.items()),))
+
     def evolve(self, updates: Mapping[K, V] | None = None, removals: Iterable[K] = ()) -> PersistentMap[K, V]:
         """A new map with `updates` set and `removals` gone (absent keys are ignored)."""
         changes = _group_by_bucket(self._mask, updates or {}, removals)

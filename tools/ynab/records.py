@@ -69,10 +69,10 @@ class History:
 
 
 async def last_hour(token_tag: str, now: float) -> History:
-    return await sync_to_async(_last_hour)(token_tag, now)
+    return await sync_to_async(last_hour_sync)(token_tag, now)
 
 
-def _last_hour(token_tag: str, now: float) -> History:
+def last_hour_sync(token_tag: str, now: float) -> History:
     since = datetime.fromtimestamp(now - WINDOW_SECONDS, UTC)
     rows = list(
         YnabRequest.objects.filter(token_tag=token_tag, sent_at__gt=since)

@@ -14,7 +14,7 @@ from django.conf import settings
 
 from tools.ynab.cache import PlanCacheState, plan_cache
 from tools.ynab.client import get_ynab_client
-from tools.ynab.pacing import LIMIT, pacer_for
+from tools.ynab.pacing import reserve_of
 from tools.ynab.records import requests_last_hour
 
 
@@ -23,7 +23,8 @@ class YnabStatus:
     base_url: str
     token: str  # "personal" (YNAB_API_KEY) or "sandbox"; never the token itself
     requests_last_hour: int
-    limit: int
+    limit: int | None  # None: not paced (a sandbox)
+    read_limit: int | None  # where reads stop, keeping the rest of the hour for writes
     paused_until: datetime | None
     plans: list[PlanCacheState]
 
@@ -36,11 +37,13 @@ def ynab_status() -> YnabStatus:
         for state in plan_cache.states()
         if (state.base_url, state.token_tag) == (client.base_url, client.token_tag)
     ]
+    limit = client.sender.pacer.limit
     return YnabStatus(
         base_url=client.base_url,
         token="personal" if settings.YNAB_API_KEY else "sandbox",
         requests_last_hour=requests_last_hour(client.token_tag),
-        limit=LIMIT,
-        paused_until=pacer_for(client.token_tag).paused_until(),
+        limit=limit,
+        read_limit=None if limit is None else limit - reserve_of(limit),
+        paused_until=client.sender.pacer.paused_until(),
         plans=sorted(plans, key=lambda state: (state.name.casefold(), state.plan_id)),
     )

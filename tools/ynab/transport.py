@@ -9,7 +9,9 @@ retried, at most 3 attempts in all, with jittered backoff:
 Nothing else. A write that was sent is never sent again: when no answer comes back it is
 `UnknownOutcome` (the change may or may not be in YNAB; the message says how to check).
 A 429 is never retried: the token's pacer pauses and the error says until when.
-Every attempt takes one request from the pacer first and is recorded as a `YnabRequest`.
+Every attempt takes one request from the pacer first, as the kind the context gives it
+(`tools.ynab.pacing.request_kind`; anything but a GET is at least a write), and is
+recorded as a `YnabRequest`.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import httpx
 
 from tools.ynab import records
 from tools.ynab.errors import UnknownOutcome, YnabError, error_for_status
-from tools.ynab.pacing import Pacer, wait_phrase
+from tools.ynab.pacing import Pacer, RequestKind, current_kind, wait_phrase
 
 logger = logging.getLogger(__name__)
 
@@ -66,6 +68,10 @@ class Call:
     def is_read(self) -> bool:
         return self.method == "GET"
 
+    def kind(self) -> RequestKind:
+        """What the pacer counts it as: the context's kind, at least `WRITE` for a write."""
+        return current_kind() if self.is_read else max(current_kind(), RequestKind.WRITE)
+
     def logged_path(self) -> str:
         query = "&".join(f"{key}={value}" for key, value in (self.params or {}).items())
         return f"{self.path}?{query}" if query else self.path
@@ -103,7 +109,7 @@ class Sender:
 
     async def _attempt(self, call: Call, *, last: bool) -> httpx.Response | None:
         """The answer; None to retry; raises when retrying is over or not allowed."""
-        stamp = self.pacer.reserve()
+        stamp = self.pacer.reserve(call.kind())
         started = time.perf_counter()
         try:
             response = await self._http().request(call.method, call.path, params=call.params, json=call.body)
@@ -163,6 +169,12 @@ class Sender:
     async def _seed_pacer(self) -> None:
         if self.pacer.needs_history:
             history = await records.last_hour(self.token_tag, self.pacer.clock())
+            self.pacer.seed(history.sent_at, history.paused_until)
+
+    def seed_pacer_now(self) -> None:
+        """`_seed_pacer` from synchronous code (a process's warm-up), so no call waits for it."""
+        if self.pacer.needs_history:
+            history = records.last_hour_sync(self.token_tag, self.pacer.clock())
             self.pacer.seed(history.sent_at, history.paused_until)
 
     async def _record(

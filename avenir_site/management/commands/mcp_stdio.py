@@ -16,8 +16,10 @@ from django.conf import settings
 from django.core.asgi import get_asgi_application
 from django.core.management.base import BaseCommand, CommandParser
 
+from avenir_site.mcp_http import warm_up_stored_plans
 from avenir_site.mcp_server import local_server
 from sandbox.traffic import SandboxTraffic
+from tools import ynab
 from tools.auth import Principal
 from tools.registry import writes_allowed
 from tools.ynab.client import serve_in_process
@@ -44,4 +46,8 @@ class Command(BaseCommand):
         else:
             where = settings.AVENIR_MCP_YNAB_URL
         logger.info("avenir-mcp serving over stdio (%s), YNAB: %s", access, where)
-        server.run("stdio")
+        warm_up_stored_plans()  # a new session starts warm: one delta request, not an export
+        try:
+            server.run("stdio")
+        finally:
+            ynab.store_changed_plans()

@@ -1,0 +1,65 @@
+"""A new process starts warm: each stdio session (a real process) loads the stored plan and
+costs one delta request, never a second full export; a damaged store costs an export, never a
+wrong answer (PRODUCT.md §4, persisted snapshot)."""
+
+from __future__ import annotations
+
+import uuid
+
+import anyio
+import pytest
+from asgiref.sync import sync_to_async
+from mcp import Client
+
+from sandbox import faults
+from sandbox.seeding import seed_demo_plan
+from tests.mcp.test_stdio import stdio_server
+from tools.ynab import store
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def demo_plan_id(live_service) -> str:
+    return seed_demo_plan(plan_id=str(uuid.uuid4())).id
+
+
+async def session_accounts(sandbox_url: str, plan_id: str, data_dir) -> tuple[dict, list[tuple[str, str]]]:
+    """One stdio session (a process of its own) listing the plan's accounts: its answer, and
+    every request (path, query) that reached the sandbox for the plan meanwhile."""
+    parameters = stdio_server(sandbox_url)
+    parameters.env["AVENIR_MCP_DATA_DIR"] = str(data_dir)
+    mark = await sync_to_async(faults.last_request_id)()
+    with anyio.fail_after(90):
+        async with Client(parameters, mode="legacy") as client:
+            result = await client.call_tool("list_accounts", {"plan_id": plan_id})
+    assert not result.is_error, result.content[0].text
+    served = await sync_to_async(faults.requests_since)(mark)
+    return result.structured_content, [(entry.path, entry.query) for entry in served if plan_id in entry.path]
+
+
+async def test_a_new_session_costs_one_delta_request_not_an_export(sandbox_url, demo_plan_id, tmp_path):
+    first, first_requests = await session_accounts(sandbox_url, demo_plan_id, tmp_path)
+    again, again_requests = await session_accounts(sandbox_url, demo_plan_id, tmp_path)
+
+    assert first_requests == [(f"/sandbox/v1/plans/{demo_plan_id}", "")]  # cold: the full export
+    [(path, query)] = again_requests
+    assert path == f"/sandbox/v1/plans/{demo_plan_id}"
+    assert query.startswith("last_knowledge_of_server=")
+    assert again == first
+
+
+async def test_a_damaged_store_costs_a_full_export_and_the_right_answer(
+    sandbox_url, demo_plan_id, tmp_path, settings
+):
+    first, _ = await session_accounts(sandbox_url, demo_plan_id, tmp_path)
+    settings.AVENIR_MCP_DATA_DIR = tmp_path  # to find the file the sessions wrote
+    [path] = (tmp_path / "plans").glob(f"*{store.SUFFIX}")
+    data = bytearray(path.read_bytes())
+    data[-100:] = bytes(100)  # the payload's end overwritten
+    path.write_bytes(bytes(data))
+
+    again, again_requests = await session_accounts(sandbox_url, demo_plan_id, tmp_path)
+
+    assert again_requests == [(f"/sandbox/v1/plans/{demo_plan_id}", "")]
+    assert again == first

@@ -1,0 +1,173 @@
+"""The plan store: a stored snapshot is the plan exactly, and one that cannot be trusted is
+ignored with one log line and costs a full export, never a wrong answer."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import pickle
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from sandbox.models import Plan
+from sandbox.seeding import seed_demo_plan
+from tests.ynab.compare import differences, index_errors
+from tools.ynab import store
+from tools.ynab.cache import PlanCache
+
+pytestmark = pytest.mark.anyio
+
+
+def assert_same_plan(actual, expected) -> None:
+    """Every field, entity and index entry alike, and every index what a scan would compute."""
+    assert differences(actual, expected) == []
+    assert index_errors(actual) == []
+
+
+async def loaded(client, plan_id: str):
+    """The plan as a new process's cache first loads it (and has stored it, when it changed)."""
+    cache = PlanCache()
+    snapshot = await cache.snapshot(client, plan_id)
+    cache.saver.wait()
+    return snapshot
+
+
+async def test_a_stored_plan_loads_back_exactly_indexes_and_all(client, demo_plan_id):
+    snapshot = await loaded(client, demo_plan_id)
+    store.save(client.base_url, client.token_tag, snapshot)
+
+    restored = store.load(client.base_url, client.token_tag, demo_plan_id)
+
+    assert_same_plan(restored, snapshot)
+    assert restored.server_knowledge == snapshot.server_knowledge
+
+
+async def test_a_new_cache_loads_the_store_and_sends_one_delta(client, demo_plan_id, sandbox_log):
+    snapshot = await loaded(client, demo_plan_id)
+    store.save(client.base_url, client.token_tag, snapshot)
+    await sandbox_log.mark()
+
+    warm = await loaded(client, demo_plan_id)
+
+    [request] = await sandbox_log.requests(demo_plan_id)
+    assert request.query == f"last_knowledge_of_server={snapshot.server_knowledge}"
+    assert_same_plan(warm, snapshot)
+
+
+def rewritten_header(path, **changes) -> None:
+    data = path.read_bytes()
+    magic, header, payload = data.split(b"\n", 2)
+    path.write_bytes(magic + b"\n" + json.dumps({**json.loads(header), **changes}).encode() + b"\n" + payload)
+
+
+@pytest.mark.parametrize(
+    ("changes", "said"),
+    [
+        ({"token_tag": "0123456789ab"}, "stored for another YNAB key"),
+        ({"format": "0:an-older-one"}, "format 0:an-older-one"),
+        ({"sha256": "0" * 64}, "does not match its digest"),
+    ],
+)
+async def test_a_store_it_cannot_trust_is_ignored_with_one_log_line(
+    client, demo_plan_id, sandbox_log, caplog, changes, said
+):
+    snapshot = await loaded(client, demo_plan_id)
+    path = store.save(client.base_url, client.token_tag, snapshot)
+    rewritten_header(path, **changes)
+    await sandbox_log.mark()
+
+    with caplog.at_level(logging.WARNING, logger="tools.ynab.store"):
+        fresh = await loaded(client, demo_plan_id)
+
+    [line] = [record.getMessage() for record in caplog.records if record.name == "tools.ynab.store"]
+    assert said in line
+    assert "loading it in full" in line
+    [request] = await sandbox_log.requests(demo_plan_id)
+    assert request.query == ""  # the full export
+    assert_same_plan(fresh, snapshot)
+
+
+async def test_a_store_naming_anything_but_the_plan_classes_is_never_unpickled(client, demo_plan_id, caplog):
+    snapshot = await loaded(client, demo_plan_id)
+    path = store.save(client.base_url, client.token_tag, snapshot)
+    payload = store.zlib.compress(pickle.dumps(print))  # a callable: what an attack would need
+    rewritten_header(path, sha256=store.hashlib.sha256(payload).hexdigest())
+    magic, header, _ = path.read_bytes().split(b"\n", 2)
+    path.write_bytes(magic + b"\n" + header + b"\n" + payload)
+
+    with caplog.at_level(logging.WARNING, logger="tools.ynab.store"):
+        assert store.load(client.base_url, client.token_tag, demo_plan_id) is None
+
+    assert "it names builtins.print, which a stored plan never holds" in caplog.text
+
+
+async def test_a_plan_re_created_with_less_knowledge_is_loaded_in_full_not_merged(
+    client, demo_plan_id, sandbox_log, caplog, settings, tmp_path
+):
+    written = await loaded(client, demo_plan_id)
+    account_id = next(iter(written.accounts))
+    for memo in ("one", "two", "three"):  # raises the plan's knowledge past the seed's
+        await client.post_transactions(
+            demo_plan_id, [{"account_id": account_id, "date": "2026-01-05", "amount": -1000, "memo": memo}]
+        )
+    written = await loaded(client, demo_plan_id)
+    store.save(client.base_url, client.token_tag, written)
+    await sync_to_async(_reseeded)(demo_plan_id)  # the same id, the demo as seeded: less knowledge
+    await sandbox_log.mark()
+
+    with caplog.at_level(logging.WARNING, logger="tools.ynab.cache"):
+        after = await loaded(client, demo_plan_id)
+
+    queries = [request.query for request in await sandbox_log.requests(demo_plan_id)]
+    assert queries == [f"last_knowledge_of_server={written.server_knowledge}", ""]
+    assert "server_knowledge went back" in caplog.text
+    assert after.server_knowledge < written.server_knowledge
+    assert not {"one", "two", "three"} & {t.memo for t in after.transactions.values()}
+    settings.AVENIR_MCP_DATA_DIR = tmp_path  # nothing stored there: a full export
+    assert_same_plan(after, await loaded(client, demo_plan_id))
+
+
+def _reseeded(plan_id: str) -> None:
+    Plan.objects.filter(pk=plan_id).delete()
+    seed_demo_plan(plan_id=plan_id)
+
+
+async def test_a_plan_is_stored_at_once_then_at_most_once_a_minute_and_at_shutdown(client, demo_plan_id):
+    first = await loaded(client, demo_plan_id)
+    later = dataclasses.replace(first, server_knowledge=first.server_knowledge + 1)
+    saver = store.Saver()
+
+    saver.changed(client.base_url, client.token_tag, first)
+    saver.wait()
+    saver.changed(client.base_url, client.token_tag, later)  # within the minute: kept for later
+    saver.wait()
+    kept_meanwhile = store.load(client.base_url, client.token_tag, demo_plan_id).server_knowledge
+    saver.flush()
+
+    assert kept_meanwhile == first.server_knowledge
+    assert (
+        store.load(client.base_url, client.token_tag, demo_plan_id).server_knowledge == later.server_knowledge
+    )
+
+
+async def test_a_new_cache_knows_what_last_used_meant_and_sends_one_delta(
+    client, demo_plan_id, sandbox_log, settings, tmp_path
+):
+    settings.AVENIR_MCP_DATA_DIR = tmp_path  # only this test's plans are stored here
+    await client.get_plan(demo_plan_id, 10**9)  # opening a plan makes it YNAB's last-used
+    before = PlanCache()
+    first = await before.snapshot(client, "last-used")
+    before.saver.wait()
+    restarted = PlanCache()
+    restarted.warm_up(client)
+    await sandbox_log.mark()
+
+    again = await restarted.snapshot(client, "last-used")
+
+    [request] = await sandbox_log.requests()
+    assert request.path.endswith("/plans/last-used")
+    assert request.query == f"last_knowledge_of_server={first.server_knowledge}"
+    assert again.plan_id == first.plan_id == demo_plan_id
+    assert_same_plan(again, first)

@@ -1,0 +1,356 @@
+"""The plan store: each cached plan kept on disk, so a new process starts warm.
+
+After a sync the plan cache hands its snapshot to `save` (at most once a minute per plan,
+and at shutdown, `flush`); a new process (a restart, every stdio session) loads the stored
+snapshots of its YNAB and key (`load`, `stored_plans`), and its first read of a plan then
+costs one delta request (`last_knowledge_of_server`), never a second full export.
+
+Where: one file a plan under `<AVENIR_MCP_DATA_DIR>/plans/` (default `.local/plans/`),
+named by a hash of the YNAB URL and the plan id, readable by the service's user only. A file
+holds a one-line JSON header (format, YNAB URL, token tag, plan id, server_knowledge, the
+aliases such as `last-used` that named the plan, the payload's SHA-256) and the payload:
+the snapshot, indexes included, pickled then zlib-compressed (about 4 MB for 50,000
+transactions; loading it skips the parsing and indexing a full export needs). The key
+itself is never stored: the token tag is a hash.
+
+Never a wrong answer: a file that is unreadable, from another format (the entities'
+fields are part of the format, so a changed class makes old files unusable on purpose),
+for another YNAB key, for another URL or plan, or whose digest does not match, is ignored
+with one log line, and the plan is loaded in full. Unpickling accepts only the plan's own
+classes and `datetime` types, nothing that could run code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import gc
+import hashlib
+import io
+import json
+import logging
+import os
+import pickle
+import tempfile
+import threading
+import time
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from tools.ynab.entities import (
+    Account,
+    Category,
+    CategoryGroup,
+    CurrencyFormat,
+    Month,
+    Payee,
+    PayeeLocation,
+    PlanSettings,
+    ScheduledSubtransaction,
+    ScheduledTransaction,
+    Subtransaction,
+    Transaction,
+)
+from tools.ynab.pmap import PersistentMap
+from tools.ynab.snapshot import PlanSnapshot
+
+logger = logging.getLogger(__name__)
+
+VERSION = 1
+SAVE_INTERVAL_SECONDS = 60.0
+"""A plan changed by a sync is stored again at most this often (and at shutdown)."""
+SUFFIX = ".plan"
+_MAGIC = b"avenir-mcp plan snapshot\n"
+
+# Every class a stored snapshot holds: their fields make part of the format.
+_CLASSES = (
+    Account,
+    CategoryGroup,
+    Category,
+    Month,
+    Payee,
+    PayeeLocation,
+    Transaction,
+    Subtransaction,
+    ScheduledTransaction,
+    ScheduledSubtransaction,
+    CurrencyFormat,
+    PlanSettings,
+    PlanSnapshot,
+)
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(cls))
+
+
+def _format() -> str:
+    """The format version and the stored classes' fields: a changed class changes it."""
+    shape = ";".join(f"{cls.__name__}:{','.join(_fields(cls))}" for cls in _CLASSES)
+    return f"{VERSION}:{hashlib.sha256(shape.encode()).hexdigest()[:16]}"
+
+
+FORMAT = _format()
+
+
+class StoreUnusable(Exception):
+    """Why a stored snapshot is not used (said in the log line)."""
+
+
+# --- the file for a plan ----------------------------------------------------------------------
+
+
+def store_dir() -> Path:
+    return Path(settings.AVENIR_MCP_DATA_DIR) / "plans"
+
+
+def path_for(base_url: str, plan_id: str) -> Path:
+    """The file of a plan at a YNAB URL (whatever the key: a file for another key is ignored)."""
+    name = hashlib.sha256(f"{base_url}\n{plan_id}".encode()).hexdigest()[:32]
+    return store_dir() / f"{name}{SUFFIX}"
+
+
+def save(base_url: str, token_tag: str, snapshot: PlanSnapshot, aliases: Sequence[str] = ()) -> Path:
+    """Write `snapshot` to its file, atomically (a reader sees the old file or the new one).
+
+    `aliases`: the plan ids YNAB resolves (`last-used`) that named this plan when it was read.
+    """
+    payload = _payload(snapshot)
+    header = {
+        "format": FORMAT,
+        "base_url": base_url,
+        "token_tag": token_tag,
+        "plan_id": snapshot.plan_id,
+        "server_knowledge": snapshot.server_knowledge,
+        "saved_at": time.time(),
+        "aliases": list(aliases),
+        "sha256": hashlib.sha256(payload).hexdigest(),
+    }
+    path = path_for(base_url, snapshot.plan_id)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".saving-", suffix=SUFFIX)  # mode 0600
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(_MAGIC + json.dumps(header).encode() + b"\n" + payload)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load(base_url: str, token_tag: str, plan_id: str) -> PlanSnapshot | None:
+    """The stored snapshot of a plan, or None (no file; an unusable one is logged once)."""
+    path = path_for(base_url, plan_id)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        logger.warning(
+            "Stored plan %s ignored (%s cannot be read: %s); loading it in full.", plan_id, path, exc
+        )
+        return None
+    try:
+        header, payload = _checked(data, base_url, token_tag, plan_id)
+        snapshot = _unpickled(payload)
+        if (snapshot.plan_id, snapshot.server_knowledge) != (plan_id, header["server_knowledge"]):
+            raise StoreUnusable("its content is not the plan its header names")
+    except StoreUnusable as unusable:
+        logger.warning("Stored plan %s ignored (%s: %s); loading it in full.", plan_id, path, unusable)
+        return None
+    except Exception as exc:  # any damage: a wrong answer is worse than a full export
+        logger.warning(
+            "Stored plan %s ignored (%s is unreadable: %s: %s); loading it in full.",
+            plan_id,
+            path,
+            type(exc).__name__,
+            exc,
+        )
+        return None
+    return snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPlan:
+    """A stored plan's header: its id, and the aliases (`last-used`) that named it."""
+
+    plan_id: str
+    aliases: tuple[str, ...]
+
+
+def stored_plans(base_url: str, token_tag: str) -> list[StoredPlan]:
+    """The plans stored for this YNAB URL and key (by their headers), newest first."""
+    found: list[tuple[float, StoredPlan]] = []
+    for path in _files():
+        try:
+            with path.open("rb") as file:
+                if file.read(len(_MAGIC)) != _MAGIC:
+                    continue
+                header = json.loads(file.readline())
+        except (OSError, ValueError):
+            continue  # said when the plan itself is loaded, if it ever is
+        if isinstance(header, dict) and (header.get("base_url"), header.get("token_tag")) == (
+            base_url,
+            token_tag,
+        ):
+            aliases = tuple(str(alias) for alias in header.get("aliases") or ())
+            found.append(
+                (float(header.get("saved_at") or 0), StoredPlan(str(header.get("plan_id")), aliases))
+            )
+    return [plan for _, plan in sorted(found, key=lambda item: item[0], reverse=True)]
+
+
+def _files() -> Iterator[Path]:
+    try:
+        yield from store_dir().glob(f"*{SUFFIX}")
+    except OSError:
+        return
+
+
+def _checked(data: bytes, base_url: str, token_tag: str, plan_id: str) -> tuple[dict[str, Any], bytes]:
+    if not data.startswith(_MAGIC):
+        raise StoreUnusable("not a stored plan")
+    line, _, payload = data[len(_MAGIC) :].partition(b"\n")
+    header = json.loads(line)
+    if header.get("format") != FORMAT:
+        raise StoreUnusable(f"format {header.get('format')}, this version reads {FORMAT}")
+    if header.get("token_tag") != token_tag:
+        raise StoreUnusable("stored for another YNAB key")
+    if (header.get("base_url"), header.get("plan_id")) != (base_url, plan_id):
+        raise StoreUnusable("stored for another YNAB URL or plan")
+    if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
+        raise StoreUnusable("its content does not match its digest (damaged)")
+    return header, payload
+
+
+# --- the payload --------------------------------------------------------------------------------
+
+
+def _payload(snapshot: PlanSnapshot) -> bytes:
+    """The snapshot pickled whole, indexes included (so loading does not rebuild them), compressed.
+
+    Entities shared between maps and indexes are pickled once and shared again when loaded;
+    each is pickled as its class and field values (rebuilt by calling the class, much faster
+    than dataclasses' own pickling); `PersistentMap`s as their entries (`__reduce__`).
+    """
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _REDUCERS
+    with _no_gc():
+        pickler.dump(snapshot)
+    return zlib.compress(buffer.getbuffer(), 1)
+
+
+def _reducer(cls: type) -> Any:
+    values = attrgetter(*_fields(cls))
+    return lambda entity: (cls, values(entity))
+
+
+_REDUCERS = {cls: _reducer(cls) for cls in _CLASSES if cls is not PlanSnapshot}
+
+
+_ALLOWED = frozenset(
+    {("datetime", name) for name in ("date", "datetime", "timezone", "timedelta")}
+    | {(cls.__module__, cls.__name__) for cls in (*_CLASSES, PersistentMap)}
+)
+
+
+class _PlanUnpickler(pickle.Unpickler):
+    """Unpickles a snapshot: plain data, the plan's own classes and `datetime` types; refuses
+    anything else, so a tampered file cannot make it call anything."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in _ALLOWED:
+            raise StoreUnusable(f"it names {module}.{name}, which a stored plan never holds")
+        return super().find_class(module, name)
+
+
+def _unpickled(payload: bytes) -> PlanSnapshot:
+    with _no_gc():  # tens of thousands of new objects, no cycles: collecting meanwhile is waste
+        snapshot = _PlanUnpickler(io.BytesIO(zlib.decompress(payload))).load()
+    if not isinstance(snapshot, PlanSnapshot):
+        raise StoreUnusable(f"it holds a {type(snapshot).__name__}, not a plan")
+    return snapshot
+
+
+@contextlib.contextmanager
+def _no_gc() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+# --- when to save -----------------------------------------------------------------------------
+
+
+class Saver:
+    """Saves changed plans off the event loop: at once the first time, then at most once a
+    `SAVE_INTERVAL_SECONDS` per plan; `flush()` saves what is left (at shutdown)."""
+
+    def __init__(self, interval: float = SAVE_INTERVAL_SECONDS) -> None:
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._pending: dict[tuple[str, str, str], tuple[PlanSnapshot, tuple[str, ...]]] = {}
+        self._saved_at: dict[tuple[str, str, str], float] = {}
+        self._saving: dict[tuple[str, str, str], threading.Thread] = {}
+
+    def changed(
+        self, base_url: str, token_tag: str, snapshot: PlanSnapshot, aliases: Sequence[str] = ()
+    ) -> None:
+        """A sync changed `snapshot`: save it now (in a thread) or with a later sync or flush."""
+        key = (base_url, token_tag, snapshot.plan_id)
+        with self._lock:
+            self._pending[key] = (snapshot, tuple(aliases))
+            last = self._saved_at.get(key)
+            if key in self._saving or (last is not None and time.monotonic() - last < self.interval):
+                return
+            thread = self._saving[key] = threading.Thread(
+                target=self._save, args=(key,), name="plan-store-save", daemon=True
+            )
+        thread.start()
+
+    def wait(self) -> None:
+        """Return once the saves under way are done."""
+        with self._lock:
+            running = list(self._saving.values())
+        for thread in running:
+            thread.join()
+
+    def flush(self) -> None:
+        """Save every plan still waiting, after the saves under way (at shutdown; blocks)."""
+        self.wait()
+        with self._lock:
+            keys = list(self._pending)
+        for key in keys:
+            self._save(key)
+
+    def forget(self) -> None:
+        self.wait()
+        with self._lock:
+            self._pending.clear()
+            self._saved_at.clear()
+
+    def _save(self, key: tuple[str, str, str]) -> None:
+        try:
+            with self._lock:
+                pending = self._pending.pop(key, None)
+                self._saved_at[key] = time.monotonic()
+            if pending is not None:
+                save(key[0], key[1], *pending)
+        except Exception:
+            logger.exception("Could not store plan %s (the next process will load it in full)", key[2])
+        finally:
+            with self._lock:
+                if self._saving.get(key) is threading.current_thread():
+                    del self._saving[key]
