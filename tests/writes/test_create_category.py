@@ -109,9 +109,8 @@ async def test_undo_refuses_it_with_the_reason(case):
             "undo_operation", {"plan_id": case.plan_id, "operation_id": answer["operation_id"]}
         )
 
-    assert refused.is_error
-    assert refused.content[0].text == (
-        f"Error executing tool undo_operation: Operation {answer['operation_id']} (create_category) "
+    assert error_text(refused, case) == (
+        f"Operation {answer['operation_id']} (create_category) "
         "cannot be undone: YNAB's API cannot delete a category; hiding it in YNAB is the only way back."
     )
 
