@@ -22,7 +22,7 @@ from asgiref.sync import sync_to_async
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
-from sandbox.models import Plan
+from sandbox.models import Category, Payee, Plan
 from sandbox.seeding import seed_demo_plan
 from tests.mcp.conftest import MODES
 from tests.writes.assigned_plans import budget_home
@@ -131,6 +131,36 @@ async def _move_money(client: Client, demo: Plan) -> list[CallToolResult]:
     return await with_code(client, "move_money", {**arguments, "to_category_id": h.dining, "amount": "30.5"})
 
 
+async def _set_category_target(client: Client, demo: Plan) -> list[CallToolResult]:
+    budget = await sync_to_async(budget_home)()
+    by_date = (today() + timedelta(days=400)).replace(day=1).isoformat()
+    target = {"category_id": budget.home.dining, "amount": "1200.5", "by_date": by_date}
+    return await with_code(client, "set_category_target", {"plan_id": budget.id, **target})
+
+
+async def _update_category(client: Client, demo: Plan) -> list[CallToolResult]:
+    budget = await sync_to_async(budget_home)()
+    bills = (await Category.objects.aget(pk=budget.home.rent)).group_id
+    change = {"category_id": budget.home.dining, "name": "Restaurants", "category_group_id": bills}
+    return await with_code(client, "update_category", {"plan_id": budget.id, **change})
+
+
+async def _create_category(client: Client, demo: Plan) -> list[CallToolResult]:
+    budget = await sync_to_async(budget_home)()
+    group = budget.home.everyday_group
+    return await with_code(
+        client, "create_category", {"plan_id": budget.id, "category_group_id": group, "name": "Pets"}
+    )
+
+
+async def _rename_payee(client: Client, demo: Plan) -> list[CallToolResult]:
+    home = await sync_to_async(household)()
+    cafe = (await Payee.objects.aget(plan_id=home.id, name="CORNER CAFE")).id
+    return await with_code(
+        client, "rename_payee", {"plan_id": home.id, "payee_id": cafe, "name": "Corner Cafe"}
+    )
+
+
 async def _undo_operation(client: Client, demo: Plan) -> list[CallToolResult]:
     budget = await sync_to_async(budget_home)()
     _asked, applied = await with_code(client, "set_category_budget", _budgeting(budget, amount="150.25"))
@@ -164,6 +194,10 @@ CASES: dict[str, Case] = {
     "import_transactions": _import_transactions,
     "set_category_budget": _set_category_budget,
     "move_money": _move_money,
+    "set_category_target": _set_category_target,
+    "update_category": _update_category,
+    "create_category": _create_category,
+    "rename_payee": _rename_payee,
     "undo_operation": _undo_operation,
 }
 

@@ -11,15 +11,18 @@ from tests.writes.assigned_plans import BudgetHome
 from tests.writes.category_plans import change_category, group_of, names_in_group
 from tests.writes.checks import sandbox_http, ynab
 from tests.writes.harness import (
+    ANSWER_WAYS,
     CONFIRMED_PATHS,
     FAULT_PATHS,
     MODERN,
     Env,
     WriteCase,
+    answered_after,
     before,
     call,
     connected,
     content,
+    documented_fingerprint,
     error_text,
     expect_nothing_written,
 )
@@ -35,17 +38,17 @@ def create_case(budget: BudgetHome, **arguments) -> WriteCase:
     h = budget.home
 
     def check_log(op: Operation) -> None:
-        assert op.subject == {"category_group_id": h.everyday_group, "name": "Pets", "group_now": "Everyday"}
+        # Exactly CONFIRMATION.md's fields: group, name.
+        assert op.subject == {"category_group_id": h.everyday_group, "name": "Pets"}
+        assert op.fingerprint == documented_fingerprint(
+            budget.id, {"category_group_id": h.everyday_group, "name": "Pets"}
+        )
         created = op.undo_data["category_id"]
         assert op.undo_data == {"category_id": created, "group_id": h.everyday_group}
         assert isinstance(created, str) if op.status == "applied" else created is None
 
     async def has_pets() -> bool:
         return "Pets" in await names_in_group(budget.id, h.everyday_group)
-
-    async def rename_group() -> None:
-        path = f"/plans/{budget.id}/category_groups/{h.everyday_group}"
-        await ynab("PATCH", path, json={"category_group": {"name": "Daily"}})
 
     async def pets_aside() -> None:
         """What YNAB's app offers instead of deleting: here, the new category renamed out of the way."""
@@ -62,7 +65,6 @@ def create_case(budget: BudgetHome, **arguments) -> WriteCase:
         write_method="POST",
         write_path=rf"/plans/{budget.id}/categories$",
         check=CHECK,
-        change_plan=rename_group,
         restore=pets_aside,
         undoable=False,
         private_values=budget.private,
@@ -75,9 +77,59 @@ def case(budget: BudgetHome) -> WriteCase:
     return create_case(budget)
 
 
-@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+# The subject is the arguments alone: nothing YNAB holds makes the same arguments a different change,
+# so the plan-changed paths have no case here; the two tests after the matrix cover a change.
+PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if not name.startswith("plan changed")}
+
+
+@pytest.mark.parametrize("path", PATHS)
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
-    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+    await PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("way", ANSWER_WAYS)
+async def test_the_same_request_is_accepted_when_the_group_was_renamed_before_the_answer(budget, way):
+    h = budget.home
+    case = create_case(budget)
+    await before(case)
+
+    async def renamed_in_ynab() -> None:
+        path = f"/plans/{budget.id}/category_groups/{h.everyday_group}"
+        await ynab("PATCH", path, json={"category_group": {"name": "Daily"}})
+
+    result = await answered_after(way, case, renamed_in_ynab)
+
+    answer = content(result)
+    assert answer["status"] == "applied", answer
+    assert answer["group"] == "Daily"
+    assert answer["message"].startswith("Created category ‘Pets’ in Daily.")
+    assert "Pets" in await names_in_group(budget.id, h.everyday_group)
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    assert op.subject == {"category_group_id": h.everyday_group, "name": "Pets"}
+    assert op.fingerprint == documented_fingerprint(budget.id, op.subject)
+
+
+@pytest.mark.parametrize("way", ANSWER_WAYS)
+async def test_a_name_taken_in_ynab_before_the_answer_is_refused_and_nothing_is_created(budget, way):
+    """The same arguments now describe a duplicate: the yes does not create a second ‘Pets’."""
+    h = budget.home
+    case = create_case(budget)
+    await before(case)
+
+    async def created_in_ynab() -> None:
+        category = {"name": "PETS", "category_group_id": h.everyday_group}
+        await ynab("POST", f"/plans/{budget.id}/categories", json={"category": category})
+
+    result = await answered_after(way, case, created_in_ynab)
+
+    assert error_text(result, case) == (
+        "Category group 'Everyday' already has a category named 'Pets' (names are compared without case); "
+        "choose another name."
+    )
+    assert [name for name in await names_in_group(budget.id, h.everyday_group) if name.lower() == "pets"] == [
+        "PETS"
+    ]
+    assert await Operation.objects.filter(plan_id=budget.id).acount() == 0
 
 
 @pytest.mark.parametrize("path", FAULT_PATHS)
@@ -109,9 +161,8 @@ async def test_undo_refuses_it_with_the_reason(case):
             "undo_operation", {"plan_id": case.plan_id, "operation_id": answer["operation_id"]}
         )
 
-    assert refused.is_error
-    assert refused.content[0].text == (
-        f"Error executing tool undo_operation: Operation {answer['operation_id']} (create_category) "
+    assert error_text(refused, case) == (
+        f"Operation {answer['operation_id']} (create_category) "
         "cannot be undone: YNAB's API cannot delete a category; hiding it in YNAB is the only way back."
     )
 

@@ -13,15 +13,18 @@ from sandbox.models import Category
 from tests.writes.assigned_plans import BudgetHome
 from tests.writes.category_plans import change_category, goal
 from tests.writes.harness import (
+    ANSWER_WAYS,
     CONFIRMED_PATHS,
     FAULT_PATHS,
     MODERN,
     Env,
     WriteCase,
+    answered_after,
     before,
     call,
     connected,
     content,
+    documented_fingerprint,
     error_text,
     expect_nothing_written,
     standing,
@@ -34,28 +37,28 @@ pytestmark = pytest.mark.anyio
 
 BY_DATE = (utc_today() + timedelta(days=400)).replace(day=1).isoformat()
 AS_SET = ("NEED", 1_200_000, BY_DATE, 0, None, True, None)
+SENT = {"goal_target": 1_200_000, "goal_target_date": BY_DATE}
+SET_BY_DATE = {
+    "kind": "by_date",
+    "amount": 1_200_000,
+    "by_date": BY_DATE,
+    "whole": True,
+    "ynab_name": None,
+    "snoozed": False,
+}
 
 
 def target_case(budget: BudgetHome, **arguments) -> WriteCase:
     h = budget.home
 
     def check_log(op: Operation) -> None:
-        assert op.subject == {
-            "category_id": h.dining,
-            "fields": {"goal_target": 1_200_000, "goal_target_date": BY_DATE},
-            "target_now": NO_TARGET.logged(),
-        }
+        # Exactly CONFIRMATION.md's fields: the category, the target fields sent.
+        assert op.subject == {"category_id": h.dining, "fields": SENT}
+        assert op.fingerprint == documented_fingerprint(budget.id, {"category_id": h.dining, "fields": SENT})
         assert op.undo_data == {
             "category_id": h.dining,
             "before": NO_TARGET.logged(),
-            "after": {
-                "kind": "by_date",
-                "amount": 1_200_000,
-                "by_date": BY_DATE,
-                "whole": True,
-                "ynab_name": None,
-                "snoozed": False,
-            },
+            "after": SET_BY_DATE,
             "restore": {"goal_target": None},
         }
 
@@ -74,7 +77,6 @@ def target_case(budget: BudgetHome, **arguments) -> WriteCase:
         write_method="PATCH",
         write_path=rf"/plans/{budget.id}/categories/{h.dining}$",
         check=CHECK,
-        change_plan=lambda: change_category(budget.id, h.dining, goal_target=50_000),
         restore=lambda: change_category(budget.id, h.dining, goal_target=None),
         private_values=budget.private,
         check_log=check_log,
@@ -86,9 +88,47 @@ def case(budget: BudgetHome) -> WriteCase:
     return target_case(budget)
 
 
-@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+# The subject is the arguments alone: nothing YNAB holds makes the same arguments a different change,
+# so the plan-changed paths have no case here; test_the_same_request_is_accepted_... covers a change.
+PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if not name.startswith("plan changed")}
+
+
+@pytest.mark.parametrize("path", PATHS)
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
-    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+    await PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("way", ANSWER_WAYS)
+async def test_the_same_request_is_accepted_when_the_target_moved_before_the_answer(budget, way):
+    """The person agreed to 1200.00 by a date: it is set, and the log keeps the target it really
+    replaced (50.00 monthly, set in YNAB meanwhile), so undo puts that one back."""
+    h = budget.home
+    case = target_case(budget)
+    await before(case)
+
+    result = await answered_after(way, case, lambda: change_category(budget.id, h.dining, goal_target=50_000))
+
+    answer = content(result)
+    assert answer["status"] == "applied", answer
+    assert (answer["before"], answer["after"]) == ("50.00 monthly", f"1200.00 by {BY_DATE}")
+    assert await goal(budget.id, h.dining) == AS_SET
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    assert op.subject == {"category_id": h.dining, "fields": SENT}
+    assert op.fingerprint == documented_fingerprint(budget.id, {"category_id": h.dining, "fields": SENT})
+    monthly = {
+        "kind": "monthly",
+        "amount": 50_000,
+        "by_date": None,
+        "whole": True,
+        "ynab_name": None,
+        "snoozed": False,
+    }
+    assert op.undo_data == {
+        "category_id": h.dining,
+        "before": monthly,
+        "after": SET_BY_DATE,
+        "restore": {"goal_target": 50_000, "goal_frequency": "monthly", "goal_needs_whole_amount": True},
+    }
 
 
 @pytest.mark.parametrize("path", FAULT_PATHS)

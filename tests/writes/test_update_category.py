@@ -6,17 +6,22 @@ import pytest
 
 from tests.writes.assigned_plans import BudgetHome
 from tests.writes.category_plans import change_category, group_of, place
+from tests.writes.checks import ynab
 from tests.writes.harness import (
+    ANSWER_WAYS,
     CONFIRMED_PATHS,
     FAULT_PATHS,
     MODERN,
     Env,
     WriteCase,
+    answered_after,
     before,
     call,
     connected,
     content,
+    documented_fingerprint,
     error_text,
+    expect_applied,
     expect_nothing_written,
 )
 from tools.models import Operation
@@ -31,12 +36,10 @@ def update_case(budget: BudgetHome, bills: str, **arguments) -> WriteCase:
     moved = {"name": "Restaurants", "group_id": bills, "group": "Bills"}
 
     def check_log(op: Operation) -> None:
-        assert op.subject == {
-            "category_id": h.dining,
-            "name": "Restaurants",
-            "category_group_id": bills,
-            "now": everyday,
-        }
+        # Exactly CONFIRMATION.md's fields: category, new name, new group.
+        subject = {"category_id": h.dining, "name": "Restaurants", "category_group_id": bills}
+        assert op.subject == subject
+        assert op.fingerprint == documented_fingerprint(budget.id, subject)
         assert op.undo_data == {"category_id": h.dining, "before": everyday, "after": moved}
 
     return WriteCase(
@@ -54,13 +57,43 @@ def update_case(budget: BudgetHome, bills: str, **arguments) -> WriteCase:
         write_method="PATCH",
         write_path=rf"/plans/{budget.id}/categories/{h.dining}$",
         check=CHECK,
-        change_plan=lambda: change_category(budget.id, h.dining, name="Eating Out"),
         restore=lambda: change_category(
             budget.id, h.dining, name="Dining Out", category_group_id=h.everyday_group
         ),
         private_values=budget.private,
         check_log=check_log,
     )
+
+
+def rename_only_case(budget: BudgetHome) -> WriteCase:
+    """A new name alone: the subject's new group is the group the category is in when asked
+    (the question says `to ‘Restaurants’ (Everyday)`), so moving it in YNAB meanwhile changes
+    the subject itself."""
+    h = budget.home
+    subject = {"category_id": h.dining, "name": "Restaurants", "category_group_id": h.everyday_group}
+
+    def check_log(op: Operation) -> None:
+        assert op.subject == subject
+        assert op.fingerprint == documented_fingerprint(budget.id, subject)
+
+    return WriteCase(
+        tool="update_category",
+        plan_id=budget.id,
+        arguments={"plan_id": budget.id, "category_id": h.dining, "name": "Restaurants"},
+        state=lambda: place(budget.id, h.dining),
+        expected_after=("Restaurants", h.everyday_group),
+        write_method="PATCH",
+        write_path=rf"/plans/{budget.id}/categories/{h.dining}$",
+        check=CHECK,
+        change_plan=lambda: _moved_to_bills(budget),
+        restore=lambda: change_category(budget.id, h.dining, name="Dining Out"),
+        private_values=budget.private,
+        check_log=check_log,
+    )
+
+
+async def _moved_to_bills(budget: BudgetHome) -> None:
+    await change_category(budget.id, budget.home.dining, category_group_id=await group_of(budget.home.rent))
 
 
 @pytest.fixture
@@ -73,9 +106,66 @@ def case(budget: BudgetHome, bills: str) -> WriteCase:
     return update_case(budget, bills)
 
 
-@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+# With name and group both given the subject is the arguments alone: the plan-changed paths need a
+# request whose new name or group comes from the plan (rename_only_case).
+PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if not name.startswith("plan changed")}
+PLAN_CHANGED_PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if name.startswith("plan changed")}
+
+
+@pytest.mark.parametrize("path", PATHS)
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
-    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+    await PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", PLAN_CHANGED_PATHS)
+async def test_a_rename_alone_is_not_applied_when_the_category_moved_before_the_answer(
+    path, budget, settings, monkeypatch
+):
+    await PLAN_CHANGED_PATHS[path](rename_only_case(budget), Env(settings, monkeypatch))
+
+
+async def test_a_rename_alone_keeps_the_category_where_it_is(budget):
+    case = rename_only_case(budget)
+    start = await before(case)
+
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+        answer = await call(client, case, confirmation=first["confirmation"])
+
+    assert first["preview"] == "Change category ‘Dining Out’ (Everyday) to ‘Restaurants’ (Everyday)?"
+    await expect_applied(case, start, answer, confirmed_by="code")
+
+
+@pytest.mark.parametrize("way", ANSWER_WAYS)
+async def test_the_same_request_is_accepted_when_the_category_was_renamed_before_the_answer(
+    budget, bills, way
+):
+    """The person agreed to ‘Restaurants’ in Bills: that is what it becomes, although the category
+    and its group were renamed in YNAB meanwhile; the log keeps the name and group it really had."""
+    h = budget.home
+    case = update_case(budget, bills)
+    await before(case)
+
+    async def renamed_in_ynab() -> None:
+        await change_category(budget.id, h.dining, name="Eating Out")
+        path = f"/plans/{budget.id}/category_groups/{h.everyday_group}"
+        await ynab("PATCH", path, json={"category_group": {"name": "Daily"}})
+
+    result = await answered_after(way, case, renamed_in_ynab)
+
+    answer = content(result)
+    assert answer["status"] == "applied", answer
+    assert (answer["from_name"], answer["from_group"]) == ("Eating Out", "Daily")
+    assert await place(budget.id, h.dining) == ("Restaurants", bills)
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    subject = {"category_id": h.dining, "name": "Restaurants", "category_group_id": bills}
+    assert op.subject == subject
+    assert op.fingerprint == documented_fingerprint(budget.id, subject)
+    assert op.undo_data == {
+        "category_id": h.dining,
+        "before": {"name": "Eating Out", "group_id": h.everyday_group, "group": "Daily"},
+        "after": {"name": "Restaurants", "group_id": bills, "group": "Bills"},
+    }
 
 
 @pytest.mark.parametrize("path", FAULT_PATHS)

@@ -3,8 +3,8 @@ YNAB's API cannot delete a category, so the preview says it is permanent.
 
 The checks are `tools.logic.category_edits`; the path is `tools.writes.flow`. One
 `POST /plans/{plan_id}/categories` with `name` and `category_group_id`. The log keeps the
-new category's id (`{"category_id", "group_id"}`), `undoable: false`. The subject is
-CONFIRMATION.md's (group, name) plus the group's name now, which the question shows.
+new category's id (`{"category_id", "group_id"}`), `undoable: false`. The subject is exactly
+CONFIRMATION.md's (group, name): a group renamed in YNAB meanwhile does not stop the yes.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def build_change(snapshot: PlanSnapshot, group_id: str, name: str) -> Change:
     group = destination_group(snapshot, group_id, creating=True)
     if name_holder(snapshot, group.id, name) is not None:
         raise name_taken_refusal(name, group)
-    subject = {"category_group_id": group.id, "name": name, "group_now": group.name}
+    subject = {"category_group_id": group.id, "name": name}
     return Change(
         subject=subject,
         stored_subject=subject,  # a category name: nothing the log must not keep

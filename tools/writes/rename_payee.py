@@ -4,8 +4,9 @@
 The checks are `tools.logic.payee_rename`; the path is `tools.writes.flow`. One
 `PATCH /plans/{plan_id}/payees/{payee_id}` with `name`. The log keeps the payee id and the
 old and new names (`{"payee_id", "before", "after"}`): the one undo data allowed payee text,
-since undo needs it. The subject is ours (TOOLS.md): the payee, the new name and the name
-now (the question shows it); the stored subject keeps only the payee id.
+since undo needs it. The subject is TOOLS.md's: the payee and the new name (a payee renamed
+in YNAB meanwhile does not stop the yes; the log keeps the name it really replaced); the
+stored subject keeps only the payee id (no payee text).
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def build_change(snapshot: PlanSnapshot, payee_id: str, name: str) -> Change:
         return Change.nothing(f"Nothing to change: the payee is already named {in_quotes(name)}.", fields)
     used = f"used by {renaming.transactions} transaction(s)"
     return Change(
-        subject={"payee_id": renaming.payee.id, "name": name, "name_now": renaming.payee.name},
+        subject={"payee_id": renaming.payee.id, "name": name},
         stored_subject={"payee_id": renaming.payee.id},  # payee text stays out of the stored subject
         preview=Preview(question=f"{_rename(renaming.payee.name, name)} ({used})?"),
         fields=fields,

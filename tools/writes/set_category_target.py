@@ -8,8 +8,10 @@ is `tools.writes.flow`. One `PATCH /plans/{plan_id}/categories/{category_id}` wi
 `Target.logged()`: kind, amount, date, ...) and the fields that set `before` again, null
 when YNAB's API cannot (the row is then not undoable and the preview says so).
 
-The subject is CONFIRMATION.md's (category, the target fields sent) plus the target now,
-which the question shows: a yes confirms `no target → 1200.00 by 2027-06-01` as read.
+The subject is exactly CONFIRMATION.md's: the category and the target fields sent (amount in
+milliunits, date or frequency), i.e. the arguments. The target now, which the question shows,
+is not part of it: the same request with the same arguments is accepted even if the target
+moved in YNAB meanwhile, and the log and undo keep the target it really replaced.
 """
 
 from __future__ import annotations
@@ -134,11 +136,7 @@ def build_change(snapshot: PlanSnapshot, category_id: str, request: TargetReques
         return Change.nothing(
             f"Nothing to change: the target of {name} is already {fields['after']}.", fields
         )
-    subject = {
-        "category_id": setting.category.id,
-        "fields": setting.sent,
-        "target_now": setting.before.logged(),
-    }
+    subject = {"category_id": setting.category.id, "fields": setting.sent}
     return Change(
         subject=subject,
         stored_subject=subject,  # a category's target: nothing the log must not keep

@@ -3,10 +3,12 @@
 
 The checks are `tools.logic.category_edits`; the path is `tools.writes.flow`. One
 `PATCH /plans/{plan_id}/categories/{category_id}` with what changes of `name` and
-`category_group_id`. The subject is CONFIRMATION.md's (category, new name, new group) plus the name and group
-now, which the question shows: a yes confirms `‘Tennis’ (Leisure) to ‘Sport’ (Leisure)` as
-read, so a category renamed or moved in YNAB meanwhile makes the answer refused (the plan
-changed). The log keeps the name and group before and after:
+`category_group_id`. The subject is exactly CONFIRMATION.md's: the category, its new name and
+its new group (an omitted one resolved to the category's current name or group, as the
+question shows it). The name and group now are not part of it: the same request is accepted
+even if the category was renamed or moved in YNAB meanwhile, unless that changes the
+resolved new name or group (then the answer is refused: the plan changed). The log keeps the
+name and group it really had before and after:
 `{"category_id", "before": {"name", "group_id", "group"}, "after": {...}}` (category and
 group names are the person's own labels, not bank text).
 """
@@ -100,12 +102,7 @@ def build_change(snapshot: PlanSnapshot, category_id: str, name: str | None, gro
     if move.unchanged:
         shown = f"{in_quotes(before['name'])} ({shown_name(before['group'])})"
         return Change.nothing(f"Nothing to change: the category is already {shown}.", fields)
-    subject = {
-        "category_id": move.category.id,
-        "name": after["name"],
-        "category_group_id": after["group_id"],
-        "now": before,
-    }
+    subject = {"category_id": move.category.id, "name": after["name"], "category_group_id": after["group_id"]}
     return Change(
         subject=subject,
         stored_subject=subject,  # category and group names: nothing the log must not keep
