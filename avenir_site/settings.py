@@ -196,6 +196,11 @@ AVENIR_MCP_REQUIRE_ELICITATION = env_bool("AVENIR_MCP_REQUIRE_ELICITATION", Fals
 # by then counts as dismissed.
 AVENIR_MCP_ELICITATION_TIMEOUT = env_int("AVENIR_MCP_ELICITATION_TIMEOUT", 300, minimum=1)
 AVENIR_MCP_DEFAULT_PLAN = env_str("AVENIR_MCP_DEFAULT_PLAN")
+# Where a confirmation code goes: "agent" (in the tool result, CONFIRMATION.md) or "person" (only
+# on the admin's pending confirmations page, so the agent cannot confirm on its own).
+AVENIR_MCP_CODES_TO = env_str("AVENIR_MCP_CODES_TO", "agent").lower() or "agent"
+if AVENIR_MCP_CODES_TO not in {"agent", "person"}:
+    raise ImproperlyConfigured(f"AVENIR_MCP_CODES_TO must be agent or person, not {AVENIR_MCP_CODES_TO!r}.")
 
 
 def _request_state_keys() -> list[str]:
