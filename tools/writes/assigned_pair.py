@@ -15,9 +15,13 @@ Every branch (TOOLS.md §3 move_money; a lost answer is never resent):
 - second write answered → done (a 2xx answer that cannot be read counts as answered: YNAB took it);
 - second write, no answer → read it back: made → done; unreadable or some other amount →
   `unknown`; not made → set the first back, as when the second is refused;
-- second write refused (or not sent by pacing) → set the first back to its amount before:
-  answered → `nothing_moved` (both as before); refused or unanswered → `half_done`, and the
-  message names the exact amount to set on the first category in YNAB.
+- second write refused (or not sent by pacing) → set the first back to its amount before. The
+  set-back is a rollback: pacing never refuses it; after a 429 (to the second write or to the
+  set-back itself) it waits for YNAB's `Retry-After` when that is at most
+  `SET_BACK_WAIT_LIMIT` seconds, then is sent. Answered → `nothing_moved` (both as before);
+  refused, unanswered, or a longer wait asked → `half_done`: the message names the exact
+  amount to set on the first category in YNAB, and the operation stays pending while
+  `tools.settling` keeps setting it back.
 
 Anything else (a bug, a cancelled call) propagates; the write flow then logs the row `unknown`.
 """
@@ -28,11 +32,16 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, Literal
 
+import anyio
+
 from tools.logic.assigned_words import AssignedWords
 from tools.ynab import PacingRefused, UnknownOutcome, YnabClient, YnabError
 
 MOST_REQUESTS = 5
 """The worst case: first write, its read-back, second write, its read-back, setting the first back."""
+
+SET_BACK_WAIT_LIMIT = 60
+"""Seconds a set-back waits for YNAB's `Retry-After` within the call; a longer wait is left to settling."""
 
 PairFailure = Literal["nothing_moved", "half_done", "unknown"]
 ReadBack = Literal["made", "not_made", "unsure"]
@@ -86,7 +95,8 @@ async def write_pair(client: YnabClient, pair: Pair) -> None:
     await _write_first(client, pair)
     not_made = await _write_second(client, pair)
     if not_made is not None:
-        await _set_first_back(client, pair, not_made)
+        reason, cause = not_made
+        await _set_first_back(client, pair, reason, cause)
 
 
 def require_room(client: YnabClient, needed: int) -> None:
@@ -124,9 +134,9 @@ async def _write_first(client: YnabClient, pair: Pair) -> None:
         raise _first_unknown(pair, lost, why) from lost
 
 
-async def _write_second(client: YnabClient, pair: Pair) -> str | None:
-    """The second write: None once it is in YNAB, else why it is known not to be (the first
-    must then be put back). A lost answer that cannot be resolved raises `PairFailed`."""
+async def _write_second(client: YnabClient, pair: Pair) -> tuple[str, YnabError] | None:
+    """The second write: None once it is in YNAB, else why it is known not to be, and the error
+    (the first must then be put back). A lost answer that cannot be resolved raises `PairFailed`."""
     try:
         await _set(client, pair, pair.second, pair.second.after)
         return None
@@ -136,18 +146,28 @@ async def _write_second(client: YnabClient, pair: Pair) -> str | None:
             return None
         if read_back == "unsure":
             raise _second_unknown(pair, lost, why) from lost
-        return f"No answer came back for {pair.second.name} and reading it back shows it was not made."
+        return f"No answer came back for {pair.second.name} and reading it back shows it was not made.", lost
     except YnabError as refused:  # PacingRefused too: the second was not sent
-        return refused.message
+        return refused.message, refused
 
 
-async def _set_first_back(client: YnabClient, pair: Pair, reason: str) -> None:
-    """Put the first category back; raises `PairFailed` saying whether that worked."""
+async def _set_first_back(client: YnabClient, pair: Pair, reason: str, cause: YnabError) -> None:
+    """Put the first category back (a rollback, waiting out a short 429 first); raises
+    `PairFailed` saying whether that worked."""
     first, second, amount = pair.first, pair.second, pair.words.amount
-    try:
-        await _set(client, pair, first, first.before)
-    except YnabError as failed:
-        raise _half_done(pair, reason, failed) from failed
+    waited = False
+    while True:
+        wait = set_back_wait(client, cause)
+        if wait is None:
+            raise _half_done(pair, reason, cause)
+        await anyio.sleep(wait)
+        try:
+            await _set(client, pair, first, first.before, rollback=True)
+            break
+        except YnabError as failed:
+            if failed.status != 429 or waited:
+                raise _half_done(pair, reason, failed) from failed
+            cause, waited = failed, True
     raise PairFailed(
         f"Nothing moved: {second.name} could not be set to {amount(second.after)}, so {first.name} was set "
         f"back to {amount(first.before)} and both categories are as before. {reason}",
@@ -155,11 +175,29 @@ async def _set_first_back(client: YnabClient, pair: Pair, reason: str) -> None:
     )
 
 
-async def _set(client: YnabClient, pair: Pair, step: Step, budgeted: int) -> None:
+def set_back_wait(client: YnabClient, cause: YnabError) -> float | None:
+    """Seconds to wait before a set-back after `cause`; None when YNAB asked for longer than
+    `SET_BACK_WAIT_LIMIT` (settling sends it later). 0 unless YNAB answered 429 or pacing
+    is waiting one out: a rollback passes pacing's count, never YNAB's `Retry-After`."""
+    if cause.status == 429:
+        seconds = cause.retry_after if cause.retry_after is not None else SET_BACK_WAIT_LIMIT + 1
+    elif isinstance(cause, PacingRefused) and client.sender.pacer.paused_until() is not None:
+        seconds = (cause.retry_at - datetime.now(UTC)).total_seconds()
+    else:
+        return 0.0
+    return max(float(seconds), 0.0) if seconds <= SET_BACK_WAIT_LIMIT else None
+
+
+async def _set(client: YnabClient, pair: Pair, step: Step, budgeted: int, *, rollback: bool = False) -> None:
     """One PATCH. A 2xx answer that could not be read still means YNAB took the change."""
     try:
         await client.patch_month_category(
-            pair.plan_id, pair.month, step.category_id, budgeted, check_hint=pair.check_hint
+            pair.plan_id,
+            pair.month,
+            step.category_id,
+            budgeted,
+            check_hint=pair.check_hint,
+            rollback=rollback,
         )
     except YnabError as error:
         if error.status is not None and 200 <= error.status < 300:
@@ -216,12 +254,19 @@ def _second_unknown(pair: Pair, lost: UnknownOutcome, why: str) -> PairFailed:
 def _half_done(pair: Pair, reason: str, failed: YnabError) -> PairFailed:
     first, second, month, amount = pair.first, pair.second, pair.month.isoformat(), pair.words.amount
     lost = isinstance(failed, UnknownOutcome)
-    setting_back = "got no answer" if lost else f"failed too ({failed.message})"
+    if lost:
+        setting_back = "got no answer"
+    elif failed.status == 429 and failed.retry_after is not None:
+        setting_back = f"must wait {failed.retry_after} seconds (YNAB answered 429)"
+    else:
+        setting_back = f"failed too ({failed.message})"
     return PairFailed(
         f"Only half of the change is in YNAB: {first.name} is now {amount(first.after)} assigned, but "
         f"{second.name} could not be set to {amount(second.after)}, and setting {first.name} back "
-        f"{setting_back}. In YNAB, set the assigned amount of {first.name} for {month} to "
-        f"{amount(first.before)}. {reason}",
+        f"{setting_back}. This service keeps setting {first.name} for {month} back to "
+        f"{amount(first.before)} (the operation stays pending until it has, and stops if "
+        f"{first.name} changes meanwhile); you may also set it to {amount(first.before)} in YNAB "
+        f"yourself. {reason}",
         kind="half_done",
         landed=() if lost else (first.category_id,),
         unsure=(first.category_id,) if lost else (),

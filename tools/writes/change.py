@@ -85,10 +85,16 @@ class Applied:
 class WriteFailed(Exception):
     """Raised by `apply` when it knows what state it leaves: the row is completed `status`
     (`failed` or `unknown`) with `undo_data` (e.g. which of two writes landed), and `message`
-    (one line: what is in YNAB now, what to do) becomes the tool error."""
+    (one line: what is in YNAB now, what to do) becomes the tool error. `pending`: part of the
+    change is in YNAB and could not be put back yet; the row stays pending and `tools.settling`
+    keeps working to close it."""
 
     def __init__(
-        self, message: str, *, status: Literal["failed", "unknown"] = "failed", undo_data: Any = None
+        self,
+        message: str,
+        *,
+        status: Literal["failed", "unknown", "pending"] = "failed",
+        undo_data: Any = None,
     ) -> None:
         super().__init__(message)
         self.message = message

@@ -192,7 +192,8 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
     try:
         await write_pair(client, pair)
     except PairFailed as failed:
-        status = "unknown" if failed.kind == "unknown" else "failed"
+        # half_done: the source is lowered and not yet put back; settling keeps putting it back.
+        status = {"unknown": "unknown", "half_done": "pending"}.get(failed.kind, "failed")
         raise WriteFailed(
             failed.message, status=status, undo_data={**change.undo_data, **failed.record()}
         ) from None

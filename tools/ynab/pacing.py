@@ -79,6 +79,15 @@ class Pacer:
             self._sent.append(now)
             return now
 
+    def reserve_rollback(self) -> float:
+        """Count a request that puts back half of a change (a set-back): it leaves whatever the
+        count or a pause say, since refusing it would leave the half change in YNAB. Its caller
+        waits out a 429 itself (`tools.writes.assigned_pair`)."""
+        with self._lock:
+            now = self.clock()
+            self._sent.append(now)
+            return now
+
     def release(self, stamp: float) -> None:
         """Give back a reserved request that provably never left (connection refused)."""
         with self._lock, contextlib.suppress(ValueError):  # already out of the window
@@ -116,14 +125,15 @@ class Pacer:
 
 def pause_seconds(retry_after: str | None, now: float) -> int:
     """How long to wait after a 429: `Retry-After` (seconds or HTTP date), clamped; else 600."""
-    seconds = _retry_after_seconds(retry_after, now)
+    seconds = retry_after_seconds(retry_after, now)
     if seconds is None:
         return PAUSE_WITHOUT_RETRY_AFTER
     low, high = RETRY_AFTER_BOUNDS
     return min(max(seconds, low), high)
 
 
-def _retry_after_seconds(value: str | None, now: float) -> int | None:
+def retry_after_seconds(value: str | None, now: float) -> int | None:
+    """A `Retry-After` header (seconds or HTTP date) as seconds from `now`, unclamped; None if absent."""
     if not value:
         return None
     value = value.strip()

@@ -8,7 +8,8 @@ retried, at most 3 attempts in all, with jittered backoff:
 
 Nothing else. A write that was sent is never sent again: when no answer comes back it is
 `UnknownOutcome` (the change may or may not be in YNAB; the message says how to check).
-A 429 is never retried: the token's pacer pauses and the error says until when.
+A 429 is never retried: the token's pacer pauses and the error says until when (and carries
+YNAB's `Retry-After`). A `rollback` call (half of a change put back) is never refused by pacing.
 Every attempt takes one request from the pacer first and is recorded as a `YnabRequest`.
 """
 
@@ -26,7 +27,7 @@ import httpx
 
 from tools.ynab import records
 from tools.ynab.errors import UnknownOutcome, YnabError, error_for_status
-from tools.ynab.pacing import Pacer, wait_phrase
+from tools.ynab.pacing import Pacer, retry_after_seconds, wait_phrase
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +55,7 @@ class Call:
     """One request to make: method, path under the base URL (ids already checked), query, body.
 
     `check_hint` (writes) says how to check whether the change landed if no answer comes.
+    `rollback`: the request puts back half of a change; pacing never refuses it.
     """
 
     method: str
@@ -61,6 +63,7 @@ class Call:
     params: dict[str, Any] | None = None
     body: Any = None
     check_hint: str | None = None
+    rollback: bool = False
 
     @property
     def is_read(self) -> bool:
@@ -103,7 +106,7 @@ class Sender:
 
     async def _attempt(self, call: Call, *, last: bool) -> httpx.Response | None:
         """The answer; None to retry; raises when retrying is over or not allowed."""
-        stamp = self.pacer.reserve()
+        stamp = self.pacer.reserve_rollback() if call.rollback else self.pacer.reserve()
         started = time.perf_counter()
         try:
             response = await self._http().request(call.method, call.path, params=call.params, json=call.body)
@@ -142,6 +145,7 @@ class Sender:
         return YnabError(
             "YNAB refused: too many requests (429; YNAB allows 200 an hour per token). Nothing will "
             f"be sent to YNAB until {wait_phrase(until, self.pacer.clock())}; try again then.",
+            retry_after=retry_after_seconds(retry_after, self.pacer.clock()),
             status=429,
             error_id=error_id,
             name=name,
