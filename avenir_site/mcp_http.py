@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from urllib.parse import urlsplit
 
+import anyio
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
@@ -29,6 +30,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import Receive, Scope, Send
 
 from avenir_site.mcp_server import HttpServers
+from tools import settling
 from tools.auth import PRINCIPAL_SCOPE_KEY, Principal, authenticate
 
 logger = logging.getLogger(__name__)
@@ -61,14 +63,17 @@ class McpHttpApp:
             yield
 
     async def serve_lifespan(self, receive: Receive, send: Send) -> None:
-        """Answer the ASGI lifespan protocol, running the session managers in between."""
+        """Answer the ASGI lifespan protocol, running the session managers in between, and settling
+        (`tools.settling.keep_settling`: at start-up, then while operations are left unsettled)."""
         await receive()  # lifespan.startup
         phase = "startup"
         try:
-            async with self.running():
+            async with self.running(), anyio.create_task_group() as background:
+                background.start_soon(settling.keep_settling)
                 await send({"type": "lifespan.startup.complete"})
                 phase = "shutdown"
                 await receive()  # lifespan.shutdown
+                background.cancel_scope.cancel()
         except Exception as error:
             logger.exception("MCP session managers failed at %s", phase)
             await send({"type": f"lifespan.{phase}.failed", "message": repr(error)})

@@ -66,6 +66,9 @@ def _test_settings() -> None:
     """Settings every test runs under: the sandbox's test hooks on, nothing external."""
     settings.SANDBOX_FAULTS_ENABLED = True
     settings.YNAB_API_KEY = ""
+    # Settling runs once when the test server starts, never on its own later: tests settle when
+    # they mean to (tools.settling), and expect rows as their own calls left them meanwhile.
+    settings.AVENIR_MCP_SETTLE_SECONDS = 0
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
 
 

@@ -2,16 +2,19 @@
 
 stdout carries the protocol and nothing else; logs go to stderr (settings.LOGGING). The
 caller is the person at this machine (principal "stdio"): read-write when writes are
-enabled (AVENIR_MCP_WRITE=1), unless --read-only.
+enabled (AVENIR_MCP_WRITE=1), unless --read-only. Before serving, operations a stopped process
+left pending or unknown are settled from YNAB's own state (`tools.settling`).
 """
 
 from __future__ import annotations
 
 import logging
 
+import anyio
 from django.core.management.base import BaseCommand, CommandParser
 
 from avenir_site.mcp_server import local_server
+from tools import settling
 from tools.auth import Principal
 from tools.registry import writes_allowed
 
@@ -32,4 +35,7 @@ class Command(BaseCommand):
         server = local_server(principal)
         access = "read-write" if writes_allowed(principal) else "read-only"
         logger.info("avenir-mcp serving over stdio (%s)", access)
+        settled = anyio.run(settling.settle_everything)  # what a stopped process left open, first
+        if settled:
+            logger.info("Settled %d operation(s) left pending or unknown", settled)
         server.run("stdio")
