@@ -40,12 +40,12 @@ from tools.oplog.record import (
     being_written,
     claim_for_undo,
     complete,
+    finished_writing,
     keep_pending,
     mark_undone,
     release_undo_claim,
     settle,
     this_writer,
-    writing,
 )
 from tools.oplog.words import applied_message, not_undoable_reason, summary, unknown_message
 
@@ -62,6 +62,7 @@ __all__ = [
     "being_written",
     "claim_for_undo",
     "complete",
+    "finished_writing",
     "get",
     "keep_pending",
     "latest_in_effect",
@@ -75,5 +76,4 @@ __all__ = [
     "summary",
     "this_writer",
     "unknown_message",
-    "writing",
 ]

@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 import socket
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, Protocol
 
 from asgiref.sync import sync_to_async
@@ -55,7 +53,8 @@ async def begin(
     the full one. An undo (`undo_of` given) is never itself undoable. `undo_data` is what is
     known before sending (each item's before and after): kept from the start, so a process
     that dies mid-write leaves what settling needs to compare with YNAB. The row names this
-    process as its `writer`.
+    process as its `writer`, and counts as being written here (settling leaves it alone)
+    until `finished_writing(op)`.
     """
     if confirmed_by not in ConfirmedBy.values:
         raise ValueError(f"confirmed_by must be one of {ConfirmedBy.values}, not {confirmed_by!r}.")
@@ -87,16 +86,10 @@ _being_written: set[str] = set()
 _being_written_lock = threading.Lock()
 
 
-@contextmanager
-def writing(op: Operation) -> Iterator[None]:
-    """Held while this process sends `op`'s requests: settling never touches it meanwhile."""
+def finished_writing(op: Operation) -> None:
+    """`op`'s requests are over in this process (whatever their outcome): settling may judge it now."""
     with _being_written_lock:
-        _being_written.add(op.pk)
-    try:
-        yield
-    finally:
-        with _being_written_lock:
-            _being_written.discard(op.pk)
+        _being_written.discard(op.pk)
 
 
 def being_written(op_id: str) -> bool:
@@ -108,9 +101,14 @@ def being_written(op_id: str) -> bool:
 def _insert_with_fresh_id(fields: dict[str, Any]) -> Operation:
     """Insert with a new random id, drawing again in the (astronomically rare) case it is taken."""
     for _ in range(_ID_ATTEMPTS):
-        op = _insert_unless_id_taken(new_operation_id(), fields)
+        candidate = new_operation_id()
+        with _being_written_lock:  # before the row is committed: settling never sees it unclaimed
+            _being_written.add(candidate)
+        op = _insert_unless_id_taken(candidate, fields)
         if op is not None:
             return op
+        with _being_written_lock:
+            _being_written.discard(candidate)
     raise IntegrityError(f"No free operation id after {_ID_ATTEMPTS} draws.")
 
 

@@ -3,7 +3,7 @@
 `tools.writes.flow` decides that a change may be written (read, refusals, question); this
 module writes it. The row is begun `pending` (`oplog.begin`, with the undo data known before
 sending) right before the first request, the tool's `apply` sends the request(s) (settling
-leaves the row alone meanwhile: `oplog.writing`), and the row is completed with the outcome.
+leaves the row alone meanwhile: `oplog.finished_writing`), and the row is completed with the outcome.
 
 Outcomes of the requests, and the log row each leaves:
 
@@ -70,8 +70,10 @@ class LoggedWrite:
             undo_of=self.change.undo_of,
             undo_data=self.change.undo_data,
         )
-        with oplog.writing(op):
+        try:
             applied = await self._sent(op, apply)
+        finally:
+            oplog.finished_writing(op)
         await oplog.complete(op, status=Operation.Status.APPLIED, undo_data=self._undo_data(applied))
         return self._applied(op, applied, preview if confirmed_by != Operation.ConfirmedBy.NONE else None)
 
