@@ -69,6 +69,7 @@ def _test_settings() -> None:
     # Settling runs once when the test server starts, never on its own later: tests settle when
     # they mean to (tools.settling), and expect rows as their own calls left them meanwhile.
     settings.AVENIR_MCP_SETTLE_SECONDS = 0
+    settings.AVENIR_MCP_SETTLE_AFTER_SECONDS = 0  # a test waits for the sandbox itself before settling
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
 
 

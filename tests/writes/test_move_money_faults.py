@@ -140,11 +140,12 @@ async def test_a_second_write_lost_before_it_ran_is_read_back_and_the_source_set
     assert text == (
         "Nothing moved: Dining Out could not be set to 150.00, so Groceries was set back to 80.00 and "
         "both categories are as before. No answer came back for Dining Out and reading it back shows "
-        "it was not made."
+        "it was not made; if YNAB still processes it, this service finds it and puts it back."
     )
     assert await both(budget) == AS_BEFORE
     assert requests == ["PATCH Groceries", "PATCH Dining Out", "GET Dining Out", "PATCH Groceries"]
-    assert (op.status, op.undo_data["outcome"]) == ("failed", "nothing_moved")
+    # a lost request may still be processed: the row stays open for settling (tests/writes/test_settling.py)
+    assert (op.status, op.undo_data["outcome"]) == ("unknown", "nothing_moved")
 
 
 async def test_a_lost_second_write_that_cannot_be_read_back_is_unknown_and_nothing_is_undone_blindly(
@@ -231,9 +232,10 @@ async def test_a_first_write_lost_before_it_ran_moves_nothing_and_sends_nothing_
 
     text = error_text(result, case)
     assert text.startswith("Nothing moved: no answer came back for the change of Groceries")
+    assert text.endswith("If YNAB still processes it, this service finds it and puts it back.")
     assert await both(budget) == AS_BEFORE
     assert requests == ["PATCH Groceries", "GET Groceries"]
-    assert (op.status, op.undo_data["outcome"]) == ("failed", "nothing_moved")
+    assert (op.status, op.undo_data["outcome"]) == ("unknown", "nothing_moved")
 
 
 async def test_a_lost_first_write_that_cannot_be_read_back_is_unknown_and_nothing_else_is_sent(budget, case):

@@ -16,9 +16,11 @@ When it runs:
 - in the background while unsettled rows exist: `keep_settling()`, every
   `AVENIR_MCP_SETTLE_SECONDS` (0 turns the loop off).
 
-A `pending` row is left alone while its writer may still be sending: a row this process is
-writing (`oplog.being_written`), or one begun by another process that still runs on this host,
-or by one elsewhere, until `STALE_PENDING_SECONDS` have passed. Reading the plan failing
+A row is judged only `AVENIR_MCP_SETTLE_AFTER_SECONDS` after its last request (YNAB may still
+be processing one that timed out), and a `pending` row is left alone while its writer may
+still be sending: a row this process is writing (`oplog.being_written`), or one begun by
+another process that still runs on this host, or by one elsewhere, until
+`STALE_PENDING_SECONDS` have passed. Reading the plan failing
 (YNAB down, pacing) leaves everything for the next round; nothing here raises to its caller.
 """
 
@@ -152,7 +154,11 @@ async def _undo_settled(undo: Operation, settlement: Settlement) -> None:
 
 
 def _may_settle(op: Operation) -> bool:
-    """Never a row whose writer may still be sending (module docstring)."""
+    """Never a row whose writer may still be sending, nor one whose last request YNAB may still be
+    processing (`AVENIR_MCP_SETTLE_AFTER_SECONDS` after its answer was lost; module docstring)."""
+    last_heard = op.completed_at or op.created_at
+    if timezone.now() - last_heard < timedelta(seconds=settings.AVENIR_MCP_SETTLE_AFTER_SECONDS):
+        return False
     if op.status != Status.PENDING:
         return True
     if oplog.being_written(op.pk):

@@ -76,13 +76,20 @@ class PairFailed(Exception):
     amount is in YNAB / may be; `message` (one paragraph) says what to do."""
 
     def __init__(
-        self, message: str, *, kind: PairFailure, landed: tuple[str, ...] = (), unsure: tuple[str, ...] = ()
+        self,
+        message: str,
+        *,
+        kind: PairFailure,
+        landed: tuple[str, ...] = (),
+        unsure: tuple[str, ...] = (),
+        still_open: bool = False,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.kind = kind
         self.landed = landed
         self.unsure = unsure
+        self.still_open = still_open  # a lost write read back not made: it may still land
 
     def record(self) -> dict[str, Any]:
         """What the log keeps of the outcome, next to the planned before and after."""
@@ -128,8 +135,10 @@ async def _write_first(client: YnabClient, pair: Pair) -> None:
         if read_back == "not_made":
             raise PairFailed(
                 f"Nothing moved: no answer came back for the change of {pair.first.name} ({lost.reason}), "
-                "and reading it back shows it was not made, so nothing else was sent.",
+                "and reading it back shows it was not made, so nothing else was sent. If YNAB still "
+                "processes it, this service finds it and puts it back.",
                 kind="nothing_moved",
+                still_open=True,
             ) from lost
         raise _first_unknown(pair, lost, why) from lost
 
@@ -146,7 +155,11 @@ async def _write_second(client: YnabClient, pair: Pair) -> tuple[str, YnabError]
             return None
         if read_back == "unsure":
             raise _second_unknown(pair, lost, why) from lost
-        return f"No answer came back for {pair.second.name} and reading it back shows it was not made.", lost
+        return (
+            f"No answer came back for {pair.second.name} and reading it back shows it was not made; if "
+            "YNAB still processes it, this service finds it and puts it back.",
+            lost,
+        )
     except YnabError as refused:  # PacingRefused too: the second was not sent
         return refused.message, refused
 
@@ -172,6 +185,7 @@ async def _set_first_back(client: YnabClient, pair: Pair, reason: str, cause: Yn
         f"Nothing moved: {second.name} could not be set to {amount(second.after)}, so {first.name} was set "
         f"back to {amount(first.before)} and both categories are as before. {reason}",
         kind="nothing_moved",
+        still_open=isinstance(cause, UnknownOutcome),
     )
 
 

@@ -203,6 +203,8 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
     except PairFailed as failed:
         # half_done: the source is lowered and not yet put back; settling keeps putting it back.
         status = {"unknown": "unknown", "half_done": "pending"}.get(failed.kind, "failed")
+        if failed.still_open:  # a lost request read back not made may still land: settling checks
+            status = "unknown"
         raise WriteFailed(
             failed.message, status=status, undo_data={**change.undo_data, **failed.record()}
         ) from None
@@ -232,7 +234,8 @@ class MoveMoneySettler:
     - both as the move left them → `applied`; both as before → `failed`, nothing moved;
     - the source lowered, the destination as before (half a move) → the source is set back (a
       rollback, as the move's own): answered → `failed`, nothing moved; otherwise the row stays
-      pending and the next round tries again (waiting out YNAB's pause after a 429);
+      pending and the next round tries again (waiting out YNAB's pause after a 429); the same
+      for a destination write that landed late (after timing out) while the source is as before;
     - the source changed since while the destination is as before → left as it is: `failed` when
       the source's write is known to have landed, else `unknown`, naming the exact amount to set
       in YNAB to put the move back (what it holds now plus the amount moved);
@@ -245,18 +248,21 @@ class MoveMoneySettler:
         words = AssignedWords.of(snapshot)
         states = (source.state, destination.state)
         if states == ("restore", "already_as_before"):
-            return await _set_source_back(client, snapshot, op, source, words)
+            return await _set_back(client, snapshot, op, source, words)
+        if states == ("already_as_before", "restore"):  # a lost destination write landed late
+            return await _set_back(client, snapshot, op, destination, words)
         source_changed = source.state == "conflict" and source.assigned is not None
         if source_changed and destination.state == "already_as_before":
             return _source_changed(op, source, words, month.isoformat())
         return judged(move_undo_plan(snapshot, op))
 
 
-async def _set_source_back(
-    client: YnabClient, snapshot: PlanSnapshot, op: Operation, source: AssignedNow, words: AssignedWords
+async def _set_back(
+    client: YnabClient, snapshot: PlanSnapshot, op: Operation, landed: AssignedNow, words: AssignedWords
 ) -> Settlement:
-    logged, month = source.logged, op.undo_data["month"]
-    name = words.name(source.category, logged.category_id)
+    """Half of the move is in YNAB (`landed`, the other as before): put it back, as a rollback."""
+    logged, month = landed.logged, op.undo_data["month"]
+    name = words.name(landed.category, logged.category_id)
     half = (
         f"{PREFIX} half of the move is in YNAB: {name} is {words.amount(logged.after)} for {month}, the "
         "other category as before."
