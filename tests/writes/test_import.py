@@ -31,6 +31,10 @@ WAITING = (("PRLV SEPA NETFLIX", -13_490), ("CB BOULANGERIE 1203", -4_200))
 
 @pytest.fixture
 def linked(home: Household) -> str:
+    return linked_account(home)
+
+
+def linked_account(home: Household) -> str:
     """A bank-linked account of the plan, with two lines waiting at the bank."""
     account = create_account(
         home.home.plan, name="Linked Checking", type="checking", direct_import_linked=True
