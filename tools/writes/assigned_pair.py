@@ -67,6 +67,9 @@ class Pair:
     second: Step
     words: AssignedWords
     check_hint: str
+    settled_later: bool = False
+    """True when the operation stays pending after a half write and `tools.settling` keeps setting the
+    first back (move_money); False when the person is told to set it (an undo's pair)."""
 
 
 class PairFailed(Exception):
@@ -274,13 +277,18 @@ def _half_done(pair: Pair, reason: str, failed: YnabError) -> PairFailed:
         setting_back = f"must wait {failed.retry_after} seconds (YNAB answered 429)"
     else:
         setting_back = f"failed too ({failed.message})"
+    if pair.settled_later:
+        to_do = (
+            f"This service keeps setting {first.name} for {month} back to {amount(first.before)} (the "
+            f"operation stays pending until it has, and stops if {first.name} changes meanwhile); you may "
+            f"also set it to {amount(first.before)} in YNAB yourself."
+        )
+    else:
+        to_do = f"In YNAB, set the assigned amount of {first.name} for {month} to {amount(first.before)}."
     return PairFailed(
         f"Only half of the change is in YNAB: {first.name} is now {amount(first.after)} assigned, but "
         f"{second.name} could not be set to {amount(second.after)}, and setting {first.name} back "
-        f"{setting_back}. This service keeps setting {first.name} for {month} back to "
-        f"{amount(first.before)} (the operation stays pending until it has, and stops if "
-        f"{first.name} changes meanwhile); you may also set it to {amount(first.before)} in YNAB "
-        f"yourself. {reason}",
+        f"{setting_back}. {to_do} {reason}",
         kind="half_done",
         landed=() if lost else (first.category_id,),
         unsure=(first.category_id,) if lost else (),

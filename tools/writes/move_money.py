@@ -197,6 +197,7 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
         second=Step(destination.category_id, names[1], destination.before, destination.after),
         words=AssignedWords.of(snapshot),
         check_hint=CHECK,
+        settled_later=True,
     )
     try:
         await write_pair(client, pair)
