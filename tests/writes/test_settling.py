@@ -8,11 +8,17 @@ admin pointing at what needs attention.
 
 from __future__ import annotations
 
+import socket
+import sys
+
+import anyio
 import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
 from django.test import Client as DjangoClient
 
+from avenir_site.mcp_http import McpHttpApp
+from avenir_site.mcp_server import HttpServers
 from sandbox import faults
 from tests.writes.assigned_plans import BudgetHome, set_assigned
 from tests.writes.checks import write_made
@@ -27,7 +33,8 @@ from tests.writes.test_move_money_faults import (
     spares_the_first_source_write,
 )
 from tests.writes.test_set_category_budget import budget_case
-from tools import settling
+from tools import oplog, settling
+from tools.auth import Principal
 from tools.models import Operation
 from tools.writes.assigned_pair import SET_BACK_WAIT_LIMIT
 from tools.ynab import get_ynab_client
@@ -178,3 +185,52 @@ async def test_the_admin_counts_what_needs_attention_and_filters_it(budget, case
 
     assert "operation(s) need attention" in page.content.decode()
     assert op.pk in filtered.content.decode()
+
+
+async def test_the_service_settles_what_a_dead_process_left_pending_when_it_starts(budget):
+    """The ASGI lifespan (what uvicorn runs at start-up) settles a row a killed process left pending."""
+    h = budget.home
+    logged = {"category_id": h.dining, "before": 120_000, "after": 150_000}
+    op = await oplog.begin(
+        plan_id=budget.id,
+        tool="set_category_budget",
+        subject={"category_id": h.dining},
+        fingerprint="0" * 64,
+        preview="Budget Dining Out?",
+        confirmed_by="code",
+        principal=Principal.local("a process that died"),
+        undoable=True,
+        undo_data={"month": budget.month, "categories": [logged]},
+    )
+    oplog.finished_writing(op)
+    gone = await anyio.run_process([sys.executable, "-c", "import os; print(os.getpid())"])
+    await Operation.objects.filter(pk=op.pk).aupdate(writer=f"{socket.gethostname()}:{int(gone.stdout)}")
+    await set_assigned(budget, h.dining, 150_000)  # its write had landed before it died
+
+    service = McpHttpApp(HttpServers.build())
+    said: list[str] = []
+    settled = anyio.Event()
+
+    async def receive() -> dict:
+        if not said:
+            return {"type": "lifespan.startup"}
+        await settled.wait()
+        return {"type": "lifespan.shutdown"}
+
+    async def send(message: dict) -> None:
+        said.append(message["type"])
+
+    async def watch() -> None:
+        while (await fresh(op)).status == "pending":  # noqa: ASYNC110 (the service's rows)
+            await anyio.sleep(0.05)
+        settled.set()
+
+    with anyio.fail_after(30):
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(service.serve_lifespan, receive, send)
+            tasks.start_soon(watch)
+
+    done = await fresh(op)
+    assert said == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+    assert (done.status, done.settled_at is not None) == ("applied", True)
+    assert done.error == "Settled from YNAB's state: all 1 item(s) are in YNAB as the operation left them."
