@@ -93,6 +93,7 @@ async def test_a_retry_after_beyond_the_limit_is_left_to_settling_which_sets_the
     assert ((await fresh(op)).status, await both(budget)) == ("pending", HALF_DONE)
 
     get_ynab_client().sender.pacer.forget()  # the pause is over
+    settling.backoff.forget()  # and settling's own wait before trying the plan again
     assert await settling.settle_plan(budget.id) == 1
 
     settled = await fresh(op)
@@ -108,6 +109,10 @@ async def test_settling_keeps_setting_the_source_back_until_it_lands(budget, cas
 
     await settling.settle_plan(budget.id)  # refused again: still pending, tried again later
     after_one = await fresh(op)
+    mark = await sync_to_async(faults.last_request_id)()
+    assert await settling.settle_plan(budget.id) == 0  # not at once: it waits a minute, then longer
+    assert await sync_to_async(faults.requests_since)(mark) == []
+    settling.backoff.forget()  # the minute has passed
     await settling.settle_plan(budget.id)
     after_two = await fresh(op)
 

@@ -21,7 +21,9 @@ be processing one that timed out), and a `pending` row is left alone while its w
 still be sending: a row this process is writing (`oplog.being_written`), or one begun by
 another process that still runs on this host, or by one elsewhere, until
 `STALE_PENDING_SECONDS` have passed. Reading the plan failing
-(YNAB down, pacing) leaves everything for the next round; nothing here raises to its caller.
+(YNAB down, pacing) leaves everything for a later round; a row or plan that could not be settled
+is tried again after 1 minute, then twice as long each time up to 30 minutes (`backoff`), so
+settling never eats the hour's YNAB budget. Nothing here raises to its caller.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import logging
 import os
 import socket
 import threading
+import time
 from datetime import timedelta
 
 import anyio
@@ -61,8 +64,44 @@ than any write can take (five requests of at most 40 seconds, and a set-back's w
 
 Status = Operation.Status
 
+FIRST_RETRY_SECONDS = 60
+LAST_RETRY_SECONDS = 30 * 60
+
 _settling: set[str] = set()
 _settling_lock = threading.Lock()
+
+
+class _Backoff:
+    """When a row (or a plan) that could not be settled may be tried again: after 1 minute, then
+    twice as long each time, up to 30 minutes, so a set-back YNAB keeps refusing, or a plan that
+    cannot be read, never eats the hour's request budget (200 a token)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._next: dict[str, tuple[float, float]] = {}
+
+    def ready(self, key: str) -> bool:
+        with self._lock:
+            when, _delay = self._next.get(key, (0.0, 0.0))
+            return time.monotonic() >= when
+
+    def failed(self, key: str) -> None:
+        with self._lock:
+            _when, delay = self._next.get(key, (0.0, 0.0))
+            delay = min(max(delay * 2, FIRST_RETRY_SECONDS), LAST_RETRY_SECONDS)
+            self._next[key] = (time.monotonic() + delay, delay)
+
+    def done(self, key: str) -> None:
+        with self._lock:
+            self._next.pop(key, None)
+
+    def forget(self) -> None:
+        """Every row and plan may be tried at once (tests, or the owner asking from the admin)."""
+        with self._lock:
+            self._next.clear()
+
+
+backoff = _Backoff()
 
 
 def unsettled() -> QuerySet[Operation]:
@@ -81,14 +120,16 @@ def needs_attention() -> QuerySet[Operation]:
 async def settle_plan(plan_id: str) -> int:
     """Settle what can be settled of one plan now; how many rows were settled or advanced."""
     of_plan = unsettled().filter(plan_id=plan_id).select_related("undo_of").order_by("created_at")
-    rows = [op async for op in of_plan if _may_settle(op)]
-    if not rows:
+    rows = [op async for op in of_plan if _may_settle(op) and backoff.ready(op.pk)]
+    if not rows or not backoff.ready(f"plan:{plan_id}"):
         return 0
     try:
         snapshot = await ynab.plan_snapshot(plan_id)
     except (ynab.YnabError, IdError) as error:
         logger.info("Settling plan %s waits: its plan could not be read (%s)", plan_id, error)
+        backoff.failed(f"plan:{plan_id}")
         return 0
+    backoff.done(f"plan:{plan_id}")
     client = ynab.get_ynab_client()
     done = 0
     for op in rows:
@@ -136,9 +177,14 @@ async def _settle_one(client: ynab.YnabClient, snapshot: ynab.PlanSnapshot, op: 
             await _undo_settled(op, settlement)
         if changed:
             logger.info("Settled operation %s (%s): %s", op.pk, op.tool, settlement.status)
+        if settlement.final:
+            backoff.done(op.pk)
+        else:
+            backoff.failed(op.pk)
         return int(changed)
     except Exception:
         logger.exception("Settling operation %s (%s) failed; it is tried again later", op.pk, op.tool)
+        backoff.failed(op.pk)
         return 0
     finally:
         _release(op.pk)
