@@ -30,7 +30,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
 from avenir_site.mcp_server import HttpServers
-from tools import ynab
+from tools import settling, ynab
 from tools.auth import PRINCIPAL_SCOPE_KEY, Principal, authenticate
 
 logger = logging.getLogger(__name__)
@@ -68,19 +68,22 @@ class McpHttpApp:
         """Answer the ASGI lifespan protocol, running the session managers in between;
         `started` is called once the service is ready.
 
-        At start-up the stored plans start loading in the background; at shutdown the plans
-        changed since their last save are stored (`tools.ynab.store`).
+        At start-up the stored plans start loading in the background and settling starts
+        (`tools.settling.keep_settling`: at once, then while operations are left unsettled); at
+        shutdown the plans changed since their last save are stored (`tools.ynab.store`).
         """
         await receive()  # lifespan.startup
         phase = "startup"
         try:
-            async with self.running():
+            async with self.running(), anyio.create_task_group() as background:
                 warm_up_stored_plans()
+                background.start_soon(settling.keep_settling)
                 await send({"type": "lifespan.startup.complete"})
                 if started is not None:
                     started()
                 phase = "shutdown"
                 await receive()  # lifespan.shutdown
+                background.cancel_scope.cancel()
                 await anyio.to_thread.run_sync(ynab.store_changed_plans)
         except Exception as error:
             logger.exception("MCP session managers failed at %s", phase)

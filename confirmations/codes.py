@@ -19,8 +19,9 @@ Rules (CONFIRMATION.md, "Confirmation codes", plus what issue 5 adds):
 - memory only: a restart forgets everything; each server process has its own store;
 - thread-safe: one lock around every read and change (never held across an `await`).
 
-`pending()` lists what waits, for the admin, without ever exposing a secret; `revoke(id)`
-withdraws one by its public id.
+`pending()` lists what waits, for the admin, without ever exposing a secret, except a code
+issued for the person (`AVENIR_MCP_CODES_TO=person`), which the admin page shows them;
+`revoke(id)` withdraws one by its public id.
 """
 
 from __future__ import annotations
@@ -65,6 +66,9 @@ class PendingConfirmation:
     preview: str
     issued_at: datetime
     expires_in_seconds: int
+    code_for_person: str | None = None
+    """The code itself, only when it was issued for the person (`AVENIR_MCP_CODES_TO=person`):
+    the admin page shows it to them; nothing else may (the audit API does not)."""
 
 
 class StoreFull(Exception):
@@ -80,6 +84,7 @@ class _Entry:
     principal_name: str
     issued_at: datetime
     expires_at: float
+    secret_for_person: str | None = None
 
 
 class ConfirmationStore:
@@ -100,8 +105,14 @@ class ConfirmationStore:
         self._lock = threading.Lock()
         self._entries: dict[tuple[Kind, str], _Entry] = {}
 
-    def issue(self, kind: Kind, binding: Binding, *, preview: str, principal_name: str) -> str:
-        """Remember a new secret of `kind` for `binding` and return it (raises `StoreFull`)."""
+    def issue(
+        self, kind: Kind, binding: Binding, *, preview: str, principal_name: str, for_person: bool = False
+    ) -> str:
+        """Remember a new secret of `kind` for `binding` and return it (raises `StoreFull`).
+
+        `for_person`: the code goes to the person, not the agent: `pending()` then carries it
+        (`code_for_person`) for the admin page, the one place that shows it.
+        """
         with self._lock:
             self._purge_expired()
             if len(self._entries) >= self.capacity:
@@ -119,6 +130,7 @@ class ConfirmationStore:
                 principal_name=principal_name,
                 issued_at=self._wall_clock(),
                 expires_at=self._clock() + self.lifetime_seconds,
+                secret_for_person=secret if for_person else None,
             )
             return secret
 
@@ -173,6 +185,7 @@ def _public(entry: _Entry, now: float) -> PendingConfirmation:
         preview=entry.preview,
         issued_at=entry.issued_at,
         expires_in_seconds=max(0, int(entry.expires_at - now)),
+        code_for_person=entry.secret_for_person,
     )
 
 

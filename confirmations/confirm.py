@@ -25,7 +25,8 @@ How the person is asked depends on what the client declared (CONFIRMATION.md):
 2. form elicitation + an older protocol: the same form, asked during the call
    (`elicitation/create`), waiting at most `settings.AVENIR_MCP_ELICITATION_TIMEOUT` seconds.
 3. no elicitation: a single-use confirmation code for the agent to return after the
-   person agreed.
+   person agreed; with `AVENIR_MCP_CODES_TO=person` (read at every call) the code goes to
+   the person only (the admin's pending confirmations page) and the result says where.
 
 Answers: accepted with `value` exactly `True` → applied; accepted with anything else →
 declined; declined → declined; dismissed (cancel, timeout, or no answer) → a code; a client
@@ -78,7 +79,13 @@ class Decision:
     fingerprint: str
     confirmed_by: ConfirmedBy | None = None
     code: str | None = None
+    code_to_person: bool = False
     input_required: InputRequiredResult | None = None
+
+    @property
+    def code_for_agent(self) -> str | None:
+        """The code the tool result carries: None when it went to the person (or none was issued)."""
+        return None if self.code_to_person else self.code
 
     @property
     def applied(self) -> bool:
@@ -89,6 +96,10 @@ class Decision:
         """The standard sentence for `declined` and `confirmation_required`; else None."""
         if self.outcome == "declined":
             return messages.DECLINED
+        if self.outcome == "confirmation_required" and self.code_to_person:
+            from confirmations.views import pending_page_url  # late: the admin page needs the URL conf
+
+            return messages.person_code_message(pending_page_url())
         if self.outcome == "confirmation_required" and self.code is not None:
             return messages.code_message(self.code)
         return None
@@ -224,12 +235,19 @@ class _Asking:
         return self._decision("input_required", input_required=result)
 
     def _code_issued(self) -> Decision:
-        return self._decision("confirmation_required", code=self._issue(Kind.CODE))
+        """A code: in the result for the agent, or (`AVENIR_MCP_CODES_TO=person`) for the person only."""
+        to_person = settings.AVENIR_MCP_CODES_TO == "person"
+        code = self._issue(Kind.CODE, for_person=to_person)
+        return self._decision("confirmation_required", code=code, code_to_person=to_person)
 
-    def _issue(self, kind: Kind) -> str:
+    def _issue(self, kind: Kind, *, for_person: bool = False) -> str:
         try:
             return self.store.issue(
-                kind, self.binding, preview=self.preview, principal_name=self.principal.name
+                kind,
+                self.binding,
+                preview=self.preview,
+                principal_name=self.principal.name,
+                for_person=for_person,
             )
         except StoreFull as full:
             raise ConfirmationError(str(full)) from None

@@ -3,13 +3,16 @@
 Served inside the Django admin (`confirmations.admin` adds it to the admin site), so it
 needs a logged-in staff user and every POST carries the CSRF token. Codes and questions
 live in the memory of the server process (`confirmations.codes.store`): the page shows the
-process that serves it, and never a code itself.
+process that serves it, and never a code given to the agent. A code issued for the person
+(`AVENIR_MCP_CODES_TO=person`) is shown here, to the staff owner, and nowhere else: it is
+how the person, and only the person, can confirm.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -23,6 +26,11 @@ from tools.plan_names import plan_label, plan_names
 PAGE_URL_NAME = "confirmations_pending"
 PAGE_TITLE = "Pending confirmations"
 KIND_LABELS = {Kind.CODE: "confirmation code (agent)", Kind.QUESTION: "question in the client"}
+
+
+def pending_page_url() -> str:
+    """The page's full address, as the person opens it (`AVENIR_MCP_SELF_URL` + its admin path)."""
+    return settings.AVENIR_MCP_SELF_URL.rstrip("/") + reverse(f"admin:{PAGE_URL_NAME}")
 
 
 @dataclass(frozen=True)

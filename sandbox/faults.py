@@ -42,7 +42,8 @@ def inject(
         "status": answer `status` (400-599) with YNAB's error body, without running the
             request (nothing is written). A 429 carries `Retry-After`: `delay_ms` rounded up
             to whole seconds, or 60 when `delay_ms` is 0.
-        "delay": wait `delay_ms` (> 0), then run the request normally.
+        "delay": wait `delay_ms` (> 0), then run the request normally, to the end even if the
+            client gave up meanwhile (a timeout): its write lands late, as YNAB's would.
         "drop_after_write": run the request (its write is applied and committed), then close
             the connection with no complete answer: the client sees a transport error.
         "drop_before_write": close the connection with no complete answer WITHOUT running the

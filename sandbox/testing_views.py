@@ -22,6 +22,8 @@ from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PayloadError
 
 from sandbox import faults
+from sandbox.api.errors import ApiError
+from sandbox.api.http import authenticate, render
 from sandbox.models import Fault, RequestLogEntry
 
 DEFAULT_LIMIT = 100
@@ -59,6 +61,10 @@ def request_log(request: HttpRequest) -> JsonResponse:
 def fault_list(request: HttpRequest) -> HttpResponse:
     if not settings.SANDBOX_FAULTS_ENABLED:
         raise Http404("Fault injection is off (SANDBOX_FAULTS).")
+    try:
+        authenticate(request)
+    except ApiError as error:
+        return render(error.body, error.status)
     if request.method == "GET":
         return JsonResponse({"faults": [_fault_as_json(fault) for fault in Fault.objects.order_by("id")]})
     if request.method == "POST":

@@ -7,7 +7,8 @@ For each API request, in order:
    admits it or answers 429 with YNAB's body and `Retry-After`; while it is on, every
    answer carries `X-Rate-Limit: <used>/<limit>`;
 2. the oldest injected fault matching it (`sandbox.faults`) is claimed, one use, and acts:
-   `status` answers an error without running the request, `delay` waits then runs it,
+   `status` answers an error without running the request, `delay` reads the request, waits,
+   then runs it to the end even if the client gave up meanwhile (its write lands late),
    `drop_after_write` runs it, then ends the connection with no complete answer,
    `drop_before_write` ends the connection with no complete answer without running it;
 3. its `RequestLogEntry` is written before the last part of the answer is sent, so a
@@ -120,8 +121,9 @@ class _Exchange:
         if fault.kind == Fault.KIND_STATUS:
             await self._answer_fault_status(fault)
         elif fault.kind == Fault.KIND_DELAY:
+            held = await _received_whole(receive)
             await asyncio.sleep(fault.delay_ms / 1000)
-            await app(self.scope, receive, self._send_from_app)
+            await app(self.scope, held, self._send_from_app)
         elif fault.kind == Fault.KIND_DROP_BEFORE:
             await self._drop_without_running()
         else:
@@ -222,6 +224,26 @@ class _Exchange:
 
     def _request(self) -> tuple[str, str]:
         return self.scope["method"], self.scope["path"]
+
+
+async def _received_whole(receive: Any) -> Any:
+    """The request read in full now, and a `receive` replaying it that never reports the client
+    leaving: a delayed request is one YNAB has received, and it runs to the end (its write lands)
+    even when the client gave up waiting meanwhile, as a server that holds a request does."""
+    messages: list[Message] = []
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            break
+
+    async def replay() -> Message:
+        if messages:
+            return messages.pop(0)
+        await asyncio.Event().wait()  # the client leaving is never noticed; cancelled when the answer ends
+        raise AssertionError("unreachable")
+
+    return replay
 
 
 class _HeldAnswer:

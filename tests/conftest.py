@@ -71,6 +71,10 @@ def _test_settings(tmp_path_factory) -> None:
     """
     settings.SANDBOX_FAULTS_ENABLED = True
     settings.YNAB_API_KEY = ""
+    # Settling runs once when the test server starts, never on its own later: tests settle when
+    # they mean to (tools.settling), and expect rows as their own calls left them meanwhile.
+    settings.AVENIR_MCP_SETTLE_SECONDS = 0
+    settings.AVENIR_MCP_SETTLE_AFTER_SECONDS = 0  # a test waits for the sandbox itself before settling
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     settings.AVENIR_MCP_FRESHNESS_SECONDS = 0
     settings.AVENIR_MCP_DATA_DIR = tmp_path_factory.mktemp("data")

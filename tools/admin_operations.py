@@ -4,6 +4,10 @@ No one adds, changes or deletes an operation here, superusers included: rows are
 only by `tools.oplog`, as writes happen. Staff with the view permission (the owner is a
 superuser) list them with filters and search, and open one to see every field.
 
+Operations that need attention (outcome still open, or a half move whose source changed before
+settling could put it back: `tools.settling.needs_attention`) are counted at the top of the
+list, with a link to the "needs attention" filter.
+
 The one thing the owner can start here is an undo: an operation that can be undone shows
 an "Undo…" button (to users with the `tools.undo_operation` permission; superusers have it)
 leading to `<id>/undo/`, an intermediate page with what the undo would restore now and what
@@ -30,7 +34,7 @@ from django.utils.dateformat import format as date_format
 from django.utils.html import format_html
 from django.utils.timezone import localtime
 
-from tools import oplog
+from tools import oplog, settling
 from tools.models import Operation
 from tools.plan_names import plan_label, plan_names
 from tools.undo.outside import Proposal, propose, undo_agreed
@@ -53,6 +57,21 @@ class PlanFilter(admin.SimpleListFilter):
         return queryset.filter(plan_id=self.value()) if self.value() else queryset
 
 
+class NeedsAttention(admin.SimpleListFilter):
+    """Operations whose outcome is open or left something to do (`tools.settling.needs_attention`)."""
+
+    title = "needs attention"
+    parameter_name = "attention"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [("yes", "needs attention")]
+
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        if self.value() == "yes":
+            return queryset.filter(pk__in=settling.needs_attention().values("pk"))
+        return queryset
+
+
 @admin.register(Operation)
 class OperationAdmin(admin.ModelAdmin):
     # Few, narrow columns so the summary stays readable on a 1366-pixel screen beside the
@@ -66,7 +85,7 @@ class OperationAdmin(admin.ModelAdmin):
         "status",
         "undo_possible",
     ]
-    list_filter = ["status", "tool", "confirmed_by", "created_at", PlanFilter]
+    list_filter = [NeedsAttention, "status", "tool", "confirmed_by", "created_at", PlanFilter]
     search_fields = ["id", "plan_id", "tool", "preview"]
     date_hierarchy = "created_at"
     list_per_page = 100
@@ -78,7 +97,7 @@ class OperationAdmin(admin.ModelAdmin):
     fieldsets = [
         (None, {"fields": ["id", "plan", "tool", "status", "short_summary", "undo_possible"]}),
         ("Who and how", {"fields": ["client", "token", "confirmed_by", "correlation_id"]}),
-        ("When", {"fields": ["created_at", "completed_at"]}),
+        ("When", {"fields": ["created_at", "completed_at", "settled_at", "writer"]}),
         ("What was asked", {"fields": ["preview_text", "subject_json", "fingerprint"]}),
         ("Undo", {"fields": ["undoable", "undo_of", "undone_by", "undo_data_json"]}),
         ("Outcome", {"fields": ["error"]}),
@@ -97,6 +116,18 @@ class OperationAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Operation | None = None) -> list[str]:
         return [field for fieldset in self.fieldsets for field in fieldset[1]["fields"]]
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
+        """The log, headed by how many operations need attention (a link to them) when any do."""
+        count = settling.needs_attention().count()
+        if count:
+            link = format_html(
+                '<a href="?attention=yes">{} operation(s) need attention</a>: their outcome is still open '
+                "(pending or unknown; settling keeps reading YNAB) or left an amount to set in YNAB.",
+                count,
+            )
+            messages.warning(request, link)
+        return super().changelist_view(request, extra_context)
 
     # --- the undo hook ----------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from datetime import date, timedelta
+from datetime import date
 from typing import Annotated
 
 from mcp.server.mcpserver.exceptions import ToolError
@@ -29,7 +29,7 @@ from pydantic import Field, StrictFloat, StrictInt, StrictStr
 
 from tools.logic.ids import IdError, check_id
 from tools.logic.money import AmountError, parse_amount
-from tools.logic.months import DateError, MonthError, check_window, parse_date, resolve_month
+from tools.logic.months import DateError, MonthError, check_window, days_later, parse_date, resolve_month
 from tools.logic.text import TextError, clean_given_text, quoted
 from tools.paging import MAX_PAGE
 
@@ -198,8 +198,8 @@ def _date_or_default(text: str | None, field: str, default: date | None) -> date
 
 
 def days_after(day: date, days: int) -> date:
-    """`day` plus `days` days (a window's default end, e.g. since + 30)."""
-    return day + timedelta(days=days)
+    """`day` plus `days` days (a window's default end, e.g. since + 30), held at 9999-12-31."""
+    return days_later(day, days)
 
 
 def amount_arg(value: str | int | float, *, field: str = "amount") -> int:

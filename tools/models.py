@@ -156,6 +156,18 @@ class Operation(models.Model):
     undo_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     undone_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     error = models.TextField(blank=True, help_text="For failed/unknown: what happened, what landed.")
+    writer = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="The process that sends its requests (host:pid): settling leaves a pending row alone "
+        "while that process may still be at work.",
+    )
+    settled_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When its outcome was decided from YNAB's own state, after the request's answer was "
+        "lost or the process stopped (tools.settling).",
+    )
     correlation_id = models.UUIDField(default=uuid.uuid4, editable=False, db_index=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     completed_at = models.DateTimeField(null=True, blank=True)

@@ -70,7 +70,7 @@ def route(**handlers: Handler) -> Callable[..., HttpResponse]:
     def view(request: HttpRequest, legacy: bool = False, **params: str) -> HttpResponse:
         call = Call(request, legacy)
         try:
-            _authenticate(request)
+            authenticate(request)
             handler = by_method.get(request.method or "")
             if handler is None:
                 raise no_such_route()
@@ -94,7 +94,7 @@ def route(**handlers: Handler) -> Callable[..., HttpResponse]:
 def unknown_route(request: HttpRequest, rest: str = "") -> HttpResponse:
     """Anything under /sandbox/v1/ that is not an operation: 401 without a token, else 404.1."""
     try:
-        _authenticate(request)
+        authenticate(request)
         raise no_such_route()
     except ApiError as error:
         return render(error.body, error.status)
@@ -106,7 +106,8 @@ def render(body: dict[str, Any], status: int) -> HttpResponse:
     return HttpResponse(content, status=status, content_type="application/json; charset=utf-8")
 
 
-def _authenticate(request: HttpRequest) -> None:
+def authenticate(request: HttpRequest) -> None:
+    """`ApiError` 401 unless the request carries `Authorization: Bearer <SANDBOX_TOKEN>`."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     expected = settings.SANDBOX_TOKEN  # read per request: tests and settings may change it
     given = token.strip().encode()

@@ -218,3 +218,17 @@ async def test_it_is_a_read_tool_that_even_a_read_only_caller_sees():
     assert entry.annotations.read_only_hint is True
     assert entry.meta == {"avenir-mcp/toolset": "operations"}
     assert set(entry.output_schema["properties"]) == {"plan_id", "operations", "next_cursor"}
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Paris", "America/New_York", "Pacific/Kiritimati"])
+async def test_a_since_date_at_either_end_of_the_calendar_is_answered_in_any_time_zone(
+    plan_id, settings, zone
+):
+    settings.TIME_ZONE = zone
+    logged = await record(plan_id)
+
+    from_the_start = await list_operations(plan_id=plan_id, since_date="0001-01-01")
+    at_the_end = await list_operations(plan_id=plan_id, since_date="9999-12-31")
+
+    assert ids_of(from_the_start) == [logged.pk]
+    assert ids_of(at_the_end) == []

@@ -185,3 +185,16 @@ async def test_bad_arguments_are_refused_before_any_ynab_request(live_service, a
 
     assert reason in refusal(result)
     assert await requests_after(mark) == []
+
+
+@pytest.mark.parametrize(
+    ("since", "until"),
+    [("9999-12-31", "9999-12-31"), ("9999-12-01", "9999-12-31"), ("9999-02-15", "9999-03-17")],
+)
+async def test_a_window_at_the_calendars_end_is_answered_not_a_crash(demo_plan, since, until):
+    """Any day of 9999 once raised OverflowError or MonthError (an internal error): the default end
+    is held at 9999-12-31, and schedules repeat up to the calendar's end, not past it."""
+    listed = ok(await call("list_scheduled_transactions", plan_id=demo_plan.id, since_date=since))
+
+    assert (listed["since_date"], listed["until_date"]) == (since, until)
+    assert all(since <= o["date"] <= listed["until_date"] for o in listed["occurrences"])

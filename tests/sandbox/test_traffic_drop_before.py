@@ -86,6 +86,7 @@ def test_it_can_be_set_over_http_like_the_other_faults(live_service, api, home):
     created = httpx.post(
         faults_url,
         json={"kind": "drop_before_write", "method": "PATCH", "path": _assigned_path(home)},
+        headers={"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"},
         timeout=10,
     )
 

@@ -19,16 +19,42 @@ def no_faults_left(live_service) -> Iterator[None]:
     clear_faults()
 
 
+SANDBOX = {"Authorization": "Bearer sandbox"}
+
+
 @pytest.fixture
 def faults_url(live_service) -> str:
     return f"{live_service.url}/sandbox/_faults"
+
+
+@pytest.mark.parametrize(
+    "headers", [{}, {"Authorization": "Bearer not-the-token"}, {"Authorization": "sandbox"}]
+)
+@pytest.mark.parametrize("method", ["GET", "POST", "DELETE"])
+def test_it_needs_the_sandbox_token(faults_url, headers, method):
+    httpx.post(
+        faults_url, json={"kind": "status", "path": "^/kept/$", "status": 500}, headers=SANDBOX, timeout=10
+    )
+    wanted = {"kind": "status", "path": "^/never/$", "status": 500}
+
+    answer = httpx.request(
+        method,
+        faults_url,
+        json=wanted,
+        headers={"Origin": "https://elsewhere.example", **headers},
+        timeout=10,
+    )
+
+    assert answer.status_code == 401
+    assert answer.json()["error"]["id"] == "401"
+    assert list(Fault.objects.values_list("path_pattern", flat=True)) == ["^/kept/$"]
 
 
 def test_it_creates_a_fault_that_then_acts_on_the_api(faults_url, sandbox_url):
     path = f"/plans/{uuid.uuid4()}/payees"
     wanted = {"kind": "status", "method": "GET", "path": path, "status": 502, "count": 1}
 
-    created = httpx.post(faults_url, json=wanted, timeout=10)
+    created = httpx.post(faults_url, json=wanted, headers=SANDBOX, timeout=10)
     hit = httpx.get(f"{sandbox_url}{path}", headers={"Authorization": "Bearer sandbox"}, timeout=10)
 
     assert created.status_code == 201
@@ -42,10 +68,15 @@ def test_it_creates_a_fault_that_then_acts_on_the_api(faults_url, sandbox_url):
 
 def test_it_lists_faults_with_what_is_left_of_them(faults_url, sandbox_url):
     path = f"/plans/{uuid.uuid4()}/payees"
-    httpx.post(faults_url, json={"kind": "status", "path": path, "status": 500, "count": 2}, timeout=10)
+    httpx.post(
+        faults_url,
+        json={"kind": "status", "path": path, "status": 500, "count": 2},
+        headers=SANDBOX,
+        timeout=10,
+    )
     httpx.get(f"{sandbox_url}{path}", timeout=10)
 
-    listed = httpx.get(faults_url, timeout=10)
+    listed = httpx.get(faults_url, headers=SANDBOX, timeout=10)
 
     assert listed.status_code == 200
     [fault] = listed.json()["faults"]
@@ -54,13 +85,13 @@ def test_it_lists_faults_with_what_is_left_of_them(faults_url, sandbox_url):
 
 def test_delete_clears_every_fault(faults_url):
     for kind, extra in [("status", {"status": 500}), ("delay", {"delay_ms": 5}), ("drop_after_write", {})]:
-        httpx.post(faults_url, json={"kind": kind, "path": "^/never/$", **extra}, timeout=10)
+        httpx.post(faults_url, json={"kind": kind, "path": "^/never/$", **extra}, headers=SANDBOX, timeout=10)
 
-    cleared = httpx.delete(faults_url, timeout=10)
+    cleared = httpx.delete(faults_url, headers=SANDBOX, timeout=10)
 
     assert cleared.status_code == 200
     assert cleared.json() == {"deleted": 3}
-    assert httpx.get(faults_url, timeout=10).json() == {"faults": []}
+    assert httpx.get(faults_url, headers=SANDBOX, timeout=10).json() == {"faults": []}
 
 
 @pytest.mark.parametrize(
@@ -75,7 +106,7 @@ def test_delete_clears_every_fault(faults_url):
     ],
 )
 def test_it_refuses_a_malformed_fault_with_the_reason(faults_url, payload, reason):
-    answer = httpx.post(faults_url, json=payload, timeout=10)
+    answer = httpx.post(faults_url, json=payload, headers=SANDBOX, timeout=10)
 
     assert answer.status_code == 400
     assert answer.json()["error"]["id"] == "400"
@@ -84,7 +115,7 @@ def test_it_refuses_a_malformed_fault_with_the_reason(faults_url, payload, reaso
 
 
 def test_it_refuses_a_body_that_is_not_json(faults_url):
-    answer = httpx.post(faults_url, content=b"kind=status", timeout=10)
+    answer = httpx.post(faults_url, content=b"kind=status", headers=SANDBOX, timeout=10)
 
     assert answer.status_code == 400
     assert not Fault.objects.exists()
@@ -94,7 +125,9 @@ def test_it_refuses_a_body_that_is_not_json(faults_url):
 def test_the_fault_hook_does_not_exist_unless_enabled(settings, faults_url, method):
     settings.SANDBOX_FAULTS_ENABLED = False
 
-    answer = httpx.request(method, faults_url, json={"kind": "status", "status": 500}, timeout=10)
+    answer = httpx.request(
+        method, faults_url, json={"kind": "status", "status": 500}, headers=SANDBOX, timeout=10
+    )
 
     assert answer.status_code == 404
     assert not Fault.objects.exists()

@@ -11,6 +11,7 @@ from tests.undo.conftest import (
     fresh,
     inject,
     ok,
+    refusal,
     request_mark,
     set_assigned,
     undo,
@@ -81,7 +82,7 @@ async def test_an_amount_changed_since_is_left_alone_reported_and_nothing_is_wri
     assert (await Operation.objects.aget(pk=op_id)).status == "applied"
 
 
-async def test_an_unknown_operation_whose_write_never_landed_counts_as_already_as_before(home):
+async def test_an_unknown_operation_whose_write_never_landed_is_settled_failed_before_the_undo(home):
     before = await groceries(home)
     await inject("drop_before_write", method="PATCH", path=rf"/categories/{home.groceries}$")
     async with agent() as client:
@@ -95,9 +96,14 @@ async def test_an_unknown_operation_whose_write_never_landed_counts_as_already_a
     mark = await request_mark()
 
     async with agent() as client:
-        answer = ok(await undo(client, plan_id=home.id, operation_id=op.pk))
+        answer = refusal(await undo(client, plan_id=home.id, operation_id=op.pk))
 
-    assert (answer["status"], answer["already_as_before"], answer["restored"]) == ("nothing_to_do", 1, 0)
+    assert answer == (
+        f"Operation {op.pk} (set_category_budget) failed, so it is not in effect and there is nothing to "
+        "undo. What happened: Settled from YNAB's state: none of its 1 item(s) is in YNAB: nothing was "
+        "changed."
+    )
     assert await writes_after(mark) == []
     assert await groceries(home) == before
-    assert (await fresh(op)).status == "unknown"
+    settled = await fresh(op)
+    assert (settled.status, settled.settled_at is not None) == ("failed", True)

@@ -104,19 +104,21 @@ async def test_with_nothing_left_to_restore_it_writes_nothing_and_the_operation_
     assert (await fresh(budgets.op)).status == "applied"
 
 
-async def test_an_unknown_operation_whose_write_never_landed_counts_as_already_as_before(budgets):
+async def test_an_unknown_operation_whose_write_never_landed_is_settled_failed_and_not_undone(budgets):
     for item in budgets.items:  # the write was sent, no answer came back, and it never landed
         await set_assigned(budgets.plan_id, budgets.month, item["category_id"], item["before"])
     unknown = await logged(budgets.plan_id, status="unknown", undo_data=budgets.op.undo_data)
     mark = await request_mark()
 
     async with agent() as client:
-        answer = ok(await undo(client, plan_id=budgets.plan_id, operation_id=unknown.pk))
+        text = refusal(await undo(client, plan_id=budgets.plan_id, operation_id=unknown.pk))
 
-    assert answer["status"] == "nothing_to_do"
-    assert answer["already_as_before"] == 2
+    assert text.endswith(
+        "failed, so it is not in effect and there is nothing to undo. What happened: Settled from YNAB's "
+        "state: none of its 2 item(s) is in YNAB: nothing was changed."
+    )
     assert await writes_after(mark) == []
-    assert (await fresh(unknown)).status == "unknown"
+    assert (await fresh(unknown)).status == "failed"
 
 
 async def test_an_unknown_operation_whose_write_landed_is_restored(budgets):

@@ -34,6 +34,11 @@ async def set_category(home: Household, transaction_id: str, category_id: str | 
 
 @pytest.fixture
 def case(home: Household) -> WriteCase:
+    return recategorising(home)
+
+
+def recategorising(home: Household) -> WriteCase:
+    """Market and Salary get a category, the cafe moves from Dining Out to Groceries."""
     h = home.home
     wanted = {home.market: h.groceries, home.salary: h.ready_to_assign, home.cafe: h.groceries}
     before = {home.market: None, home.salary: None, home.cafe: h.dining}

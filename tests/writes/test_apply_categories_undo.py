@@ -128,7 +128,7 @@ async def test_an_uncategorized_transaction_shows_as_none_and_gets_ynabs_own_cat
     assert await categories(home, home.market) == {home.market: h.uncategorized}
 
 
-async def test_an_unknown_write_that_never_landed_has_nothing_to_undo_and_keeps_its_status(home):
+async def test_an_unknown_write_that_never_landed_is_settled_failed_and_nothing_is_undone(home):
     h = home.home
     await inject_lost_before_write(home)
     async with connected(MODERN, says_yes()) as client:
@@ -137,11 +137,15 @@ async def test_an_unknown_write_that_never_landed_has_nothing_to_undo_and_keeps_
     op = await Operation.objects.filter(plan_id=home.id).aget()
     assert op.status == "unknown"
 
-    answer, questions = await undone(home, op.pk)
+    async with connected(MODERN, says_yes()) as client:
+        refused = await client.call_tool("undo_operation", {"plan_id": home.id, "operation_id": op.pk})
 
-    assert (answer["status"], answer["restored"], answer["already_as_before"]) == ("nothing_to_do", 0, 2)
-    assert questions == []
-    assert (await Operation.objects.aget(pk=op.pk)).status == "unknown"
+    assert refused.is_error
+    assert refused.content[0].text.endswith(
+        "failed, so it is not in effect and there is nothing to undo. What happened: Settled from YNAB's "
+        "state: none of its 2 item(s) is in YNAB: nothing was changed."
+    )
+    assert (await Operation.objects.aget(pk=op.pk)).status == "failed"
 
 
 async def inject_lost_before_write(home: Household) -> None:

@@ -113,9 +113,10 @@ async def test_a_move_already_put_back_by_hand_is_nothing_to_do(budget):
     assert (questions, patches) == ([], [])
 
 
-async def test_the_half_of_a_move_that_landed_is_put_back_alone(budget):
-    """An unknown move whose second write never landed: only the source is set back, so
-    Ready to Assign returns to where the move found it."""
+async def test_the_half_of_a_move_that_landed_is_put_back_alone_by_settling_before_the_undo(budget):
+    """An unknown move whose second write never landed: settling (before the undo answers) sets
+    only the source back, so Ready to Assign returns to where the move found it, and the undo
+    has nothing left to do."""
     ready = await ready_to_assign(budget)
     await inject("drop_before_write", budget, budget.home.dining)
 
@@ -128,12 +129,13 @@ async def test_the_half_of_a_move_that_landed_is_put_back_alone(budget):
 
     result, questions, patches = await undo(budget, operation_id)
 
-    answer = content(result)
-    assert (answer["restored"], answer["already_as_before"]) == (1, 1)
-    assert questions[0].splitlines()[0] == f"Undo: budget Groceries for {budget.month}: 50.00 → 80.00?"
+    assert result.is_error
+    assert "Settled from YNAB's state: nothing moved: half of the move had landed" in result.content[0].text
+    assert questions == []
     assert patches == ["Groceries"]
     assert await both(budget) == AS_BEFORE
     assert await ready_to_assign(budget) == ready
+    assert (await Operation.objects.aget(pk=operation_id)).status == "failed"
 
 
 async def _unknown_move(budget: BudgetHome, arm) -> str:

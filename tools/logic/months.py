@@ -69,6 +69,20 @@ def add_months(month: date, n: int) -> date:
     return date(year, month_index + 1, 1)
 
 
+def add_months_within_calendar(month: date, n: int) -> date | None:
+    """`add_months`, or None when the month falls outside years 1-9999 (a walk past the calendar ends)."""
+    index = month.year * 12 + (month.month - 1) + n
+    return add_months(month, n) if 12 <= index < 10000 * 12 else None
+
+
+def days_later(day: date, days: int) -> date:
+    """`day` plus `days` days, held at 9999-12-31 (or 0001-01-01): the calendar's ends, never an overflow."""
+    try:
+        return day + timedelta(days=days)
+    except OverflowError:
+        return date.max if days > 0 else date.min
+
+
 def month_range(first: date, last: date) -> list[date]:
     """Every first-of-month from `first`'s month to `last`'s, inclusive; [] when `last` is before."""
     start, end = month_start(first), month_start(last)

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from tools.logic.months import add_months, month_end, month_start
+from tools.logic.months import add_months_within_calendar, month_end, month_start
 from tools.ynab.entities import ScheduledTransaction
 from tools.ynab.snapshot import PlanSnapshot
 
@@ -76,7 +76,10 @@ def occurrence_dates(
 
 def _every_n_days(start: date, step: int, since: date, until: date) -> list[date]:
     skipped = max(0, -(-(since - start).days // step))  # whole steps before `since`, rounded up
-    first = start + timedelta(days=skipped * step)
+    try:
+        first = start + timedelta(days=skipped * step)
+    except OverflowError:  # the next occurrence would fall after 9999-12-31: none in the calendar
+        return []
     count = (until - first).days // step + 1 if first <= until else 0
     return [first + timedelta(days=step * n) for n in range(count)]
 
@@ -91,28 +94,28 @@ def _schedule_day(date_first: date, date_next: date) -> int:
 
 def _every_n_months(start: date, day: int, step: int, since: date, until: date) -> list[date]:
     dates = [start] if since <= start else []
-    month = add_months(month_start(start), step)
-    if since > month:  # jump the whole periods before `since` rather than walking them
+    month = add_months_within_calendar(month_start(start), step)
+    if month is not None and since > month:  # jump the whole periods before `since` rather than walking them
         behind = (since.year - month.year) * 12 + since.month - month.month
-        month = add_months(month, behind // step * step)
-    while month <= until:
+        month = add_months_within_calendar(month, behind // step * step)
+    while month is not None and month <= until:  # None: the calendar ends (9999-12)
         occurrence = on_day(month, day)
         if since <= occurrence <= until:
             dates.append(occurrence)
-        month = add_months(month, step)
+        month = add_months_within_calendar(month, step)
     return dates
 
 
 def _twice_a_month(date_first: date, date_next: date, since: date, until: date) -> list[date]:
     first_day = date_first.day if date_first.day <= _HALF_MONTH else date_first.day - _HALF_MONTH
     dates = [date_next] if since <= date_next else []
-    month = max(month_start(date_next), month_start(since))
-    while month <= until:
+    month: date | None = max(month_start(date_next), month_start(since))
+    while month is not None and month <= until:  # None: the calendar ends (9999-12)
         for day in (first_day, first_day + _HALF_MONTH):
             occurrence = on_day(month, day)
             if occurrence > date_next and since <= occurrence <= until:
                 dates.append(occurrence)
-        month = add_months(month, 1)
+        month = add_months_within_calendar(month, 1)
     return dates
 
 

@@ -78,8 +78,21 @@ def page_sync(
 
 
 def start_of_day(day: dt.date) -> dt.datetime:
-    """Midnight at the start of `day` in the server's time zone ("today" follows TIME_ZONE)."""
-    return timezone.make_aware(dt.datetime.combine(day, dt.time.min))
+    """Midnight at the start of `day` in the server's time zone ("today" follows TIME_ZONE).
+
+    Held within what UTC can hold (0001-01-01 east of Greenwich is before year 1 in UTC), so a
+    date at the calendar's end never overflows when the database compares it.
+    """
+    midnight = timezone.make_aware(dt.datetime.combine(day, dt.time.min))
+    try:
+        midnight.astimezone(dt.UTC)
+    except OverflowError:
+        return (
+            dt.datetime.min.replace(tzinfo=dt.UTC)
+            if day.year == 1
+            else dt.datetime.max.replace(tzinfo=dt.UTC)
+        )
+    return midnight
 
 
 def _filtered(query: OperationQuery) -> QuerySet[Operation]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import threading
 from typing import Any, Protocol
 
 from asgiref.sync import sync_to_async
@@ -42,11 +45,16 @@ async def begin(
     principal: Principal,
     undoable: bool,
     undo_of: Operation | None = None,
+    undo_data: Any = None,
 ) -> Operation:
     """Record a write as `pending`, committed, before its YNAB request is sent.
 
     `subject` is the stored subject (no payee text, memos or amounts); `fingerprint` covers
-    the full one. An undo (`undo_of` given) is never itself undoable.
+    the full one. An undo (`undo_of` given) is never itself undoable. `undo_data` is what is
+    known before sending (each item's before and after): kept from the start, so a process
+    that dies mid-write leaves what settling needs to compare with YNAB. The row names this
+    process as its `writer`, and counts as being written here (settling leaves it alone)
+    until `finished_writing(op)`.
     """
     if confirmed_by not in ConfirmedBy.values:
         raise ValueError(f"confirmed_by must be one of {ConfirmedBy.values}, not {confirmed_by!r}.")
@@ -63,16 +71,44 @@ async def begin(
         "client": principal.name,
         "undoable": undoable,
         "undo_of": undo_of,
+        "undo_data": undo_data,
+        "writer": this_writer(),
     }
     return await sync_to_async(_insert_with_fresh_id)(fields)
+
+
+def this_writer() -> str:
+    """This process as an operation's `writer`: `host:pid`."""
+    return f"{socket.gethostname()[:80]}:{os.getpid()}"
+
+
+_being_written: set[str] = set()
+_being_written_lock = threading.Lock()
+
+
+def finished_writing(op: Operation) -> None:
+    """`op`'s requests are over in this process (whatever their outcome): settling may judge it now."""
+    with _being_written_lock:
+        _being_written.discard(op.pk)
+
+
+def being_written(op_id: str) -> bool:
+    """Is this process sending `op_id`'s requests right now?"""
+    with _being_written_lock:
+        return op_id in _being_written
 
 
 def _insert_with_fresh_id(fields: dict[str, Any]) -> Operation:
     """Insert with a new random id, drawing again in the (astronomically rare) case it is taken."""
     for _ in range(_ID_ATTEMPTS):
-        op = _insert_unless_id_taken(new_operation_id(), fields)
+        candidate = new_operation_id()
+        with _being_written_lock:  # before the row is committed: settling never sees it unclaimed
+            _being_written.add(candidate)
+        op = _insert_unless_id_taken(candidate, fields)
         if op is not None:
             return op
+        with _being_written_lock:
+            _being_written.discard(candidate)
     raise IntegrityError(f"No free operation id after {_ID_ATTEMPTS} draws.")
 
 
@@ -118,6 +154,56 @@ async def complete(
     for field, value in changes.items():
         setattr(op, field, value)
     return op
+
+
+async def keep_pending(op: Operation, *, error: str, undo_data: Any = None) -> Operation:
+    """Leave `op` `pending` with what is known so far: a change half in YNAB that this service
+    is still working to close (settling finishes it). Raises `OperationStateError` if the row
+    is no longer pending."""
+    changes: dict[str, Any] = {"error": error}
+    if undo_data is not None:
+        changes["undo_data"] = undo_data
+    updated = await Operation.objects.filter(pk=op.pk, status=Status.PENDING).aupdate(**changes)
+    if updated != 1:
+        raise OperationStateError(f"Operation {op.pk} is not pending: it was completed already.")
+    for field, value in changes.items():
+        setattr(op, field, value)
+    return op
+
+
+async def settle(
+    op: Operation, *, status: str, error: str, undo_data: Any = None, final: bool = True
+) -> bool:
+    """Record what YNAB's own state says of a `pending` or `unknown` operation (`tools.settling`).
+
+    `status` is `applied`, `failed` or `unknown` (YNAB cannot tell: it keeps `unknown`);
+    `error` says what landed; `final` False leaves the row to be settled again (a half
+    change still being put back keeps `pending`). Conditional on the row still being as
+    `op` was read (status, not settled): True when this call made the change.
+    """
+    if status not in (*COMPLETED_STATUSES, Status.PENDING):
+        raise ValueError(f"An operation settles as applied, failed, unknown or pending, not {status!r}.")
+    now = timezone.now()
+    changes: dict[str, Any] = {"status": status, "error": error}
+    if final:
+        changes["settled_at"] = now
+    if status != Status.PENDING and op.completed_at is None:
+        changes["completed_at"] = now
+    if undo_data is not None:
+        changes["undo_data"] = undo_data
+    still = Operation.objects.filter(pk=op.pk, status=op.status, settled_at__isnull=True)
+    if await still.aupdate(**changes) != 1:
+        return False
+    for field, value in changes.items():
+        setattr(op, field, value)
+    return True
+
+
+async def mark_undone(op_id: str, undo_op: Operation) -> bool:
+    """Settling found `undo_op` landed: operation `op_id` is `undone` by it, unless it already is
+    (by this undo's claim, or by another). True when this call made the change."""
+    claimable = Operation.objects.filter(pk=op_id, status__in=Operation.IN_EFFECT, undone_by__isnull=True)
+    return await claimable.aupdate(status=Status.UNDONE, undone_by=undo_op) == 1
 
 
 async def claim_for_undo(op_id: str, undo_op: Operation) -> bool:

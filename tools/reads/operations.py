@@ -1,7 +1,9 @@
 """`list_operations`: the operation log of a plan, as the agent reads it (TOOLS.md §2).
 
 It reads the database only: no YNAB request, except to learn which plan `last-used` (or
-no plan at all) means.
+no plan at all) means, and, when the plan has operations still pending or unknown, to settle
+them from YNAB's own state first (`tools.settling`), so the log it shows is as settled as it
+can be.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools import oplog
+from tools import oplog, settling
 from tools.access import real_plan_id
 from tools.logic.months import DateError, parse_date
 from tools.models import ConfirmedByName, Operation, StatusName
@@ -27,8 +29,9 @@ class LoggedOperation(BaseModel):
     tool: str = Field(description="The tool that made the change.")
     summary: str = Field(description="The question the person agreed to, or a one-line description.")
     status: StatusName = Field(
-        description="pending: sent or about to be; applied; failed: not applied; unknown: YNAB never "
-        "answered, so it may or may not be in effect; undone."
+        description="pending: being sent, or half of it in YNAB and being put back (see note); applied; "
+        "failed: not applied; unknown: YNAB never answered and its state cannot tell, so it may or may "
+        "not be in effect; undone."
     )
     confirmed_by: ConfirmedByName = Field(
         description="How the person agreed: input_required or elicitation (a question in their client), "
@@ -44,6 +47,10 @@ class LoggedOperation(BaseModel):
     )
     undo_of: str | None = Field(description="For an undo: the operation it reversed.")
     undone_by: str | None = Field(description="For an undone operation: the undo that reversed it.")
+    note: str | None = Field(
+        description="When it did not simply apply: what happened and what landed in YNAB (e.g. what a "
+        "settled unknown outcome turned out to be, or an amount the person must set in YNAB); else null."
+    )
 
 
 class OperationLog(BaseModel):
@@ -76,11 +83,13 @@ async def list_operations(
     client, how it was confirmed, its status (unknown means YNAB never answered, so the
     change may or may not be in effect), and whether it can still be undone (`undoable`).
     Use it to answer "what was changed?", to find an operation's id, or to follow up a
-    change whose outcome was unknown. It reads the log, not YNAB (YNAB is asked only what
-    `last-used` means).
+    change whose outcome was unknown (`note` says what happened). It reads the log; YNAB is
+    asked only what `last-used` means, and to settle operations still pending or unknown
+    from what YNAB holds before answering.
     """
     since = _start_of(since_date)
     plan = await real_plan_id(plan_id)
+    await settling.settle_plan(plan)
     query = oplog.OperationQuery(plan_id=plan, status=status, tool=tool, since=since)
     try:
         found = await oplog.page(query, limit=limit, cursor=cursor, scope="list_operations")
@@ -116,6 +125,7 @@ def _entry(op: Operation) -> LoggedOperation:
         undoable=op.can_be_undone,
         undo_of=op.undo_of_id,
         undone_by=op.undone_by_id,
+        note=" ".join(op.error.split()) or None,
     )
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from mcp.server.mcpserver.exceptions import ToolError
 
 from confirmations.preview import render
-from tools import ynab
+from tools import settling, ynab
 from tools.auth import Principal
 from tools.models import Operation
 from tools.undo.change import TOOL, UndoWrite
@@ -73,6 +73,9 @@ def admin_principal(username: str) -> Principal:
 
 async def propose(op: Operation) -> Proposal:
     """The undo of `op` as it would be now (one YNAB request: the plan's delta)."""
+    if op.status in (Operation.Status.PENDING, Operation.Status.UNKNOWN):
+        await settling.settle_plan(op.plan_id)  # its outcome first, from YNAB's own state
+        op = await Operation.objects.select_related("undo_of").aget(pk=op.pk)
     try:
         undo = UndoWrite(target_of(op))
         with ynab.request_kind(ynab.RequestKind.WRITE):  # fresh, and the hour's reserve is open

@@ -15,6 +15,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
+from tools import settling
 from tools.access import real_plan_id
 from tools.arguments import PlanIdArg, refusals
 from tools.logic.ids import check_id
@@ -80,6 +81,7 @@ async def undo_operation(
         with refusals():
             operation_id = check_id(operation_id, what="operation", source="list_operations")
     plan = await real_plan_id(plan_id)
+    await settling.settle_plan(plan)  # an unknown or pending outcome is settled from YNAB first
     try:
         target = await choose(plan, operation_id)
     except UndoRefused as refusal:

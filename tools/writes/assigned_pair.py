@@ -15,10 +15,13 @@ Every branch (TOOLS.md §3 move_money; a lost answer is never resent):
 - second write answered → done (a 2xx answer that cannot be read counts as answered: YNAB took it);
 - second write, no answer → read it back: made → done; unreadable or some other amount →
   `unknown`; not made → set the first back, as when the second is refused;
-- second write refused (or not sent by pacing) → set the first back to its amount before (a
-  rollback: `RequestKind.ROLLBACK`, which the pacer never refuses):
-  answered → `nothing_moved` (both as before); refused or unanswered → `half_done`, and the
-  message names the exact amount to set on the first category in YNAB.
+- second write refused (or not sent by pacing) → set the first back to its amount before. The
+  set-back is a rollback (`RequestKind.ROLLBACK`): pacing never refuses it; after a 429 (to the
+  second write or to the set-back itself) it waits for YNAB's `Retry-After` when that is at most
+  `SET_BACK_WAIT_LIMIT` seconds, then is sent. Answered → `nothing_moved` (both as before);
+  refused, unanswered, or a longer wait asked → `half_done`: the message names the exact
+  amount to set on the first category in YNAB, and the operation stays pending while
+  `tools.settling` keeps setting it back.
 
 Anything else (a bug, a cancelled call) propagates; the write flow then logs the row `unknown`.
 """
@@ -29,12 +32,17 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, Literal
 
+import anyio
+
 from tools.logic.assigned_words import AssignedWords
 from tools.ynab import PacingRefused, UnknownOutcome, YnabClient, YnabError
 from tools.ynab.pacing import RequestKind, request_kind
 
 MOST_REQUESTS = 5
 """The worst case: first write, its read-back, second write, its read-back, setting the first back."""
+
+SET_BACK_WAIT_LIMIT = 60
+"""Seconds a set-back waits for YNAB's `Retry-After` within the call; a longer wait is left to settling."""
 
 PairFailure = Literal["nothing_moved", "half_done", "unknown"]
 ReadBack = Literal["made", "not_made", "unsure"]
@@ -60,6 +68,9 @@ class Pair:
     second: Step
     words: AssignedWords
     check_hint: str
+    settled_later: bool = False
+    """True when the operation stays pending after a half write and `tools.settling` keeps setting the
+    first back (move_money); False when the person is told to set it (an undo's pair)."""
 
 
 class PairFailed(Exception):
@@ -69,13 +80,20 @@ class PairFailed(Exception):
     amount is in YNAB / may be; `message` (one paragraph) says what to do."""
 
     def __init__(
-        self, message: str, *, kind: PairFailure, landed: tuple[str, ...] = (), unsure: tuple[str, ...] = ()
+        self,
+        message: str,
+        *,
+        kind: PairFailure,
+        landed: tuple[str, ...] = (),
+        unsure: tuple[str, ...] = (),
+        still_open: bool = False,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.kind = kind
         self.landed = landed
         self.unsure = unsure
+        self.still_open = still_open  # a lost write read back not made: it may still land
 
     def record(self) -> dict[str, Any]:
         """What the log keeps of the outcome, next to the planned before and after."""
@@ -88,7 +106,8 @@ async def write_pair(client: YnabClient, pair: Pair) -> None:
     await _write_first(client, pair)
     not_made = await _write_second(client, pair)
     if not_made is not None:
-        await _set_first_back(client, pair, not_made)
+        reason, cause = not_made
+        await _set_first_back(client, pair, reason, cause)
 
 
 def require_room(client: YnabClient, needed: int) -> None:
@@ -119,15 +138,17 @@ async def _write_first(client: YnabClient, pair: Pair) -> None:
         if read_back == "not_made":
             raise PairFailed(
                 f"Nothing moved: no answer came back for the change of {pair.first.name} ({lost.reason}), "
-                "and reading it back shows it was not made, so nothing else was sent.",
+                "and reading it back shows it was not made, so nothing else was sent. If YNAB still "
+                "processes it, this service finds it and puts it back.",
                 kind="nothing_moved",
+                still_open=True,
             ) from lost
         raise _first_unknown(pair, lost, why) from lost
 
 
-async def _write_second(client: YnabClient, pair: Pair) -> str | None:
-    """The second write: None once it is in YNAB, else why it is known not to be (the first
-    must then be put back). A lost answer that cannot be resolved raises `PairFailed`."""
+async def _write_second(client: YnabClient, pair: Pair) -> tuple[str, YnabError] | None:
+    """The second write: None once it is in YNAB, else why it is known not to be, and the error
+    (the first must then be put back). A lost answer that cannot be resolved raises `PairFailed`."""
     try:
         await _set(client, pair, pair.second, pair.second.after)
         return None
@@ -137,31 +158,63 @@ async def _write_second(client: YnabClient, pair: Pair) -> str | None:
             return None
         if read_back == "unsure":
             raise _second_unknown(pair, lost, why) from lost
-        return f"No answer came back for {pair.second.name} and reading it back shows it was not made."
+        return (
+            f"No answer came back for {pair.second.name} and reading it back shows it was not made; if "
+            "YNAB still processes it, this service finds it and puts it back.",
+            lost,
+        )
     except YnabError as refused:  # PacingRefused too: the second was not sent
-        return refused.message
+        return refused.message, refused
 
 
-async def _set_first_back(client: YnabClient, pair: Pair, reason: str) -> None:
-    """Put the first category back; raises `PairFailed` saying whether that worked."""
+async def _set_first_back(client: YnabClient, pair: Pair, reason: str, cause: YnabError) -> None:
+    """Put the first category back (a rollback, waiting out a short 429 first); raises
+    `PairFailed` saying whether that worked."""
     first, second, amount = pair.first, pair.second, pair.words.amount
-    try:
-        with request_kind(RequestKind.ROLLBACK):  # never refused by the pacer, even after a 429
-            await _set(client, pair, first, first.before)
-    except YnabError as failed:
-        raise _half_done(pair, reason, failed) from failed
+    waited = False
+    while True:
+        wait = set_back_wait(client, cause)
+        if wait is None:
+            raise _half_done(pair, reason, cause)
+        await anyio.sleep(wait)
+        try:
+            with request_kind(RequestKind.ROLLBACK):  # never refused by the pacer
+                await _set(client, pair, first, first.before)
+            break
+        except YnabError as failed:
+            if failed.status != 429 or waited:
+                raise _half_done(pair, reason, failed) from failed
+            cause, waited = failed, True
     raise PairFailed(
         f"Nothing moved: {second.name} could not be set to {amount(second.after)}, so {first.name} was set "
         f"back to {amount(first.before)} and both categories are as before. {reason}",
         kind="nothing_moved",
+        still_open=isinstance(cause, UnknownOutcome),
     )
+
+
+def set_back_wait(client: YnabClient, cause: YnabError) -> float | None:
+    """Seconds to wait before a set-back after `cause`; None when YNAB asked for longer than
+    `SET_BACK_WAIT_LIMIT` (settling sends it later). 0 unless YNAB answered 429 or pacing
+    is waiting one out: a rollback passes pacing's count, never YNAB's `Retry-After`."""
+    if cause.status == 429:
+        seconds = cause.retry_after if cause.retry_after is not None else SET_BACK_WAIT_LIMIT + 1
+    elif isinstance(cause, PacingRefused) and client.sender.pacer.paused_until() is not None:
+        seconds = (cause.retry_at - datetime.now(UTC)).total_seconds()
+    else:
+        return 0.0
+    return max(float(seconds), 0.0) if seconds <= SET_BACK_WAIT_LIMIT else None
 
 
 async def _set(client: YnabClient, pair: Pair, step: Step, budgeted: int) -> None:
     """One PATCH. A 2xx answer that could not be read still means YNAB took the change."""
     try:
         await client.patch_month_category(
-            pair.plan_id, pair.month, step.category_id, budgeted, check_hint=pair.check_hint
+            pair.plan_id,
+            pair.month,
+            step.category_id,
+            budgeted,
+            check_hint=pair.check_hint,
         )
     except YnabError as error:
         if error.status is not None and 200 <= error.status < 300:
@@ -218,12 +271,24 @@ def _second_unknown(pair: Pair, lost: UnknownOutcome, why: str) -> PairFailed:
 def _half_done(pair: Pair, reason: str, failed: YnabError) -> PairFailed:
     first, second, month, amount = pair.first, pair.second, pair.month.isoformat(), pair.words.amount
     lost = isinstance(failed, UnknownOutcome)
-    setting_back = "got no answer" if lost else f"failed too ({failed.message})"
+    if lost:
+        setting_back = "got no answer"
+    elif failed.status == 429 and failed.retry_after is not None:
+        setting_back = f"must wait {failed.retry_after} seconds (YNAB answered 429)"
+    else:
+        setting_back = f"failed too ({failed.message})"
+    if pair.settled_later:
+        to_do = (
+            f"This service keeps setting {first.name} for {month} back to {amount(first.before)} (the "
+            f"operation stays pending until it has, and stops if {first.name} changes meanwhile); you may "
+            f"also set it to {amount(first.before)} in YNAB yourself."
+        )
+    else:
+        to_do = f"In YNAB, set the assigned amount of {first.name} for {month} to {amount(first.before)}."
     return PairFailed(
         f"Only half of the change is in YNAB: {first.name} is now {amount(first.after)} assigned, but "
         f"{second.name} could not be set to {amount(second.after)}, and setting {first.name} back "
-        f"{setting_back}. In YNAB, set the assigned amount of {first.name} for {month} to "
-        f"{amount(first.before)}. {reason}",
+        f"{setting_back}. {to_do} {reason}",
         kind="half_done",
         landed=() if lost else (first.category_id,),
         unsure=(first.category_id,) if lost else (),

@@ -93,13 +93,15 @@ class WriteFailed(Exception):
     (`failed` or `unknown`) with `undo_data` (e.g. which of two writes landed), and `message`
     (one line: what is in YNAB now, what to do) becomes the tool error. With `names_operation`
     the message ends with the operation's id (`apply` runs before it can know it), for a
-    failure the person may need to look up or undo (something landed)."""
+    failure the person may need to look up or undo (something landed). `pending`: part of the
+    change is in YNAB and could not be put back yet; the row stays pending and `tools.settling`
+    keeps working to close it."""
 
     def __init__(
         self,
         message: str,
         *,
-        status: Literal["failed", "unknown"] = "failed",
+        status: Literal["failed", "unknown", "pending"] = "failed",
         undo_data: Any = None,
         names_operation: bool = False,
     ) -> None:

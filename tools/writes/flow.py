@@ -197,14 +197,15 @@ def _nothing_to_do(result: type[WriteResult], snapshot: PlanSnapshot, change: Ch
 def _not_applied(
     result: type[WriteResult], snapshot: PlanSnapshot, change: Change, decision: Decision
 ) -> CallToolResult:
-    """Declined, or a code issued: nothing written; the preview comes with a code only."""
-    code = decision.code if decision.outcome == "confirmation_required" else None
+    """Declined, or a code issued: nothing written. The preview comes with a code, which is in
+    the result unless it went to the person (`AVENIR_MCP_CODES_TO=person`)."""
+    asked = decision.outcome == "confirmation_required"
     return write_answer(
         result,
         snapshot.plan_id,
         change.fields,
         status=decision.outcome,
         message=decision.message or messages.DECLINED,
-        preview=decision.preview if code is not None else None,
-        confirmation=code,
+        preview=decision.preview if asked else None,
+        confirmation=decision.code_for_agent if asked else None,
     )

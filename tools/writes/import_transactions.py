@@ -22,7 +22,9 @@ from pydantic import Field
 
 from confirmations.preview import Preview
 from tools.arguments import PlanIdArg
+from tools.models import Operation
 from tools.registry import write_tool
+from tools.settling.judge import PREFIX, Settlement, cannot_tell, settler
 from tools.writes.flow import Applied, Change, unconfirmed_write
 from tools.writes.results import WriteResult
 from tools.ynab import PlanSnapshot, YnabClient
@@ -73,7 +75,8 @@ def build_change(snapshot: PlanSnapshot) -> Change:
         preview=Preview(question="Import transactions from the linked banks"),
         fields=fields,
         undoable=False,
-        undo_data={"transaction_ids": []},
+        # What the plan's knowledge was before: settling asks YNAB what was imported since.
+        undo_data={"transaction_ids": [], "knowledge_before": snapshot.server_knowledge},
         check=CHECK,
     )
 
@@ -89,3 +92,26 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
         undo_data={"transaction_ids": ids},
         lead=f"Imported {len(ids)} transaction(s), unapproved until the person has reviewed them.",
     )
+
+
+@settler(TOOL)
+class ImportSettler:
+    """An import whose answer was lost: what YNAB imported since the request, read as the plan's
+    delta from the knowledge it had before (one request). Imported transactions (new, unapproved,
+    with an import id) → `applied` with their ids; none → `failed`, nothing came in."""
+
+    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
+        knowledge = (op.undo_data or {}).get("knowledge_before")
+        if type(knowledge) is not int:
+            return cannot_tell(op)
+        delta = await client.get_plan(op.plan_id, knowledge)
+        ids = [
+            str(row["id"])
+            for row in (delta.get("plan") or {}).get("transactions") or ()
+            if row.get("import_id") and row.get("approved") is False and not row.get("deleted")
+        ]
+        if not ids:
+            said = f"{PREFIX} nothing was imported since the request: nothing of it is in YNAB."
+            return Settlement("failed", said, "none")
+        said = f"{PREFIX} YNAB imported {len(ids)} transaction(s), unapproved until the person reviewed them."
+        return Settlement("applied", said, "all", undo_data={**op.undo_data, "transaction_ids": ids})

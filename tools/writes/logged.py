@@ -1,8 +1,9 @@
 """An agreed change on its way to YNAB: the log row around the request(s), and its outcome.
 
 `tools.writes.flow` decides that a change may be written (read, refusals, question); this
-module writes it. The row is begun `pending` (`oplog.begin`) right before the first request,
-the tool's `apply` sends the request(s), and the row is completed with the outcome.
+module writes it. The row is begun `pending` (`oplog.begin`, with the undo data known before
+sending) right before the first request, the tool's `apply` sends the request(s) (settling
+leaves the row alone meanwhile: `oplog.finished_writing`), and the row is completed with the outcome.
 
 Outcomes of the requests, and the log row each leaves:
 
@@ -14,7 +15,8 @@ Outcomes of the requests, and the log row each leaves:
   begun only right before the first request, so a refused plan read leaves no row at all;
   `apply` must handle pacing refusals of its own later requests itself;
 - any other `YnabError` (YNAB refused): `failed`, with YNAB's status and detail;
-- `WriteFailed`: as it says;
+- `WriteFailed`: as it says; `pending` when part of the change is in YNAB and putting it back
+  could not be done yet: the row stays `pending`, saying so, and `tools.settling` finishes it;
 - anything else (a bug, a cancelled call): `unknown`, because a request may have left before
   it happened, then re-raised. Claiming `failed` could hide a change that is in YNAB.
 """
@@ -66,8 +68,12 @@ class LoggedWrite:
             principal=self.principal,
             undoable=self.change.undoable,
             undo_of=self.change.undo_of,
+            undo_data=self.change.undo_data,
         )
-        applied = await self._sent(op, apply)
+        try:
+            applied = await self._sent(op, apply)
+        finally:
+            oplog.finished_writing(op)
         await oplog.complete(op, status=Operation.Status.APPLIED, undo_data=self._undo_data(applied))
         return self._applied(op, applied, preview if confirmed_by != Operation.ConfirmedBy.NONE else None)
 
@@ -78,7 +84,11 @@ class LoggedWrite:
                 return await apply(get_ynab_client(), self.snapshot, self.change)
         except WriteFailed as failed:
             message = failed.message_for(op.pk)
-            await self._close(op, failed.status, message, failed.undo_data)
+            if failed.status == "pending":  # half of it in YNAB: settling keeps working to close it
+                with anyio.CancelScope(shield=True):
+                    await oplog.keep_pending(op, error=message, undo_data=failed.undo_data)
+            else:
+                await self._close(op, failed.status, message, failed.undo_data)
             raise ToolError(message) from None
         except UnknownOutcome:
             raise ToolError(await self._unknown(op)) from None

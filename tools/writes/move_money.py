@@ -30,18 +30,28 @@ from pydantic import BaseModel, Field
 from confirmations.preview import Preview
 from tools.access import require_month, today
 from tools.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
-from tools.logic.assigned import Assignment, MoneyMove, logged_assignments, money_move, move_refusal
+from tools.logic.assigned import (
+    AssignedNow,
+    Assignment,
+    MoneyMove,
+    assignments_now,
+    logged_assignments,
+    money_move,
+    move_refusal,
+)
 from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
 from tools.presenting import money
 from tools.registry import write_tool
+from tools.settling.judge import PREFIX, Settlement, judged, settler
 from tools.undo.registry import UndoPlan, undo_handler
 from tools.writes.arguments import ConfirmationArg
 from tools.writes.assigned_pair import Pair, PairFailed, Step, write_pair
 from tools.writes.assigned_undo import move_undo_plan, put_back
 from tools.writes.flow import Applied, Change, WriteFailed, confirmed_write
 from tools.writes.results import WriteResult
-from tools.ynab import PlanSnapshot, YnabClient
+from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
+from tools.ynab.pacing import RequestKind, request_kind
 
 TOOL = "move_money"
 CHECK = (
@@ -181,11 +191,15 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
         second=Step(destination.category_id, names[1], destination.before, destination.after),
         words=AssignedWords.of(snapshot),
         check_hint=CHECK,
+        settled_later=True,
     )
     try:
         await write_pair(client, pair)
     except PairFailed as failed:
-        status = "unknown" if failed.kind == "unknown" else "failed"
+        # half_done: the source is lowered and not yet put back; settling keeps putting it back.
+        status = {"unknown": "unknown", "half_done": "pending"}.get(failed.kind, "failed")
+        if failed.still_open:  # a lost request read back not made may still land: settling checks
+            status = "unknown"
         raise WriteFailed(
             failed.message, status=status, undo_data={**change.undo_data, **failed.record()}
         ) from None
@@ -206,3 +220,93 @@ class MoveMoneyUndo:
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
     ) -> dict[str, Any]:
         return await put_back(client, snapshot, op, plan, check_hint=CHECK)
+
+
+@settler(TOOL)
+class MoveMoneySettler:
+    """A move whose outcome is open (an answer lost, the process stopped between the two writes, or
+    a set-back that could not be sent yet), judged on YNAB's state and finished when half landed:
+
+    - both as the move left them → `applied`; both as before → `failed`, nothing moved;
+    - the source lowered, the destination as before (half a move) → the source is set back (a
+      rollback, as the move's own): answered → `failed`, nothing moved; otherwise the row stays
+      pending and the next round tries again (waiting out YNAB's pause after a 429); the same
+      for a destination write that landed late (after timing out) while the source is as before;
+    - the source changed since while the destination is as before → left as it is: `failed` when
+      the source's write is known to have landed, else `unknown`, naming the exact amount to set
+      in YNAB to put the move back (what it holds now plus the amount moved);
+    - anything else → the item-by-item rule (`tools.settling.judge.judged`).
+    """
+
+    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
+        month, logged = logged_assignments(op.undo_data)
+        source, destination = assignments_now(snapshot, month, logged)
+        words = AssignedWords.of(snapshot)
+        states = (source.state, destination.state)
+        if states == ("restore", "already_as_before"):
+            return await _set_back(client, snapshot, op, source, words)
+        if states == ("already_as_before", "restore"):  # a lost destination write landed late
+            return await _set_back(client, snapshot, op, destination, words)
+        source_changed = source.state == "conflict" and source.assigned is not None
+        if source_changed and destination.state == "already_as_before":
+            return _source_changed(op, source, words, month.isoformat())
+        return judged(move_undo_plan(snapshot, op))
+
+
+async def _set_back(
+    client: YnabClient, snapshot: PlanSnapshot, op: Operation, landed: AssignedNow, words: AssignedWords
+) -> Settlement:
+    """Half of the move is in YNAB (`landed`, the other as before): put it back, as a rollback."""
+    logged, month = landed.logged, op.undo_data["month"]
+    name = words.name(landed.category, logged.category_id)
+    half = (
+        f"{PREFIX} half of the move is in YNAB: {name} is {words.amount(logged.after)} for {month}, the "
+        "other category as before."
+    )
+    paused = client.sender.pacer.paused_until()
+    if paused is not None:
+        return Settlement(
+            "pending",
+            f"{half} YNAB asked to wait (429); {name} is set back to {words.amount(logged.before)} after "
+            f"{paused:%H:%M} UTC.",
+            "part",
+            final=False,
+        )
+    try:
+        with request_kind(RequestKind.ROLLBACK):  # never refused by the pacer
+            await client.patch_month_category(
+                snapshot.plan_id, month, logged.category_id, logged.before, check_hint=CHECK
+            )
+    except UnknownOutcome:
+        said = f"{half} Setting {name} back got no answer; the next round reads it back."
+        return Settlement("pending", said, "part", final=False)
+    except YnabError as failed:
+        said = f"{half} Setting {name} back failed ({failed.message}); it is tried again."
+        return Settlement("pending", said, "part", final=False)
+    record = {**op.undo_data, "outcome": "nothing_moved", "landed": [], "unsure": []}
+    said = (
+        f"{PREFIX} nothing moved: half of the move had landed ({name} at {words.amount(logged.after)}), "
+        f"and {name} was set back to {words.amount(logged.before)}; both categories are as before."
+    )
+    return Settlement("failed", said, "none", undo_data=record)
+
+
+def _source_changed(op: Operation, source: AssignedNow, words: AssignedWords, month: str) -> Settlement:
+    logged, now = source.logged, source.assigned or 0
+    name = words.name(source.category, logged.category_id)
+    moved = logged.before - logged.after
+    put_back = f"set {name} for {month} to {words.amount(now + moved)} in YNAB"
+    known_half = logged.category_id in (op.undo_data.get("landed") or [])
+    if known_half:
+        said = (
+            f"{PREFIX} half of the move was in YNAB, but {name} changed since (now {words.amount(now)}, not "
+            f"{words.amount(logged.after)}), so it was left as it is. To put the move back, {put_back} (what "
+            f"it holds now plus the {words.amount(moved)} the move took); the other category is as before."
+        )
+        return Settlement("failed", said, "part", undo_data={**op.undo_data, "outcome": "half_done"})
+    said = (
+        f"{PREFIX} YNAB cannot tell whether the move's first change landed: {name} is now "
+        f"{words.amount(now)} (neither {words.amount(logged.before)} nor {words.amount(logged.after)}) and "
+        f"the other category is as before. If it had landed, {put_back} to put the move back."
+    )
+    return Settlement("unknown", said, "unsure")

@@ -213,7 +213,8 @@ class YnabClient:
             raise TypeError(f"budgeted is an int of milliunits, not {type(budgeted).__name__}")
         path = self._month_category_path(plan_id, month, category_id)
         body = {"category": {"budgeted": budgeted}}
-        return await self._write(plan_id, Call("PATCH", path, body=body, check_hint=check_hint))
+        call = Call("PATCH", path, body=body, check_hint=check_hint)
+        return await self._write(plan_id, call)
 
     def _month_category_path(self, plan_id: str, month: str | date, category_id: str) -> str:
         category = entity_path(plan_id, "categories", category_id, what="category").rsplit("/", 1)[1]

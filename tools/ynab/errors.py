@@ -36,6 +36,7 @@ class YnabError(Exception):
         name: str | None = None,
         detail: str | None = None,
         retryable: bool = False,
+        retry_after: int | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -44,6 +45,7 @@ class YnabError(Exception):
         self.name = name
         self.detail = detail
         self.retryable = retryable
+        self.retry_after = retry_after  # a 429's Retry-After, in seconds, as YNAB sent it
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(status={self.status!r}, error_id={self.error_id!r}, {self.message!r})"

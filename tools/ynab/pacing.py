@@ -218,14 +218,15 @@ def _ceiling(kind: RequestKind, limit: int) -> int:
 
 def pause_seconds(retry_after: str | None, now: float) -> int:
     """How long to wait after a 429: `Retry-After` (seconds or HTTP date), clamped; else 600."""
-    seconds = _retry_after_seconds(retry_after, now)
+    seconds = retry_after_seconds(retry_after, now)
     if seconds is None:
         return PAUSE_WITHOUT_RETRY_AFTER
     low, high = RETRY_AFTER_BOUNDS
     return min(max(seconds, low), high)
 
 
-def _retry_after_seconds(value: str | None, now: float) -> int | None:
+def retry_after_seconds(value: str | None, now: float) -> int | None:
+    """A `Retry-After` header (seconds or HTTP date) as seconds from `now`, unclamped; None if absent."""
     if not value:
         return None
     value = value.strip()

@@ -8,10 +8,10 @@ retried, at most 3 attempts in all, with jittered backoff:
 
 Nothing else. A write that was sent is never sent again: when no answer comes back it is
 `UnknownOutcome` (the change may or may not be in YNAB; the message says how to check).
-A 429 is never retried: the token's pacer pauses and the error says until when.
-Every attempt takes one request from the pacer first, as the kind the context gives it
-(`tools.ynab.pacing.request_kind`; anything but a GET is at least a write), and is
-recorded as a `YnabRequest`.
+A 429 is never retried: the token's pacer pauses and the error says until when (and carries
+YNAB's `Retry-After`). Every attempt takes one request from the pacer first, as the kind the
+context gives it (`tools.ynab.pacing.request_kind`; anything but a GET is at least a write; a
+rollback is never refused), and is recorded as a `YnabRequest`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import httpx
 
 from tools.ynab import records
 from tools.ynab.errors import UnknownOutcome, YnabError, error_for_status
-from tools.ynab.pacing import Pacer, RequestKind, current_kind, wait_phrase
+from tools.ynab.pacing import Pacer, RequestKind, current_kind, retry_after_seconds, wait_phrase
 
 logger = logging.getLogger(__name__)
 
@@ -148,6 +148,7 @@ class Sender:
         return YnabError(
             "YNAB refused: too many requests (429; YNAB allows 200 an hour per token). Nothing will "
             f"be sent to YNAB until {wait_phrase(until, self.pacer.clock())}; try again then.",
+            retry_after=retry_after_seconds(retry_after, self.pacer.clock()),
             status=429,
             error_id=error_id,
             name=name,

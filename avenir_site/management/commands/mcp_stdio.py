@@ -2,7 +2,8 @@
 
 stdout carries the protocol and nothing else; logs go to stderr (settings.LOGGING). The
 caller is the person at this machine (principal "stdio"): read-write when writes are
-enabled (AVENIR_MCP_WRITE=1), unless --read-only.
+enabled (AVENIR_MCP_WRITE=1), unless --read-only. Before serving, operations a stopped process
+left pending or unknown are settled from YNAB's own state (`tools.settling`).
 
 With the embedded sandbox (no YNAB_API_KEY, no AVENIR_MCP_YNAB_URL) the sandbox is served in
 this process, from the same database: no web server needs to run, whatever PORT says.
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import logging
 
+import anyio
 from django.conf import settings
 from django.core.asgi import get_asgi_application
 from django.core.management.base import BaseCommand, CommandParser
@@ -19,7 +21,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from avenir_site.mcp_http import warm_up_stored_plans
 from avenir_site.mcp_server import local_server
 from sandbox.traffic import SandboxTraffic
-from tools import ynab
+from tools import settling, ynab
 from tools.auth import Principal
 from tools.registry import writes_allowed
 from tools.ynab.client import serve_in_process
@@ -47,6 +49,9 @@ class Command(BaseCommand):
             where = settings.AVENIR_MCP_YNAB_URL
         logger.info("avenir-mcp serving over stdio (%s), YNAB: %s", access, where)
         warm_up_stored_plans()  # a new session starts warm: one delta request, not an export
+        settled = anyio.run(settling.settle_everything)  # what a stopped process left open, first
+        if settled:
+            logger.info("Settled %d operation(s) left pending or unknown", settled)
         try:
             server.run("stdio")
         finally:

@@ -1,0 +1,129 @@
+"""The fault matrix's table: one `Scenario` per write tool, and the faults it is run under.
+
+Adding a write tool to the matrix is one entry in `SCENARIOS`: how to make its `WriteCase` on
+a fresh plan (the same case its own tests use), and, for a tool sending several write
+requests, each request (its method and path, and how many times it may reach YNAB in all,
+its own write plus a set-back). `test_fault_matrix.py` checks that every write tool of the
+catalog has an entry, then runs each scenario × request × fault, and for tools with several
+requests also a stop between them (the process killed, a new one settling at start-up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import sync_to_async
+
+from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_home
+from tests.writes.checks import MODERN, WriteCase, connected, content, write_made
+from tests.writes.households import household
+from tests.writes.test_apply_categories import recategorising
+from tests.writes.test_approve import approving
+from tests.writes.test_import import importing, linked_account
+from tests.writes.test_move_money import move_case
+from tests.writes.test_set_category_budget import budget_case
+from tools.undo.change import UNKNOWN_CHECK
+
+
+@dataclass(frozen=True)
+class WriteRequest:
+    """One write request of a tool: the fault's target. `most`: how many times it may reach YNAB
+    in all (1: never resent; 2 for a category move_money may also set back)."""
+
+    name: str
+    method: str
+    path: str
+    most: int = 1
+
+
+def _one_write(case: WriteCase) -> tuple[WriteRequest, ...]:
+    return (WriteRequest("the write", case.write_method, case.write_path),)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A write tool in the matrix. `case()` makes its write on a fresh plan; `requests(case)` are
+    its write requests in the order sent, named `names` (default: the case's one write)."""
+
+    case: Callable[[], Awaitable[WriteCase]]
+    requests: Callable[[WriteCase], tuple[WriteRequest, ...]] = _one_write
+    names: tuple[str, ...] = ("the write",)
+
+
+async def _fresh(make: Callable[[], Any]) -> Any:
+    return await sync_to_async(make)()
+
+
+async def _recategorising() -> WriteCase:
+    return recategorising(await _fresh(household))
+
+
+async def _approving() -> WriteCase:
+    home = await _fresh(household)
+    return approving(home, home.market, home.salary, home.split)
+
+
+async def _importing() -> WriteCase:
+    home = await _fresh(household)
+    return importing(home, await sync_to_async(linked_account)(home))
+
+
+async def _budgeting() -> WriteCase:
+    return budget_case(await _fresh(budget_home))
+
+
+async def _moving() -> WriteCase:
+    return move_case(await _fresh(budget_home))
+
+
+def _move_requests(case: WriteCase) -> tuple[WriteRequest, ...]:
+    source, destination = case.arguments["from_category_id"], case.arguments["to_category_id"]
+    path = rf"/plans/{case.plan_id}/months/[^/]+/categories/"
+    return (
+        WriteRequest("the source", "PATCH", f"{path}{source}$", most=2),
+        WriteRequest("the destination", "PATCH", f"{path}{destination}$", most=2),
+    )
+
+
+async def _undoing() -> WriteCase:
+    """Undo of a set_category_budget applied first (Dining Out 120.00 → 150.00, back to 120.00)."""
+    budget = await _fresh(budget_home)
+    async with connected(MODERN) as client:
+        applied = content(await write_made(budget_case(budget), client))
+    dining = budget.home.dining
+    return WriteCase(
+        tool="undo_operation",
+        plan_id=budget.id,
+        arguments={"plan_id": budget.id, "operation_id": applied["operation_id"]},
+        state=lambda: assigned(budget, dining),
+        expected_after=DINING_ASSIGNED,
+        write_method="PATCH",
+        write_path=rf"/plans/{budget.id}/months/[^/]+/categories/{dining}$",
+        check=UNKNOWN_CHECK,
+        undoable=False,
+        private_values=budget.private,
+    )
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "apply_categories": Scenario(_recategorising),
+    "approve_transactions": Scenario(_approving),
+    "import_transactions": Scenario(_importing),
+    "set_category_budget": Scenario(_budgeting),
+    "move_money": Scenario(_moving, requests=_move_requests, names=("the source", "the destination")),
+    "undo_operation": Scenario(_undoing),
+}
+
+READ_TIMEOUT = 1.0
+"""The YNAB client's read timeout under the `timeout` fault: the sandbox holds the request longer."""
+
+FAULTS: dict[str, dict[str, Any]] = {
+    "500": {"kind": "status", "status": 500},
+    "503": {"kind": "status", "status": 503},
+    "429": {"kind": "status", "status": 429, "delay_ms": 1000},  # Retry-After: 1
+    "timeout": {"kind": "delay", "delay_ms": 2500},  # runs once the client gave up: lands late
+    "dropped before the write": {"kind": "drop_before_write"},
+    "dropped after the write": {"kind": "drop_after_write"},
+}

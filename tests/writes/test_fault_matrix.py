@@ -1,0 +1,239 @@
+"""The fault matrix: every write tool × every fault YNAB can throw, and a process killed mid-write.
+
+For each write tool (`tests/writes/fault_matrix.py` has one entry per tool), each of its write
+requests, and each fault (500, 503, 429, a timeout whose request still lands, the connection
+dropped before YNAB ran the request, dropped after): the write is made as an agent would (with
+a code for confirmed tools), then settled (`tools.settling`, as the service does before
+list_operations answers, once YNAB's pause after a 429 has passed). Then YNAB (the sandbox) and
+the log must agree: `applied` ⇔ everything as the write meant, `failed` ⇔ nothing of it,
+`unknown` only once settled and only when YNAB's state cannot tell; nothing half done; no
+request reaching YNAB more often than it may (never resent). For tools with several write
+requests, the process is also killed (`kill -9`) between them and a new one settles at start-up.
+
+With `FAULT_MATRIX_REPORT=path`, each cell's measured outcome is appended to `path` as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+
+import anyio
+import httpx
+import pytest
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+from sandbox import faults
+from sandbox.models import Fault
+from tests.mcp.test_stdio import this_runs_database_url
+from tests.writes.checks import MODERN, Before, WriteCase, before, connected, write_made
+from tests.writes.fault_matrix import FAULTS, READ_TIMEOUT, SCENARIOS, WriteRequest
+from tools import settling
+from tools.catalog import catalog_specs
+from tools.models import Operation
+from tools.ynab import client as ynab_client
+from tools.ynab import get_ynab_client
+
+pytestmark = pytest.mark.anyio
+
+CELLS = [
+    (tool, name, fault) for tool, scenario in SCENARIOS.items() for name in scenario.names for fault in FAULTS
+]
+# The process stops right before sending `name` (the requests before it answered) and is killed.
+STOPS = [(tool, name) for tool, scenario in SCENARIOS.items() for name in scenario.names[1:]]
+WAIT_SECONDS = 30
+
+
+def test_every_write_tool_of_the_catalog_is_in_the_matrix():
+    writes = {spec.name for spec in catalog_specs() if not spec.is_read_only}
+
+    missing = writes - SCENARIOS.keys()
+
+    assert not missing, f"add a Scenario to tests/writes/fault_matrix.py for: {sorted(missing)}"
+
+
+@pytest.fixture
+def short_read_timeout(monkeypatch) -> None:
+    """The process's YNAB client, with a read timeout shorter than the sandbox's delay."""
+    key = (settings.AVENIR_MCP_YNAB_URL, settings.SANDBOX_TOKEN)
+    impatient = ynab_client.YnabClient(
+        base_url=key[0], token=key[1], timeout=httpx.Timeout(READ_TIMEOUT, connect=10.0)
+    )
+    monkeypatch.setitem(ynab_client._clients, key, impatient)
+
+
+@pytest.mark.parametrize(("tool", "request_name", "fault"), CELLS, ids=[" × ".join(cell) for cell in CELLS])
+async def test_after_settling_ynab_and_the_log_agree(tool, request_name, fault, request):
+    scenario = SCENARIOS[tool]
+    case = await scenario.case()
+    requests = scenario.requests(case)
+    [target] = [each for each in requests if each.name == request_name]
+    start = await before(case)
+    if fault == "timeout":
+        request.getfixturevalue("short_read_timeout")
+    await sync_to_async(faults.inject)(method=target.method, path=target.path, **FAULTS[fault])
+
+    async with connected(MODERN) as client:
+        result = await write_made(case, client)
+    await _sandbox_done(start)
+    get_ynab_client().sender.pacer.forget()  # time passes: YNAB's pause after a 429 is over
+    await settling.settle_plan(case.plan_id)
+
+    op = await _row(case, start)
+    state = await case.state()
+    sent = {each.name: await _reached(each, start) for each in requests}
+    _report(tool, request_name, fault, result.is_error, op, state, case, start, sent)
+    assert op.status in ("applied", "failed") or (op.status == "unknown" and op.settled_at), (
+        op.status,
+        op.error,
+    )
+    assert state in (start.state, case.expected_after), "half of the change is in YNAB"
+    if op.status == "applied":
+        assert state == case.expected_after, op.error
+    if op.status == "failed":
+        assert state == start.state, op.error
+    if not result.is_error:
+        assert (result.structured_content["status"], op.status) == ("applied", "applied")
+    for each in requests:
+        assert sent[each.name] <= each.most, f"{each.name} reached YNAB {sent[each.name]} times"
+    await _original_agrees(op)
+
+
+@pytest.mark.parametrize(
+    ("tool", "request_name"), STOPS, ids=[f"{tool}, killed before {name} was sent" for tool, name in STOPS]
+)
+async def test_a_process_killed_between_requests_is_settled_at_start_up(
+    tool, request_name, sandbox_url, settings
+):
+    scenario = SCENARIOS[tool]
+    case = await scenario.case()
+    requests = scenario.requests(case)
+    start = await before(case)
+    stop_before = scenario.names.index(request_name) + 1
+
+    writer = await anyio.open_process(
+        [
+            sys.executable,
+            "-m",
+            "tests.writes.dying_writer",
+            case.tool,
+            json.dumps(case.arguments),
+            str(stop_before),
+        ],
+        cwd=str(settings.BASE_DIR),
+        env=_service_env(sandbox_url),
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        with anyio.fail_after(WAIT_SECONDS):
+            said = await writer.stdout.receive()  # the earlier requests answered, this one not sent
+        assert said.startswith(b"stopped"), said
+        os.kill(writer.pid, signal.SIGKILL)
+    finally:
+        if writer.returncode is None:
+            writer.kill()
+        await writer.wait()  # reaped: its pid is gone, as a dead process's is
+        await writer.aclose()
+    await _sandbox_done(start)
+    op = await _row(case, start)
+    assert (op.status, op.writer.endswith(f":{writer.pid}")) == ("pending", True)
+    assert await case.state() not in (start.state, case.expected_after)  # half of it is in YNAB now
+
+    settings.AVENIR_MCP_SETTLE_SECONDS = 0  # a new service starting on the same database: its start-up round
+    await settling.keep_settling()
+
+    op = await Operation.objects.aget(pk=op.pk)
+    state = await case.state()
+    sent = {each.name: await _reached(each, start) for each in requests}
+    _report(tool, f"killed before {request_name} was sent", "kill -9", True, op, state, case, start, sent)
+    assert (op.status, state) == ("failed", start.state), op.error
+    assert op.settled_at is not None
+    assert "nothing moved" in op.error if tool == "move_money" else op.error, op.error
+    for each in requests:
+        assert sent[each.name] <= each.most
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+async def _row(case: WriteCase, start: Before) -> Operation:
+    rows = Operation.objects.filter(plan_id=case.plan_id, tool=case.tool).order_by("-created_at")
+    op = await rows.select_related("undo_of").afirst()
+    assert op is not None
+    assert await Operation.objects.filter(plan_id=case.plan_id).acount() == start.operations + 1
+    return op
+
+
+async def _reached(each: WriteRequest, start: Before) -> int:
+    served = await sync_to_async(faults.requests_since)(start.mark)
+    pattern = re.compile(each.path)
+    return sum(1 for entry in served if entry.method == each.method and pattern.search(entry.path))
+
+
+async def _sandbox_done(start: Before) -> None:
+    """Wait until a request the sandbox was holding (a delay fault) has run and been logged."""
+
+    async def held_requests_logged() -> bool:
+        claimed = await Fault.objects.filter(kind=Fault.KIND_DELAY, remaining=0).acount()
+        served = await sync_to_async(faults.requests_since)(start.mark)
+        return sum(1 for entry in served if entry.fault.startswith("delay")) >= claimed
+
+    await _until(held_requests_logged, "the held request was run")
+
+
+async def _until(condition, what: str) -> None:
+    with anyio.fail_after(WAIT_SECONDS):
+        while not await condition():  # noqa: ASYNC110 (another process's rows: nothing to await)
+            await anyio.sleep(0.05)
+
+
+async def _claimed(fault: Fault) -> bool:
+    return await Fault.objects.filter(pk=fault.pk, remaining=0).aexists()
+
+
+async def _original_agrees(op: Operation) -> None:
+    """An undo settled as landed makes its original undone; otherwise the original stays in effect."""
+    if op.undo_of_id is None:
+        return
+    original = await Operation.objects.aget(pk=op.undo_of_id)
+    if op.status == "applied":
+        assert (original.status, original.undone_by_id) == ("undone", op.pk)
+    else:
+        assert (original.status, original.undone_by_id) == ("applied", None)
+
+
+def _service_env(sandbox_url: str) -> dict[str, str]:
+    env = {
+        key: value for key, value in os.environ.items() if not key.startswith(("AVENIR_MCP_", "DATABASE_URL"))
+    }
+    env.update(
+        DATABASE_URL=this_runs_database_url(),
+        AVENIR_MCP_YNAB_URL=sandbox_url,
+        AVENIR_MCP_WRITE="1",
+        YNAB_API_KEY="",
+        SANDBOX_TOKEN=settings.SANDBOX_TOKEN,
+    )
+    return env
+
+
+def _report(tool, request_name, fault, refused, op, state, case, start, sent) -> None:
+    path = os.environ.get("FAULT_MATRIX_REPORT")
+    if not path:
+        return
+    ynab = "as meant" if state == case.expected_after else "as before" if state == start.state else "HALF"
+    cell = {
+        "tool": tool,
+        "request": request_name,
+        "fault": fault,
+        "answer": "error" if refused else "applied",
+        "row": op.status + (" (settled)" if op.settled_at else ""),
+        "ynab": ynab,
+        "sent": sent,
+    }
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(json.dumps(cell) + "\n")

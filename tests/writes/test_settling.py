@@ -1,0 +1,241 @@
+"""Settling (`tools.settling`): no half move stays in YNAB, no row stays pending or unknown.
+
+Through the SDK's real client and the live sandbox: move_money's set-back after a 429, the
+service setting a half move back once YNAB lets it, a source changed meanwhile (the exact
+amount to set is named), an undo whose answer was lost (its original becomes undone), and the
+admin pointing at what needs attention.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+import anyio
+import pytest
+from asgiref.sync import sync_to_async
+from django.contrib.auth.models import User
+from django.test import Client as DjangoClient
+
+from avenir_site.mcp_http import McpHttpApp
+from avenir_site.mcp_server import HttpServers
+from sandbox import faults
+from tests.writes.assigned_plans import BudgetHome, set_assigned
+from tests.writes.checks import write_made
+from tests.writes.harness import MODERN, WriteCase, connected, content, error_text
+from tests.writes.test_move_money import both, move_case
+from tests.writes.test_move_money_faults import (
+    AS_BEFORE,
+    HALF_DONE,
+    destination_fault,
+    move_with_code,
+    source_fault,
+    spares_the_first_source_write,
+)
+from tests.writes.test_set_category_budget import budget_case
+from tools import oplog, settling
+from tools.auth import Principal
+from tools.models import Operation
+from tools.writes.assigned_pair import SET_BACK_WAIT_LIMIT
+from tools.ynab import get_ynab_client
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def case(budget: BudgetHome) -> WriteCase:
+    return move_case(budget)
+
+
+async def fresh(op: Operation) -> Operation:
+    return await Operation.objects.aget(pk=op.pk)
+
+
+async def half_move_left_pending(budget: BudgetHome, case: WriteCase) -> Operation:
+    """The destination refused (429, Retry-After 1 s), and the set-back refused too (503): half in YNAB."""
+    await spares_the_first_source_write(budget)
+    await destination_fault("status", budget, status=429, delay_ms=1000)
+    await source_fault("status", budget, status=503)
+    result, op, requests = await move_with_code(case)
+    assert requests == ["PATCH Groceries", "PATCH Dining Out", "PATCH Groceries"]
+    assert error_text(result, case).startswith("Only half of the change is in YNAB")
+    assert (op.status, await both(budget)) == ("pending", HALF_DONE)
+    return op
+
+
+async def test_after_a_429_the_set_back_waits_for_retry_after_and_is_sent(budget, case):
+    await destination_fault("status", budget, status=429, delay_ms=1000)
+    mark = await sync_to_async(faults.last_request_id)()
+
+    result, op, requests = await move_with_code(case)
+
+    served = [e for e in await sync_to_async(faults.requests_since)(mark) if e.method == "PATCH"]
+    refused_at, set_back_at = served[1].created_at, served[2].created_at
+    assert error_text(result, case).startswith(
+        "Nothing moved: Dining Out could not be set to 150.00, so Groceries was set back to 80.00"
+    )
+    assert requests == ["PATCH Groceries", "PATCH Dining Out", "PATCH Groceries"]
+    assert (served[1].status, served[2].status) == (429, 200)
+    assert (set_back_at - refused_at).total_seconds() >= 1.0  # Retry-After: 1
+    assert await both(budget) == AS_BEFORE
+    assert (op.status, op.undo_data["outcome"]) == ("failed", "nothing_moved")
+
+
+async def test_a_retry_after_beyond_the_limit_is_left_to_settling_which_sets_the_source_back(budget, case):
+    await destination_fault("status", budget, status=429, delay_ms=(SET_BACK_WAIT_LIMIT + 60) * 1000)
+
+    result, op, requests = await move_with_code(case)
+
+    assert requests == ["PATCH Groceries", "PATCH Dining Out"]  # the set-back did not jump YNAB's pause
+    assert "setting Groceries back must wait 120 seconds (YNAB answered 429)" in error_text(result, case)
+    assert (op.status, await both(budget)) == ("pending", HALF_DONE)
+    assert await settling.settle_plan(budget.id) == 0  # YNAB's pause is still on: nothing is sent
+    assert ((await fresh(op)).status, await both(budget)) == ("pending", HALF_DONE)
+
+    get_ynab_client().sender.pacer.forget()  # the pause is over
+    settling.backoff.forget()  # and settling's own wait before trying the plan again
+    assert await settling.settle_plan(budget.id) == 1
+
+    settled = await fresh(op)
+    assert await both(budget) == AS_BEFORE
+    assert (settled.status, settled.undo_data["outcome"]) == ("failed", "nothing_moved")
+    assert settled.error.startswith("Settled from YNAB's state: nothing moved: half of the move had landed")
+
+
+async def test_settling_keeps_setting_the_source_back_until_it_lands(budget, case):
+    op = await half_move_left_pending(budget, case)
+    get_ynab_client().sender.pacer.forget()  # YNAB's pause after the 429 is over
+    await source_fault("status", budget, status=500)
+
+    await settling.settle_plan(budget.id)  # refused again: still pending, tried again later
+    after_one = await fresh(op)
+    mark = await sync_to_async(faults.last_request_id)()
+    assert await settling.settle_plan(budget.id) == 0  # not at once: it waits a minute, then longer
+    assert await sync_to_async(faults.requests_since)(mark) == []
+    settling.backoff.forget()  # the minute has passed
+    await settling.settle_plan(budget.id)
+    after_two = await fresh(op)
+
+    assert after_one.status == "pending"
+    assert "Setting Groceries back failed (YNAB failed to handle this change (500)" in after_one.error
+    assert after_one.settled_at is None
+    assert (after_two.status, after_two.settled_at is not None) == ("failed", True)
+    assert await both(budget) == AS_BEFORE
+
+
+async def test_list_operations_settles_first_and_shows_what_happened(budget, case):
+    op = await half_move_left_pending(budget, case)
+    get_ynab_client().sender.pacer.forget()
+
+    async with connected(MODERN) as client:
+        listed = content(await client.call_tool("list_operations", {"plan_id": budget.id}))
+
+    [entry] = [each for each in listed["operations"] if each["operation_id"] == op.pk]
+    assert (entry["status"], entry["undoable"]) == ("failed", False)
+    assert entry["note"].startswith("Settled from YNAB's state: nothing moved")
+    assert await both(budget) == AS_BEFORE
+
+
+async def test_a_source_changed_meanwhile_is_left_alone_and_the_exact_amount_is_named(budget, case):
+    op = await half_move_left_pending(budget, case)
+    get_ynab_client().sender.pacer.forget()
+    await set_assigned(budget, budget.home.groceries, 60_000)  # the person changed it in YNAB
+
+    await settling.settle_plan(budget.id)
+
+    settled = await fresh(op)
+    assert (settled.status, settled.undo_data["outcome"]) == ("failed", "half_done")
+    assert settled.error == (
+        "Settled from YNAB's state: half of the move was in YNAB, but Groceries changed since (now 60.00, "
+        "not 50.00), so it was left as it is. To put the move back, set Groceries for "
+        f"{budget.month} to 90.00 in YNAB (what it holds now plus the 30.00 the move took); the other "
+        "category is as before."
+    )
+    assert (await both(budget))[0] == 60_000  # never overwritten
+    assert await settling.needs_attention().filter(pk=op.pk).aexists()
+    assert not await settling.unsettled().filter(pk=op.pk).aexists()
+
+
+async def test_an_undo_whose_answer_was_lost_is_settled_and_its_original_becomes_undone(budget):
+    budgeting = budget_case(budget)
+    async with connected(MODERN) as client:
+        original = content(await write_made(budgeting, client))["operation_id"]
+        await sync_to_async(faults.inject)("drop_after_write", method="PATCH", path=budgeting.write_path)
+        undo_args = {"plan_id": budget.id, "operation_id": original}
+        first = content(await client.call_tool("undo_operation", undo_args))
+        lost = await client.call_tool("undo_operation", {**undo_args, "confirmation": first["confirmation"]})
+        assert lost.is_error
+        undo_row = await Operation.objects.filter(undo_of_id=original).aget()
+        assert undo_row.status == "unknown"
+        assert (await Operation.objects.aget(pk=original)).status == "applied"  # the issue's defect
+
+        again = await client.call_tool("undo_operation", undo_args)
+
+    assert again.is_error
+    assert f"was already undone by operation {undo_row.pk}" in again.content[0].text
+    assert (await fresh(undo_row)).status == "applied"
+    done = await Operation.objects.aget(pk=original)
+    assert (done.status, done.undone_by_id) == ("undone", undo_row.pk)
+    assert await budgeting.state() == 120_000
+
+
+async def test_the_admin_counts_what_needs_attention_and_filters_it(budget, case):
+    op = await half_move_left_pending(budget, case)
+    staff = await sync_to_async(User.objects.create_superuser)(f"owner-{op.pk}", password="x")
+    browser = DjangoClient()
+    await sync_to_async(browser.force_login)(staff)
+
+    page = await sync_to_async(browser.get)("/admin/tools/operation/", follow=True)
+    filtered = await sync_to_async(browser.get)("/admin/tools/operation/?attention=yes")
+
+    assert "operation(s) need attention" in page.content.decode()
+    assert op.pk in filtered.content.decode()
+
+
+async def test_the_service_settles_what_a_dead_process_left_pending_when_it_starts(budget):
+    """The ASGI lifespan (what uvicorn runs at start-up) settles a row a killed process left pending."""
+    h = budget.home
+    logged = {"category_id": h.dining, "before": 120_000, "after": 150_000}
+    op = await oplog.begin(
+        plan_id=budget.id,
+        tool="set_category_budget",
+        subject={"category_id": h.dining},
+        fingerprint="0" * 64,
+        preview="Budget Dining Out?",
+        confirmed_by="code",
+        principal=Principal.local("a process that died"),
+        undoable=True,
+        undo_data={"month": budget.month, "categories": [logged]},
+    )
+    oplog.finished_writing(op)
+    gone = await anyio.run_process([sys.executable, "-c", "import os; print(os.getpid())"])
+    await Operation.objects.filter(pk=op.pk).aupdate(writer=f"{socket.gethostname()}:{int(gone.stdout)}")
+    await set_assigned(budget, h.dining, 150_000)  # its write had landed before it died
+
+    service = McpHttpApp(HttpServers.build())
+    said: list[str] = []
+    settled = anyio.Event()
+
+    async def receive() -> dict:
+        if not said:
+            return {"type": "lifespan.startup"}
+        await settled.wait()
+        return {"type": "lifespan.shutdown"}
+
+    async def send(message: dict) -> None:
+        said.append(message["type"])
+
+    async def watch() -> None:
+        while (await fresh(op)).status == "pending":  # noqa: ASYNC110 (the service's rows)
+            await anyio.sleep(0.05)
+        settled.set()
+
+    with anyio.fail_after(30):
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(service.serve_lifespan, receive, send)
+            tasks.start_soon(watch)
+
+    done = await fresh(op)
+    assert said == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+    assert (done.status, done.settled_at is not None) == ("applied", True)
+    assert done.error == "Settled from YNAB's state: all 1 item(s) are in YNAB as the operation left them."
