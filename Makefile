@@ -27,9 +27,10 @@ run: $(VENV)/.installed
 	$(BIN)/python manage.py bootstrap
 	exec $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
+# PYTEST_ARGS: extra pytest arguments (e.g. `make test PYTEST_ARGS="tests/oplog -x"`).
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check --output-format concise .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check --output-format concise .
