@@ -260,7 +260,7 @@ async def test_a_closed_account_is_refused(demo):
 
     assert refused.is_error
     assert refused.content[0].text == (
-        f"Error executing tool {TOOL}: Account '{closed.id}' is closed, so YNAB takes nothing new on it; "
+        f"Account '{closed.id}' is closed, so YNAB takes nothing new on it; "
         "give an open account from list_accounts."
     )
 

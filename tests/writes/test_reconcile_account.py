@@ -316,17 +316,18 @@ async def test_refusals_unknown_or_closed_account_and_a_malformed_balance(demo):
         malformed = await client.call_tool(
             TOOL, {"plan_id": demo.id, "account_id": checking.id, "bank_balance": "1,234.56"}
         )
-    prefix = f"Error executing tool {TOOL}: "
-    assert (
-        unknown.content[0].text
-        == prefix + "No account 'a-unknown' in this plan; list_accounts gives the valid ids."
+    assert (unknown.is_error, shut.is_error, malformed.is_error) == (True, True, True)
+    assert unknown.content[0].text == (
+        "No account 'a-unknown' in this plan; list_accounts gives the valid ids."
     )
-    assert shut.content[0].text == prefix + (
+    assert shut.content[0].text == (
         f"Account '{closed.id}' is closed: there is nothing to reconcile on it; give an open account from "
         "list_accounts."
     )
-    assert malformed.is_error
-    assert malformed.content[0].text.startswith(prefix + "bank_balance '1,234.56' ")
+    assert malformed.content[0].text == (
+        "bank_balance '1,234.56' has a thousands separator or a decimal comma (only '.' before the "
+        'decimals): give currency units as a decimal like "-42.50".'
+    )
 
 
 async def test_the_demo_checking_differs_from_its_bank_by_the_cashed_cheque(demo):

@@ -139,7 +139,7 @@ async def test_the_preview_and_result_show_the_split_whole_and_undo_is_refused_w
     )
     assert undo.is_error
     assert undo.content[0].text == (
-        f"Error executing tool undo_operation: Operation {op} (split_transaction) cannot be undone: "
+        f"Operation {op} (split_transaction) cannot be undone: "
         "YNAB's API cannot edit a split; only YNAB itself can undo it."
     )
 
