@@ -15,6 +15,7 @@ import re
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -26,7 +27,7 @@ from sandbox.models import Category, Payee, Plan
 from sandbox.seeding import seed_demo_plan
 from tests.mcp.conftest import MODES
 from tests.writes.assigned_plans import budget_home
-from tests.writes.checks import connected
+from tests.writes.checks import connected, ynab
 from tests.writes.households import household
 from tools.access import today
 from tools.catalog import catalog_specs
@@ -75,8 +76,11 @@ async def called(client: Client, tool: str, arguments: dict[str, Any]) -> CallTo
 async def with_code(client: Client, tool: str, arguments: dict[str, Any]) -> list[CallToolResult]:
     """A confirmed write as a client that cannot ask: the code result, then the applied one."""
     asked = await called(client, tool, arguments)
-    code = json.loads(text_of(asked).splitlines()[-1])["confirmation"]  # read from the text alone
-    return [asked, await called(client, tool, {**arguments, "confirmation": code})]
+    first = json.loads(text_of(asked).splitlines()[-1])  # read from the text alone
+    assert first["status"] == "confirmation_required", first
+    applied = await called(client, tool, {**arguments, "confirmation": first["confirmation"]})
+    assert applied.structured_content["status"] == "applied", applied.structured_content
+    return [asked, applied]
 
 
 def read(tool: str, **arguments: Any) -> Case:
@@ -100,6 +104,47 @@ async def _apply_categories(client: Client, demo: Plan) -> list[CallToolResult]:
     home = await sync_to_async(household)()
     assignment = {"transaction_id": home.market, "category_id": home.home.groceries}
     return await with_code(client, "apply_categories", {"plan_id": home.id, "assignments": [assignment]})
+
+
+async def _flag_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
+    home = await sync_to_async(household)()
+    flags = [
+        {"transaction_id": home.market, "color": "red"},
+        {"transaction_id": home.salary, "color": "blue"},
+    ]
+    return await with_code(client, "flag_transactions", {"plan_id": home.id, "flags": flags})
+
+
+async def _create_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
+    home = await sync_to_async(household)()
+    day = (today() - timedelta(days=1)).isoformat()
+    lines = [
+        {"date": day, "amount": "-4.50", "payee_name": "Kiosk", "category_id": home.home.dining},
+        {"date": day, "amount": "20", "payee_name": "Cash from Mum", "memo": "birthday"},
+    ]
+    arguments = {"plan_id": home.id, "account_id": home.home.checking, "transactions": lines}
+    return await with_code(client, "create_transactions", arguments)
+
+
+async def _split_transaction(client: Client, demo: Plan) -> list[CallToolResult]:
+    home = await sync_to_async(household)()
+    lines = [
+        {"amount": "-50.00", "category_id": home.home.groceries, "memo": "food"},
+        {"amount": "-36.43", "category_id": home.home.dining},
+    ]
+    arguments = {"plan_id": home.id, "transaction_id": home.market, "lines": lines}
+    return await with_code(client, "split_transaction", arguments)
+
+
+async def _reconcile_account(client: Client, demo: Plan) -> list[CallToolResult]:
+    """The bank shows 5.00 more than the cleared balance and the person wants it adjusted: a real
+    question (without `adjust` the first answer would be `difference_found`)."""
+    home = await sync_to_async(household)()
+    checking = home.home.checking
+    cleared = (await ynab("GET", f"/plans/{home.id}/accounts/{checking}"))["account"]["cleared_balance"]
+    bank = str(Decimal(cleared + 5_000) / 1000)
+    arguments = {"plan_id": home.id, "account_id": checking, "bank_balance": bank, "adjust": True}
+    return await with_code(client, "reconcile_account", arguments)
 
 
 async def _approve_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
@@ -190,6 +235,10 @@ CASES: dict[str, Case] = {
     "get_age_of_money": read("get_age_of_money"),
     "list_operations": _list_operations,
     "apply_categories": _apply_categories,
+    "flag_transactions": _flag_transactions,
+    "create_transactions": _create_transactions,
+    "split_transaction": _split_transaction,
+    "reconcile_account": _reconcile_account,
     "approve_transactions": _approve_transactions,
     "import_transactions": _import_transactions,
     "set_category_budget": _set_category_budget,

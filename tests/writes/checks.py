@@ -149,9 +149,22 @@ def error_text(result: CallToolResult, case: WriteCase) -> str:
 
 
 def documented_fingerprint(plan_id: str, subject: dict) -> str:
-    """CONFIRMATION.md: SHA-256 of the JSON of [plan_id, subject], keys sorted (compact)."""
-    text = json.dumps([plan_id, subject], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """CONFIRMATION.md: SHA-256 of the JSON of [plan_id, subject], keys sorted (compact); a list's
+    order does not matter, so each list's elements are put in the order of their own JSON."""
+    text = _json([plan_id, _order_free(subject)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _order_free(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _order_free(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return sorted((_order_free(item) for item in value), key=_json)
+    return value
 
 
 # --- the sandbox, as YNAB ---------------------------------------------------------------------------

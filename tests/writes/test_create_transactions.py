@@ -13,14 +13,18 @@ from sandbox.models import Account, Category
 from sandbox.seeding import seed_demo_plan
 from tests.writes.checks import requests_since, says_yes, standing, ynab
 from tests.writes.harness import (
+    ANSWER_WAYS,
     CONFIRMED_PATHS,
     FAULT_PATHS,
     MODERN,
     Env,
     WriteCase,
+    answered_after,
+    before,
     call,
     connected,
     content,
+    documented_fingerprint,
     error_text,
     expect_nothing_written,
 )
@@ -93,24 +97,35 @@ async def case(home: Household) -> WriteCase:
         {"date": days_ago(2), "amount": "20.00", "payee_name": "Cash from Mum", "category_id": None},
     ]
     case = creating(home, lines, originals, approved=True)
-
-    async def change_plan() -> None:  # a transaction like the first line appears: the preview changes
-        body = {
-            "transaction": {
-                "account_id": home.home.checking,
-                "date": days_ago(2),
+    # Exactly CONFIRMATION.md's fields: the account, the transactions, approved.
+    subject = {
+        "account_id": home.home.checking,
+        "approved": True,
+        "transactions": [
+            {
+                "date": days_ago(1),
                 "amount": -4_500,
-                "payee_name": "PARKING METER",
-            }
-        }
-        await ynab("POST", f"/plans/{home.id}/transactions", json=body)
+                "payee_name": "Parking Meter",
+                "memo": "street",
+                "category_id": home.home.dining,
+            },
+            {
+                "date": days_ago(2),
+                "amount": 20_000,
+                "payee_name": "Cash from Mum",
+                "memo": None,
+                "category_id": None,
+            },
+        ],
+    }
 
     async def restore() -> None:
         for transaction_id in await ids_on(home.id, home.home.checking) - originals:
             await ynab("DELETE", f"/plans/{home.id}/transactions/{transaction_id}")
 
     def check_log(op: Operation) -> None:
-        assert op.subject == {
+        assert op.fingerprint == documented_fingerprint(home.id, subject)
+        assert op.subject == {  # what the log keeps of it: no payee, memo or amount
             "account_id": home.home.checking,
             "approved": True,
             "transactions": [
@@ -125,16 +140,49 @@ async def case(home: Household) -> WriteCase:
         else:  # no answer: the ids were never learnt
             assert op.undo_data["transactions"] == []
 
-    case.change_plan = change_plan
     case.restore = restore
     case.private_values = (*home.private, "Parking Meter", "street", "Cash from Mum", 4_500, 20_000)
     case.check_log = check_log
     return case
 
 
-@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+# The subject is the arguments alone: nothing YNAB holds makes the same arguments a different change,
+# so the plan-changed paths have no case here; test_the_same_request_is_accepted_... covers a change.
+PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if not name.startswith("plan changed")}
+
+
+@pytest.mark.parametrize("path", PATHS)
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
-    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+    await PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("way", ANSWER_WAYS)
+async def test_the_same_request_is_accepted_when_a_look_alike_appeared_before_the_answer(case, home, way):
+    """CONFIRMATION.md binds the yes to the account, the transactions and approved: a transaction
+    like the first line entered meanwhile (the preview would now say "looks like") does not stop it."""
+    await before(case)
+    entered: list[str] = []
+
+    async def look_alike() -> None:  # same amount, payee the same once normalised, a day apart
+        body = {
+            "transaction": {
+                "account_id": home.home.checking,
+                "date": days_ago(2),
+                "amount": -4_500,
+                "payee_name": "CB PARKING METER 12/01",
+            }
+        }
+        entered.append((await ynab("POST", f"/plans/{home.id}/transactions", json=body))["transaction"]["id"])
+
+    result = await answered_after(way, case, look_alike)
+
+    answer = content(result)
+    assert answer["status"] == "applied", answer
+    originals = await ids_on(home.id, home.home.checking) - set(answer["created_ids"])
+    assert set(entered) <= originals  # the look-alike is there too
+    assert await created_on(home.id, home.home.checking, originals) == case.expected_after
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    case.check_log(op)
 
 
 @pytest.mark.parametrize("path", FAULT_PATHS)
@@ -260,7 +308,7 @@ async def test_a_closed_account_is_refused(demo):
 
     assert refused.is_error
     assert refused.content[0].text == (
-        f"Error executing tool {TOOL}: Account '{closed.id}' is closed, so YNAB takes nothing new on it; "
+        f"Account '{closed.id}' is closed, so YNAB takes nothing new on it; "
         "give an open account from list_accounts."
     )
 

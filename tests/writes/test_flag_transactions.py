@@ -10,14 +10,18 @@ import pytest
 from sandbox.ledger import utc_today
 from tests.writes.checks import requests_since, sandbox_http, says_yes, standing, ynab
 from tests.writes.harness import (
+    ANSWER_WAYS,
     CONFIRMED_PATHS,
     FAULT_PATHS,
     MODERN,
     Env,
     WriteCase,
+    answered_after,
+    before,
     call,
     connected,
     content,
+    documented_fingerprint,
     error_text,
     expect_nothing_written,
 )
@@ -74,13 +78,18 @@ def case(home: Household) -> WriteCase:
             await set_flag(home, transaction_id, colour)
 
     def check_log(op: Operation) -> None:
+        # Exactly CONFIRMATION.md's fields: the flags (transaction, colour after), in any order.
         subject = [{"transaction_id": t, "color": c} for t, c in wanted.items()]
         assert sorted(op.subject["flags"], key=_canonical) == sorted(subject, key=_canonical)
+        assert op.fingerprint == documented_fingerprint(home.id, {"flags": subject})
+        assert op.fingerprint == documented_fingerprint(home.id, {"flags": subject[::-1]})
         logged = [{"id": t, "before": before[t], "after": c} for t, c in wanted.items()]
         assert sorted(op.undo_data["flags"], key=_canonical) == sorted(logged, key=_canonical)
 
     case = flagging(home, wanted)
-    case.change_plan = lambda: set_flag(home, home.cafe, None)  # the removal is no longer a change
+    # The cafe's flag removed meanwhile: that flag is no longer a change, so the flags are not the ones
+    # the person agreed to (the subject's own list changed).
+    case.change_plan = lambda: set_flag(home, home.cafe, None)
     case.restore = restore
     case.private_values = home.private
     case.check_log = check_log
@@ -90,6 +99,24 @@ def case(home: Household) -> WriteCase:
 @pytest.mark.parametrize("path", CONFIRMED_PATHS)
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
     await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("way", ANSWER_WAYS)
+async def test_the_same_flags_are_set_when_a_colour_before_moved_before_the_answer(case, home, way):
+    """The person agreed to market → red: a flag put on it meanwhile (green) does not stop the yes;
+    the log keeps the colour it really replaced, so undo puts that one back."""
+    await before(case)
+
+    result = await answered_after(way, case, lambda: set_flag(home, home.market, "green"))
+
+    answer = content(result)
+    assert answer["status"] == "applied", answer
+    assert await flags(home, home.market, home.salary, home.cafe) == case.expected_after
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    subject = [{"transaction_id": t, "color": c} for t, c in case.expected_after.items()]
+    assert op.fingerprint == documented_fingerprint(home.id, {"flags": subject})
+    logged = {item["id"]: (item["before"], item["after"]) for item in op.undo_data["flags"]}
+    assert logged == {home.market: ("green", "red"), home.salary: (None, "blue"), home.cafe: ("yellow", None)}
 
 
 @pytest.mark.parametrize("path", FAULT_PATHS)

@@ -16,14 +16,18 @@ from sandbox.models import Account, Plan
 from sandbox.seeding import seed_demo_plan
 from tests.writes.checks import latest_operation, requests_since, says_yes, standing, ynab
 from tests.writes.harness import (
+    ANSWER_WAYS,
     CONFIRMED_PATHS,
     FAULT_PATHS,
     MODERN,
     Env,
     WriteCase,
+    answered_after,
+    before,
     call,
     connected,
     content,
+    documented_fingerprint,
     error_text,
     expect_nothing_written,
 )
@@ -84,11 +88,10 @@ async def reconciling(home: Household, *, gap: int) -> WriteCase:
         await set_cleared(home.id, to_reconcile, "cleared")
 
     def check_log(op: Operation) -> None:
-        assert op.subject == {
-            "account_id": checking,
-            "adjusting": bool(gap),
-            "to_reconcile": len(to_reconcile),
-        }
+        # Exactly CONFIRMATION.md's fields: account, bank balance, difference to adjust.
+        subject = {"account_id": checking, "bank_balance": bank, "difference": gap}
+        assert op.fingerprint == documented_fingerprint(home.id, subject)
+        assert op.subject == {"account_id": checking, "adjusting": bool(gap)}  # no balance or amount
         assert sorted(op.undo_data["reconciled_ids"]) == to_reconcile
         assert op.undo_data["account_id"] == checking
         if not gap:
@@ -103,7 +106,8 @@ async def reconciling(home: Household, *, gap: int) -> WriteCase:
         write_method="POST" if gap else "PATCH",
         write_path=rf"/plans/{home.id}/transactions$",
         check=CHECK,
-        # the salary cleared meanwhile: the cleared balance, so the difference, is not the one shown
+        # The salary cleared meanwhile: the cleared balance moves, so the difference to adjust (a field
+        # of the subject) is not the one the person agreed to.
         change_plan=lambda: set_cleared(home.id, [home.salary], "cleared"),
         restore=restore,
         private_values=home.private,
@@ -132,6 +136,28 @@ async def test_each_path_adjusts_and_marks_exactly_when_the_person_agreed(
     path, adjusting, settings, monkeypatch
 ):
     await CONFIRMED_PATHS[path](adjusting, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("way", ANSWER_WAYS)
+@pytest.mark.parametrize("gap", [0, 5_000])
+async def test_the_same_request_is_accepted_when_the_count_to_mark_moved_before_the_answer(home, gap, way):
+    """One cleared transaction reconciled in YNAB's app meanwhile: the cleared balance, so the difference,
+    is the same; the person's yes marks the ones still to mark, and the log names only those."""
+    case = await reconciling(home, gap=gap)
+    await before(case)
+    already = case.extra["to_reconcile"][0]
+
+    result = await answered_after(way, case, lambda: set_cleared(home.id, [already], "reconciled"))
+
+    answer = content(result)
+    assert answer["status"] == "applied", answer
+    assert await case.state() == case.expected_after
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    assert op.fingerprint == documented_fingerprint(
+        home.id, {"account_id": home.home.checking, "bank_balance": case.extra["bank"], "difference": gap}
+    )
+    assert sorted(op.undo_data["reconciled_ids"]) == [t for t in case.extra["to_reconcile"] if t != already]
+    assert await cleared_balance(home.id, home.home.checking) == case.extra["bank"]
 
 
 @pytest.mark.parametrize("path", FAULT_PATHS)
@@ -316,17 +342,18 @@ async def test_refusals_unknown_or_closed_account_and_a_malformed_balance(demo):
         malformed = await client.call_tool(
             TOOL, {"plan_id": demo.id, "account_id": checking.id, "bank_balance": "1,234.56"}
         )
-    prefix = f"Error executing tool {TOOL}: "
-    assert (
-        unknown.content[0].text
-        == prefix + "No account 'a-unknown' in this plan; list_accounts gives the valid ids."
+    assert (unknown.is_error, shut.is_error, malformed.is_error) == (True, True, True)
+    assert unknown.content[0].text == (
+        "No account 'a-unknown' in this plan; list_accounts gives the valid ids."
     )
-    assert shut.content[0].text == prefix + (
+    assert shut.content[0].text == (
         f"Account '{closed.id}' is closed: there is nothing to reconcile on it; give an open account from "
         "list_accounts."
     )
-    assert malformed.is_error
-    assert malformed.content[0].text.startswith(prefix + "bank_balance '1,234.56' ")
+    assert malformed.content[0].text == (
+        "bank_balance '1,234.56' has a thousands separator or a decimal comma (only '.' before the "
+        'decimals): give currency units as a decimal like "-42.50".'
+    )
 
 
 async def test_the_demo_checking_differs_from_its_bank_by_the_cashed_cheque(demo):

@@ -12,14 +12,18 @@ from sandbox.ledger import plan_write, utc_today
 from sandbox.models import Subtransaction, Transaction
 from tests.writes.checks import requests_since, sandbox_http, says_yes, standing, ynab
 from tests.writes.harness import (
+    ANSWER_WAYS,
     CONFIRMED_PATHS,
     FAULT_PATHS,
     MODERN,
     Env,
     WriteCase,
+    answered_after,
+    before,
     call,
     connected,
     content,
+    documented_fingerprint,
     error_text,
     expect_nothing_written,
 )
@@ -77,25 +81,82 @@ async def case(home: Household) -> WriteCase:
     kept[0] = "Split"
     case.expected_after = (*kept, [(-50_000, h.groceries, "food"), (-36_430, h.dining, None)])
 
-    async def change_plan() -> None:  # categorised meanwhile: the question's transaction is not the same
-        body = {"transactions": [{"id": home.market, "category_id": h.rent}]}
-        await ynab("PATCH", f"/plans/{home.id}/transactions", json=body)
+    # Exactly CONFIRMATION.md's fields: the transaction, the lines (amount, category, memo).
+    subject = {
+        "transaction_id": home.market,
+        "lines": [
+            {"amount": -50_000, "category_id": h.groceries, "memo": "food"},
+            {"amount": -36_430, "category_id": h.dining, "memo": None},
+        ],
+    }
 
     def check_log(op: Operation) -> None:
+        assert op.fingerprint == documented_fingerprint(home.id, subject)
         assert op.subject == {"transaction_id": home.market, "line_category_ids": [h.groceries, h.dining]}
-        assert op.undo_data == {"transaction_id": home.market, "category_before": None}
+        assert op.undo_data["transaction_id"] == home.market
         assert op.undoable is False
 
-    case.change_plan = change_plan
     case.restore = lambda: sync_to_async(unsplit)(home.id, home.market)
     case.private_values = (*home.private, "food", 50_000, 36_430)
     case.check_log = check_log
     return case
 
 
-@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+# The subject is the arguments alone: nothing YNAB holds makes the same arguments a different split
+# (a transaction split meanwhile, or of another amount, is refused as on a first call), so the
+# plan-changed paths have no case here; test_the_same_split_is_made_... covers a change.
+PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if not name.startswith("plan changed")}
+
+
+@pytest.mark.parametrize("path", PATHS)
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
-    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+    await PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("way", ANSWER_WAYS)
+async def test_the_same_split_is_made_when_the_transaction_was_categorised_before_the_answer(case, home, way):
+    """Categorised Rent meanwhile: the person's yes to these lines still splits it, and the log keeps
+    the category it really had before."""
+    await before(case)
+
+    async def categorised() -> None:
+        body = {"transactions": [{"id": home.market, "category_id": home.home.rent}]}
+        await ynab("PATCH", f"/plans/{home.id}/transactions", json=body)
+
+    result = await answered_after(way, case, categorised)
+
+    answer = content(result)
+    assert answer["status"] == "applied", answer
+    assert await case.state() == case.expected_after
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    case.check_log(op)
+    assert op.undo_data == {"transaction_id": home.market, "category_before": home.home.rent}
+
+
+async def test_a_transaction_split_before_the_answer_is_refused_and_not_split_again(case, home):
+    """The same arguments no longer fit (YNAB's app split it meanwhile): the code's call refuses, as a
+    first call would, and sends nothing."""
+    await before(case)
+    h = home.home
+
+    async def split_in_the_app() -> None:
+        t = (await ynab("GET", f"/plans/{home.id}/transactions/{home.market}"))["transaction"]
+        fields = {name: t[name] for name in ("account_id", "date", "amount", "payee_id", "memo", "cleared")}
+        lines = [{"amount": -80_000, "category_id": h.rent}, {"amount": -6_430, "category_id": h.dining}]
+        body = {"transaction": {**fields, "category_id": None, "subtransactions": lines}}
+        await ynab("PUT", f"/plans/{home.id}/transactions/{home.market}", json=body)
+
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+        await split_in_the_app()
+        start = await standing(case)
+        refused = await call(client, case, confirmation=first["confirmation"])
+
+    assert error_text(refused, case) == (
+        f"Transaction '{home.market}' is split already: YNAB's API cannot change a split's lines; the "
+        "person can change them in YNAB."
+    )
+    await expect_nothing_written(case, start)
 
 
 @pytest.mark.parametrize("path", FAULT_PATHS)
@@ -139,7 +200,7 @@ async def test_the_preview_and_result_show_the_split_whole_and_undo_is_refused_w
     )
     assert undo.is_error
     assert undo.content[0].text == (
-        f"Error executing tool undo_operation: Operation {op} (split_transaction) cannot be undone: "
+        f"Operation {op} (split_transaction) cannot be undone: "
         "YNAB's API cannot edit a split; only YNAB itself can undo it."
     )
 

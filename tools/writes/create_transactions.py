@@ -6,9 +6,9 @@ request) is `tools.writes.flow`. One `POST /plans/{plan_id}/transactions` with t
 each cleared, with the `approved` given, no `import_id`. The log keeps the created ids and
 a digest of each (never their payee, memo or amount).
 
-The subject is CONFIRMATION.md's (account, the transactions, approved) plus what each
-line looks like, as the preview shows it: a yes given to a preview without a duplicate
-warning does not confirm a request that would now make one.
+The subject is exactly CONFIRMATION.md's: the account, the transactions (date, amount,
+payee, memo, category) and `approved`, all from the arguments. A look-alike that appears
+between the preview and the answer does not stop the person's yes to the same request.
 """
 
 from __future__ import annotations
@@ -178,14 +178,13 @@ def build_change(snapshot: PlanSnapshot, account_id: str, lines: list[NewLine], 
 
 
 def _subject_item(item: CheckedLine) -> dict[str, Any]:
-    line, like = item.line, item.looks_like
+    line = item.line
     return {
         "date": line.date.isoformat(),
         "amount": line.amount,
         "payee_name": line.payee_name,
         "memo": line.memo,
         "category_id": line.category_id,
-        "looks_like": None if like is None else [like.date.isoformat(), like.payee, like.transaction_id],
     }
 
 

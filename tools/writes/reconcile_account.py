@@ -12,8 +12,11 @@ the adjustment is in YNAB (its id kept for undo), the marking is not (refused) o
 (no answer). Calling again with the same bank balance then finds no difference and only
 marks.
 
-The subject is CONFIRMATION.md's (account, bank balance, difference to adjust) plus the
-number of transactions the question says will be marked.
+The subject is exactly CONFIRMATION.md's: the account, the bank balance and the difference
+to adjust (0 without an adjustment). The log keeps the account and whether it adjusts (no
+balance or amount; the undo data names the adjustment). A cleared balance that moved
+between the preview and the answer changes the difference, so the answer is refused; the
+transactions marked are the account's cleared ones when the answer comes.
 """
 
 from __future__ import annotations
@@ -171,15 +174,10 @@ def build_change(snapshot: PlanSnapshot, account_id: str, bank_balance: int, adj
             f"An adjustment of {amount} dated {day.isoformat()} is entered first, so the cleared balance "
             "equals the bank's."
         )
-    subject = {
-        "account_id": account.id,
-        "bank_balance": bank_balance,
-        "difference": difference,
-        "to_reconcile": count,
-    }
+    subject = {"account_id": account.id, "bank_balance": bank_balance, "difference": difference}
     return Change(
         subject=subject,
-        stored_subject={"account_id": account.id, "adjusting": bool(difference), "to_reconcile": count},
+        stored_subject={"account_id": account.id, "adjusting": bool(difference)},
         preview=Preview(
             question=f"Reconcile {name(account.name)}: mark {count} cleared transaction(s) reconciled?",
             notes=notes,

@@ -6,9 +6,10 @@ The checks are `tools.logic.splits`; the path (plan read, question, log, request
 current fields, `category_id: null` and the `subtransactions`. The log keeps the
 transaction id and its category before (no amounts, payee or memos), `undoable: false`.
 
-The subject is CONFIRMATION.md's (transaction, the lines) plus what the question shows of
-the transaction (date, payee, amount, category before): the PUT sends its current fields,
-so a yes confirms the transaction as the person read it.
+The subject is exactly CONFIRMATION.md's: the transaction and the lines (amount, category,
+memo), all from the arguments. The PUT sends the transaction's fields as read when the
+answer comes; a transaction that can no longer be split so (split meanwhile, another
+amount) is refused then, like on the first call.
 """
 
 from __future__ import annotations
@@ -128,12 +129,6 @@ def build_change(snapshot: PlanSnapshot, transaction_id: str, lines: list[SplitL
     subject = {
         "transaction_id": transaction.id,
         "lines": [{"amount": ln.amount, "category_id": ln.category_id, "memo": ln.memo} for ln in lines],
-        "shown": {
-            "date": transaction.date.isoformat(),
-            "payee": payee,
-            "amount": transaction.amount,
-            "category_id": before,
-        },
     }
     return Change(
         subject=subject,
