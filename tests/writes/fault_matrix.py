@@ -17,13 +17,22 @@ from typing import Any
 from asgiref.sync import sync_to_async
 
 from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_home
+from tests.writes.category_plans import group_of
 from tests.writes.checks import MODERN, WriteCase, connected, content, write_made
 from tests.writes.households import household
 from tests.writes.test_apply_categories import recategorising
 from tests.writes.test_approve import approving
+from tests.writes.test_create_category import create_case
+from tests.writes.test_create_transactions import creating, days_ago, ids_on
+from tests.writes.test_flag_transactions import flagged_yellow, flagging
 from tests.writes.test_import import importing, linked_account
 from tests.writes.test_move_money import move_case
+from tests.writes.test_reconcile_account import reconciling
+from tests.writes.test_rename_payee import OLD, payee_called, rename_case
 from tests.writes.test_set_category_budget import budget_case
+from tests.writes.test_set_category_target import target_case
+from tests.writes.test_split_transaction import held, splitting
+from tests.writes.test_update_category import update_case
 from tools.undo.change import UNKNOWN_CHECK
 
 
@@ -107,6 +116,73 @@ async def _undoing() -> WriteCase:
     )
 
 
+async def _flagging() -> WriteCase:
+    """Two flags set and one removed (test_flag_transactions' case)."""
+    home = await _fresh(household)
+    await sync_to_async(flagged_yellow)(home, home.cafe)
+    return flagging(home, {home.market: "red", home.salary: "blue", home.cafe: None})
+
+
+async def _creating() -> WriteCase:
+    """Two transactions entered on checking, approved (test_create_transactions' case)."""
+    home = await _fresh(household)
+    originals = await ids_on(home.id, home.home.checking)
+    lines = [
+        {
+            "date": days_ago(1),
+            "amount": "-4.50",
+            "payee_name": "Parking Meter",
+            "memo": "street",
+            "category_id": home.home.dining,
+        },
+        {"date": days_ago(2), "amount": "20.00", "payee_name": "Cash from Mum", "category_id": None},
+    ]
+    return creating(home, lines, originals, approved=True)
+
+
+async def _splitting() -> WriteCase:
+    """The market purchase (86.43) split into groceries and dining (test_split_transaction's case)."""
+    home = await _fresh(household)
+    h = home.home
+    lines = [
+        {"amount": "-50.00", "category_id": h.groceries, "memo": "food"},
+        {"amount": "-36.43", "category_id": h.dining},
+    ]
+    case = splitting(home, home.market, lines)
+    _category, *kept, _lines = await held(home, home.market)
+    case.expected_after = ("Split", *kept, [(-50_000, h.groceries, "food"), (-36_430, h.dining, None)])
+    return case
+
+
+async def _reconciling() -> WriteCase:
+    """Checking reconciled against a bank 5.00 above its cleared balance: an adjustment entered, then
+    the cleared transactions and it marked reconciled."""
+    return await reconciling(await _fresh(household), gap=5_000)
+
+
+def _reconcile_requests(case: WriteCase) -> tuple[WriteRequest, ...]:
+    path = rf"/plans/{case.plan_id}/transactions$"
+    return (WriteRequest("the adjustment", "POST", path), WriteRequest("the marking", "PATCH", path))
+
+
+async def _targeting() -> WriteCase:
+    return target_case(await _fresh(budget_home))
+
+
+async def _updating() -> WriteCase:
+    budget = await _fresh(budget_home)
+    return update_case(budget, await group_of(budget.home.rent))
+
+
+async def _creating_category() -> WriteCase:
+    return create_case(await _fresh(budget_home))
+
+
+async def _renaming() -> WriteCase:
+    home = await _fresh(household)
+    return rename_case(home, await payee_called(home, OLD))
+
+
 SCENARIOS: dict[str, Scenario] = {
     "apply_categories": Scenario(_recategorising),
     "approve_transactions": Scenario(_approving),
@@ -114,6 +190,16 @@ SCENARIOS: dict[str, Scenario] = {
     "set_category_budget": Scenario(_budgeting),
     "move_money": Scenario(_moving, requests=_move_requests, names=("the source", "the destination")),
     "undo_operation": Scenario(_undoing),
+    "flag_transactions": Scenario(_flagging),
+    "create_transactions": Scenario(_creating),
+    "split_transaction": Scenario(_splitting),
+    "reconcile_account": Scenario(
+        _reconciling, requests=_reconcile_requests, names=("the adjustment", "the marking")
+    ),
+    "set_category_target": Scenario(_targeting),
+    "update_category": Scenario(_updating),
+    "create_category": Scenario(_creating_category),
+    "rename_payee": Scenario(_renaming),
 }
 
 READ_TIMEOUT = 1.0

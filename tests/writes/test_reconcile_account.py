@@ -192,35 +192,37 @@ async def test_with_an_adjustment_the_preview_says_so_and_the_result_names_it(ad
     assert await cleared_balance(home.id, home.home.checking) == adjusting.extra["bank"]
 
 
-async def test_the_marking_refused_after_the_adjustment_landed_says_exactly_that(adjusting, home):
+async def test_the_marking_refused_after_the_adjustment_landed_deletes_the_adjustment_again(adjusting, home):
+    """Nothing half done: the adjustment that landed is deleted again (once), and the result says so."""
     start = await standing(adjusting)
     async with connected(MODERN) as client:
         first = content(await call(client, adjusting))
         await sync_to_async(faults.inject)("status", method="PATCH", path=adjusting.write_path, status=500)
+        mark = await sync_to_async(faults.last_request_id)()
         result = await call(client, adjusting, confirmation=first["confirmation"])
     op = await latest_operation(adjusting)
-    statuses, new = await adjusting.state()
 
     adjustment_id = op.undo_data["adjustment_id"]
     text = error_text(result, adjusting)
+    count = len(adjusting.extra["to_reconcile"]) + 1
     assert text.startswith(
-        f"The adjustment of +5.00 is in YNAB (transaction {adjustment_id}), but marking the "
+        f"Marking the {count} transaction(s) reconciled failed, so none is: YNAB failed to handle this "
+        "change (500)"
     )
-    assert "reconciled failed, so none is: YNAB failed to handle this change (500)" in text
     assert text.endswith(
-        "Calling reconcile_account again with the same bank balance finds no difference and only marks them. "
-        f"The log keeps this as operation {op.pk} (failed)."
+        f"The adjustment of +5.00 entered first (transaction {adjustment_id}) was deleted again, so nothing "
+        f"changed; calling reconcile_account again starts over. The log keeps this as operation {op.pk} "
+        "(failed)."
     )
     assert (op.status, op.error) == ("failed", text)
-    assert op.undo_data["reconciled_ids"] == []
-    assert statuses == start.state[0]  # nothing marked
-    assert [row[2] for row in new] == [ADJUSTMENT_PAYEE]
-    assert [row[5] for row in new] == ["cleared"]
+    assert await adjusting.state() == start.state  # nothing marked, no adjustment
+    sent = [r.split()[0] for r in await requests_since(mark) if not r.startswith("GET")]
+    assert sent == ["POST", "PATCH", "DELETE"]  # each once
 
     async with connected(MODERN, says_yes()) as client:  # the way out the message gives
         again = content(await call(client, adjusting))
     assert again["status"] == "applied"
-    assert again["analysis"]["difference"] == "0.00"
+    assert await adjusting.state() == adjusting.expected_after
 
 
 async def test_the_marking_lost_after_the_adjustment_landed_is_unknown_and_undo_takes_both_back(

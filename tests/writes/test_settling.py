@@ -2,8 +2,10 @@
 
 Through the SDK's real client and the live sandbox: move_money's set-back after a 429, the
 service setting a half move back once YNAB lets it, a source changed meanwhile (the exact
-amount to set is named), an undo whose answer was lost (its original becomes undone), and the
-admin pointing at what needs attention.
+amount to set is named), an undo whose answer was lost (its original becomes undone), the
+admin pointing at what needs attention, and the tools judged from YNAB's state without an undo
+handler's help (a created category, created transactions, a split, a lost reconciliation
+adjustment).
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from avenir_site.mcp_http import McpHttpApp
 from avenir_site.mcp_server import HttpServers
 from sandbox import faults
 from tests.writes.assigned_plans import BudgetHome, set_assigned
-from tests.writes.checks import write_made
+from tests.writes.checks import before, write_made, ynab
+from tests.writes.fault_matrix import SCENARIOS
 from tests.writes.harness import MODERN, WriteCase, connected, content, error_text
 from tests.writes.test_move_money import both, move_case
 from tests.writes.test_move_money_faults import (
@@ -239,3 +242,75 @@ async def test_the_service_settles_what_a_dead_process_left_pending_when_it_star
     assert said == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
     assert (done.status, done.settled_at is not None) == ("applied", True)
     assert done.error == "Settled from YNAB's state: all 1 item(s) are in YNAB as the operation left them."
+
+
+# --- tools judged from YNAB's state when their undo handler cannot -------------------------------
+
+
+async def lost_then_settled(case: WriteCase, fault: str) -> Operation:
+    """The case's write with its answer lost (`fault`, on its write request), then settled."""
+    await sync_to_async(faults.inject)(fault, method=case.write_method, path=case.write_path)
+    async with connected(MODERN) as client:
+        assert (await write_made(case, client)).is_error
+    op = await Operation.objects.filter(plan_id=case.plan_id, tool=case.tool).alatest("created_at")
+    assert op.status == "unknown"
+    await settling.settle_plan(case.plan_id)
+    return await fresh(op)
+
+
+async def test_a_created_category_whose_answer_was_lost_is_found_and_its_id_kept(live_service):
+    case = await SCENARIOS["create_category"].case()
+    op = await lost_then_settled(case, "drop_after_write")
+
+    categories = (await ynab("GET", f"/plans/{case.plan_id}/categories"))["category_groups"]
+    [pets] = [c["id"] for g in categories for c in g["categories"] if c["name"] == "Pets"]
+    assert (op.status, op.undo_data["category_id"]) == ("applied", pets)
+    assert op.error == f"Settled from YNAB's state: category ‘Pets’ is in its group ({pets}): it was created."
+
+
+async def test_created_transactions_whose_answer_was_lost_say_where_to_look(live_service):
+    case = await SCENARIOS["create_transactions"].case()
+    op = await lost_then_settled(case, "drop_after_write")
+
+    assert (op.status, op.settled_at is not None, op.undo_data["transactions"]) == ("unknown", True, [])
+    dates = ", ".join(sorted(line["date"] for line in case.arguments["transactions"]))
+    assert op.error == (
+        "Settled from YNAB's state: no answer came back, so the 2 transaction(s)' ids were never learnt "
+        "and YNAB's state cannot show whether they were entered. Check find_transactions on Checking for "
+        f"2 transaction(s) dated {dates} before entering them again; undo_operation cannot delete them."
+    )
+
+
+async def test_a_split_whose_transaction_was_recategorised_since_stays_unknown(live_service):
+    case = await SCENARIOS["split_transaction"].case()
+    await sync_to_async(faults.inject)("drop_before_write", method=case.write_method, path=case.write_path)
+    async with connected(MODERN) as client:
+        assert (await write_made(case, client)).is_error  # no answer: the row is unknown
+    transaction_id = case.arguments["transaction_id"]
+    body = {
+        "transactions": [{"id": transaction_id, "category_id": case.arguments["lines"][0]["category_id"]}]
+    }
+    await ynab("PATCH", f"/plans/{case.plan_id}/transactions", json=body)  # the person, meanwhile
+
+    await settling.settle_plan(case.plan_id)
+
+    op = await Operation.objects.filter(plan_id=case.plan_id, tool="split_transaction").alatest("created_at")
+    assert (op.status, op.settled_at is not None) == ("unknown", True)
+    assert op.error == (
+        f"Settled from YNAB's state: transaction {transaction_id} changed since (split otherwise or "
+        "recategorised), so YNAB cannot tell whether this split landed. Check it with find_transactions."
+    )
+
+
+async def test_an_adjustment_whose_answer_was_lost_is_found_and_deleted_again(live_service):
+    case = await SCENARIOS["reconcile_account"].case()  # the adjustment (POST) is its write request
+    start = await before(case)
+    op = await lost_then_settled(case, "drop_after_write")
+
+    sent = [(e.method, e.status) for e in await sync_to_async(faults.requests_since)(start.mark)]
+    writes = [each for each in sent if each[0] != "GET"]
+    assert [method for method, _status in writes] == ["POST", "DELETE"]  # never marked; deleted once
+    assert writes[1][1] == 200
+    assert (op.status, await case.state()) == ("failed", start.state)
+    assert op.error.startswith("Settled from YNAB's state: nothing was reconciled: the adjustment of +5.00 ")
+    assert op.error.endswith(") and was deleted again, so the account is as before.")

@@ -3,7 +3,8 @@ YNAB's API cannot delete a category, so the preview says it is permanent.
 
 The checks are `tools.logic.category_edits`; the path is `tools.writes.flow`. One
 `POST /plans/{plan_id}/categories` with `name` and `category_group_id`. The log keeps the
-new category's id (`{"category_id", "group_id"}`), `undoable: false`. The subject is exactly
+new category's id (`{"category_id", "group_id"}`), `undoable: false`. With no undo handler to
+compare through, its own settler (below) judges a lost answer from the group's names. The subject is exactly
 CONFIRMATION.md's (group, name): a group renamed in YNAB meanwhile does not stop the yes.
 """
 
@@ -19,8 +20,10 @@ from confirmations.preview import Preview
 from tools.arguments import PlanIdArg, given_text, id_arg
 from tools.logic.category_edits import destination_group, name_holder, name_taken_refusal
 from tools.logic.text import in_quotes
+from tools.models import Operation
 from tools.presenting import name as shown_name
 from tools.registry import write_tool
+from tools.settling.judge import PREFIX, Settlement, cannot_tell, settler
 from tools.writes.arguments import ConfirmationArg
 from tools.writes.flow import Applied, Change, confirmed_write
 from tools.writes.results import WriteResult
@@ -102,3 +105,23 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
         undo_data={"category_id": category_id, "group_id": change.subject["category_group_id"]},
         lead=f"Created category {in_quotes(change.subject['name'])} in {change.fields['group']}.",
     )
+
+
+@settler(TOOL)
+class CreateCategorySettler:
+    """A creation whose answer was lost (or whose process stopped): the name was free in the group
+    when asked, so a category of that name there now (any case) is the one created → `applied`,
+    its id recorded; none → `failed`, nothing was created."""
+
+    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
+        subject = op.subject if isinstance(op.subject, dict) else {}
+        group_id, name = subject.get("category_group_id"), subject.get("name")
+        if not isinstance(group_id, str) or not isinstance(name, str):
+            return cannot_tell(op)
+        created = name_holder(snapshot, group_id, name)
+        if created is None:
+            said = f"{PREFIX} no category {in_quotes(name)} is in its group: nothing was created."
+            return Settlement("failed", said, "none")
+        said = f"{PREFIX} category {in_quotes(name)} is in its group ({created.id}): it was created."
+        recorded = {**(op.undo_data or {}), "category_id": created.id}
+        return Settlement("applied", said, "all", undo_data=recorded)

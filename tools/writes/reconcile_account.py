@@ -7,10 +7,13 @@ the agent talks the gap through with the person. With `adjust: true` (or no diff
 the person is asked; then, adjusting, one `POST` of the adjustment and one bulk `PATCH` of
 every cleared transaction (the adjustment included) to `reconciled`.
 
-When the PATCH fails after the adjustment landed, the result and the log say exactly that:
-the adjustment is in YNAB (its id kept for undo), the marking is not (refused) or may be
-(no answer). Calling again with the same bank balance then finds no difference and only
-marks.
+Nothing is left half done: when the PATCH is refused after the adjustment landed, the
+adjustment is deleted again (a rollback, as move_money sets its source back) and nothing is
+reconciled; when that delete cannot be sent or answered, the row stays pending and settling
+deletes it. When the PATCH's answer is lost, the result says the adjustment is in YNAB and
+the marking may be; settling (`ReconcileSettler`, below) then reads YNAB: marked → applied,
+not marked → the adjustment deleted, failed. An adjustment whose own answer was lost is
+found by settling from the plan's delta since the question (`knowledge_before`).
 
 The subject is exactly CONFIRMATION.md's: the account, the bank balance and the difference
 to adjust (0 without an adjustment). The log keeps the account and whether it adjusts (no
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import anyio
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
@@ -30,10 +34,13 @@ from pydantic import BaseModel, Field
 from confirmations.preview import Preview
 from tools.access import today
 from tools.arguments import AmountValue, PlanIdArg, amount_arg, id_arg
-from tools.logic.new_transactions import answer_digest
+from tools.logic.new_transactions import answer_digest, transaction_digest
 from tools.logic.reconcile import (
+    ADJUSTMENT_MEMO,
+    ADJUSTMENT_PAYEE,
     CLEARED,
     UNCLEARED_SHOWN,
+    LoggedReconciliation,
     Reconciliation,
     adjustment,
     adjustment_state,
@@ -45,12 +52,15 @@ from tools.logic.transaction_lines import payee_shown, statement_amount, transac
 from tools.models import Operation
 from tools.presenting import account_name, money, name
 from tools.registry import write_tool
+from tools.settling.judge import PREFIX, Settlement, judged, settler
 from tools.undo.registry import Conflict, UndoItems, UndoPartlyApplied, UndoPlan, undo_handler
 from tools.writes.arguments import ConfirmationArg
+from tools.writes.assigned_pair import set_back_wait
 from tools.writes.flow import Applied, Change, WriteFailed, confirmed_write
 from tools.writes.results import STATUS_DESCRIPTION, WriteResult
 from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from tools.ynab.entities import Transaction
+from tools.ynab.pacing import RequestKind, request_kind
 
 TOOL = "reconcile_account"
 CHECK = "Check with find_transactions on that account which transactions are reconciled before trying again."
@@ -188,6 +198,7 @@ def build_change(snapshot: PlanSnapshot, account_id: str, bank_balance: int, adj
             "reconciled_ids": [t.id for t in found.to_reconcile],
             "adjustment_id": None,
             "adjustment_digest": None,
+            "knowledge_before": snapshot.server_knowledge,  # settling finds a lost adjustment from it
         },
         check=CHECK,
     )
@@ -245,7 +256,7 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
     except YnabError as error:
         if entered is None:
             raise
-        raise _half_done(snapshot, change, entered, logged, error) from error
+        raise await _half_done(client, snapshot, change, entered, logged, error) from error
     lead = f"Marked {len(ids)} transaction(s) on {name(account.name)} reconciled"
     if entered is not None:
         lead += f", after entering an adjustment of {statement_amount(snapshot, difference)}"
@@ -269,28 +280,57 @@ def _adjustment_lost(snapshot: PlanSnapshot, body: dict[str, Any], logged: dict[
     )
 
 
-def _half_done(
-    snapshot: PlanSnapshot, change: Change, entered: dict[str, Any], logged: dict[str, Any], error: YnabError
+async def _half_done(
+    client: YnabClient,
+    snapshot: PlanSnapshot,
+    change: Change,
+    entered: dict[str, Any],
+    logged: dict[str, Any],
+    error: YnabError,
 ) -> WriteFailed:
-    """The adjustment landed, the marking did not (refused) or may have (no answer): say exactly that."""
+    """The adjustment landed, the marking may have (no answer: say exactly that, settling reads it)
+    or did not (refused): the adjustment is deleted again, or left pending for settling to delete."""
     count = len(logged["reconciled_ids"]) + 1
-    landed = (
-        f"The adjustment of {statement_amount(snapshot, change.subject['difference'])} is in YNAB "
-        f"(transaction {entered['id']}), "
-    )
+    amount = statement_amount(snapshot, change.subject["difference"])
     if isinstance(error, UnknownOutcome):
         message = (
-            f"{landed}but no answer came back to marking the {count} transaction(s) reconciled: they may or "
-            f"may not be, and it is not sent again. {CHECK}"
+            f"The adjustment of {amount} is in YNAB (transaction {entered['id']}), but no answer came back "
+            f"to marking the {count} transaction(s) reconciled: they may or may not be, and it is not sent "
+            f"again. {CHECK}"
         )
         return WriteFailed(message, status="unknown", undo_data=logged, names_operation=True)
+    refused = f"Marking the {count} transaction(s) reconciled failed, so none is: {error.message}"
+    wait = set_back_wait(client, error)
+    not_deleted = "YNAB asks to wait longer than a rollback may" if wait is None else None
+    if wait is not None:
+        await anyio.sleep(wait)
+        not_deleted = await delete_adjustment(client, snapshot.plan_id, entered["id"])
+    if not_deleted is None:
+        message = (
+            f"{refused} The adjustment of {amount} entered first (transaction {entered['id']}) was deleted "
+            "again, so nothing changed; calling reconcile_account again starts over."
+        )
+        return WriteFailed(message, status="failed", undo_data=logged, names_operation=True)
     message = (
-        f"{landed}but marking the {count} transaction(s) reconciled failed, so none is: {error.message} "
-        "Calling reconcile_account again with the same bank balance finds no difference and only marks them."
+        f"{refused} The adjustment of {amount} entered first (transaction {entered['id']}) is still in YNAB "
+        f"({not_deleted}); this service deletes it shortly (list_operations shows when)."
     )
-    return WriteFailed(
-        message, status="failed", undo_data={**logged, "reconciled_ids": []}, names_operation=True
-    )
+    return WriteFailed(message, status="pending", undo_data=logged, names_operation=True)
+
+
+async def delete_adjustment(client: YnabClient, plan_id: str, transaction_id: str) -> str | None:
+    """Delete an adjustment whose marking did not land (a rollback: pacing never refuses it).
+    None once deleted (or already gone), else why not."""
+    try:
+        with request_kind(RequestKind.ROLLBACK):
+            await client.delete_transaction(plan_id, transaction_id, check_hint=CHECK)
+    except UnknownOutcome:
+        return "deleting it got no answer"
+    except YnabError as failed:
+        if failed.status == 404:
+            return None
+        return f"deleting it failed: {failed.message}"
+    return None
 
 
 @undo_handler(TOOL)
@@ -359,3 +399,93 @@ def _name(snapshot: PlanSnapshot, transaction_id: str) -> str:
         if transaction is not None
         else f"transaction {transaction_id}"
     )
+
+
+@settler(TOOL)
+class ReconcileSettler:
+    """A reconciliation whose outcome is open (an answer lost, the process stopped between the
+    adjustment and the marking, or an adjustment not deleted yet), judged on YNAB's state:
+
+    - without an adjustment: the undo handler's item-by-item rule (`judged`);
+    - the adjustment in YNAB (by its logged id, or found in the plan's delta since the question
+      when its answer was lost) and every transaction marked reconciled → `applied`, the
+      adjustment's id recorded for undo;
+    - the adjustment in YNAB and nothing marked → the adjustment is deleted (a rollback):
+      `failed`, nothing changed; while that cannot be done the row stays pending;
+    - no adjustment in YNAB and nothing marked → `failed`;
+    - anything else (the adjustment changed since, two candidates, part marked) → `judged`, or
+      `unknown` saying what to check.
+    """
+
+    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
+        logged = logged_reconciliation(op.undo_data)
+        adjusting = isinstance(op.subject, dict) and bool(op.subject.get("adjusting"))
+        if not adjusting:
+            return judged(ReconcileAccountUndo().plan(snapshot, op))
+        found = await _adjustment_in_ynab(client, snapshot, op, logged)
+        states = {reconciled_state(snapshot, t)[0] for t in logged.reconciled_ids}
+        marked, unmarked = states == {"restore"}, states <= {"already_as_before"}
+        if found == "unsure":
+            account = account_name(snapshot, logged.account_id)
+            said = (
+                f"{PREFIX} YNAB cannot tell whether the adjustment landed: check find_transactions on "
+                f"{account} for a '{ADJUSTMENT_PAYEE}' dated {op.created_at.date().isoformat()}, and which "
+                "transactions are reconciled."
+            )
+            return Settlement("unknown", said, "unsure")
+        if found is None:
+            if unmarked:
+                said = f"{PREFIX} no adjustment is in YNAB and nothing was reconciled: nothing changed."
+                return Settlement("failed", said, "none")
+            return judged(ReconcileAccountUndo().plan(snapshot, op))
+        record = {
+            **(op.undo_data or {}),
+            "adjustment_id": found.id,
+            "adjustment_digest": transaction_digest(found),
+        }
+        amount = statement_amount(snapshot, found.amount)
+        if marked:
+            said = (
+                f"{PREFIX} the adjustment of {amount} (transaction {found.id}) and the reconciled marks of "
+                f"{len(logged.reconciled_ids)} transaction(s) are in YNAB."
+            )
+            return Settlement("applied", said, "all", undo_data=record)
+        if not unmarked:
+            return judged(ReconcileAccountUndo().plan(snapshot, op))
+        not_deleted = await delete_adjustment(client, snapshot.plan_id, found.id)
+        if not_deleted is not None:
+            said = (
+                f"{PREFIX} the adjustment of {amount} (transaction {found.id}) is in YNAB but nothing was "
+                f"reconciled; {not_deleted}, so it is tried again."
+            )
+            return Settlement("pending", said, "part", undo_data=record, final=False)
+        said = (
+            f"{PREFIX} nothing was reconciled: the adjustment of {amount} had landed (transaction "
+            f"{found.id}) and was deleted again, so the account is as before."
+        )
+        return Settlement("failed", said, "none", undo_data=record)
+
+
+async def _adjustment_in_ynab(
+    client: YnabClient, snapshot: PlanSnapshot, op: Operation, logged: LoggedReconciliation
+) -> Transaction | Literal["unsure"] | None:
+    """The operation's adjustment as YNAB holds it now; None when it is not there; "unsure" when
+    it changed since it was entered, or its id was never learnt and YNAB shows no single one."""
+    if logged.adjustment_id is not None:
+        state, _reason = adjustment_state(snapshot, logged)
+        if state == "conflict":
+            return "unsure"
+        return snapshot.transactions.get(logged.adjustment_id) if state == "restore" else None
+    knowledge = (op.undo_data or {}).get("knowledge_before")
+    if type(knowledge) is not int:
+        return "unsure"
+    delta = await client.get_plan(op.plan_id, knowledge)
+    new_ids = {
+        str(row.get("id"))
+        for row in (delta.get("plan") or {}).get("transactions") or ()
+        if row.get("account_id") == logged.account_id and row.get("memo") == ADJUSTMENT_MEMO
+    }
+    found = [snapshot.transactions[t] for t in sorted(new_ids) if t in snapshot.transactions]
+    if len(found) > 1:
+        return "unsure"
+    return found[0] if found else None
