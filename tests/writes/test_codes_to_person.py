@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.test import Client as DjangoClient
 
 from confirmations import codes, messages
+from tests.mcp.answers import summary
 from tests.writes.harness import MODERN, WriteCase, before, call, connected, content, expect_applied
 from tests.writes.test_set_category_budget import budget_case
 
@@ -61,7 +62,7 @@ async def test_the_result_keeps_the_preview_holds_no_code_and_says_where_the_per
     assert answer["preview"] == f"Budget Dining Out for {case.arguments['month']}-01: 120.00 → 150.00?"
     assert answer["message"] == messages.person_code_message(_page_url())
     assert f"pending confirmations page ({_page_url()})" in answer["message"]
-    assert result.content[0].text == f"{answer['message']}\n\n{answer['preview']}"
+    assert summary(result) == answer["message"]  # then the structured content, as compact JSON
     assert code not in json.dumps(answer)
     assert code not in result.content[0].text
     assert await case.state() == start.state

@@ -184,7 +184,8 @@ async def test_the_sandbox_demo_answers_500_calls_in_a_row(live_service):
 
 
 async def test_a_rollback_goes_out_while_the_pacer_pauses_after_a_429(budget, settings):
-    """move_money's second write answered 429: the pacer pauses, yet setting the first back is sent."""
+    """move_money's second write answered 429: the pacer pauses (at least a minute), yet setting the
+    first back is sent once YNAB's own Retry-After (1 s here) has passed."""
     settings.AVENIR_MCP_YNAB_HOURLY_LIMIT = 180  # paced as against YNAB
     arguments = {
         "plan_id": budget.id,
@@ -196,7 +197,7 @@ async def test_a_rollback_goes_out_while_the_pacer_pauses_after_a_429(budget, se
     async with connected(MODERN) as client:
         code = content(await client.call_tool("move_money", arguments))["confirmation"]
         dining = budget.category_path(budget.home.dining) + "$"
-        await sync_to_async(faults.inject)("status", method="PATCH", path=dining, status=429)
+        await sync_to_async(faults.inject)("status", method="PATCH", path=dining, status=429, delay_ms=1000)
         start = await mark()
         result = await client.call_tool("move_money", {**arguments, "confirmation": code})
         served = await requests_since(start)
