@@ -83,8 +83,10 @@ class McpHttpApp:
                     started()
                 phase = "shutdown"
                 await receive()  # lifespan.shutdown
-                background.cancel_scope.cancel()
+                # Stored first: inside the cancelled task group the store's thread would be
+                # cancelled before it ran.
                 await anyio.to_thread.run_sync(ynab.store_changed_plans)
+                background.cancel_scope.cancel()
         except Exception as error:
             logger.exception("MCP session managers failed at %s", phase)
             await send({"type": f"lifespan.{phase}.failed", "message": repr(error)})

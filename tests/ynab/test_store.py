@@ -171,3 +171,27 @@ async def test_a_new_cache_knows_what_last_used_meant_and_sends_one_delta(
     assert request.query == f"last_knowledge_of_server={first.server_knowledge}"
     assert again.plan_id == first.plan_id == demo_plan_id
     assert_same_plan(again, first)
+
+
+async def test_the_http_service_stores_its_plans_when_it_stops(monkeypatch):
+    """The ASGI lifespan's shutdown runs the store to its end (inside the task group that it
+    cancels, the store's thread would be cancelled before it ran: a restart then cost an export)."""
+    from avenir_site.mcp_http import McpHttpApp
+    from avenir_site.mcp_server import HttpServers
+    from tools import ynab
+
+    stored: list[str] = []
+    monkeypatch.setattr(ynab, "store_changed_plans", lambda: stored.append("stored"))
+    service = McpHttpApp(HttpServers.build())
+    said: list[str] = []
+
+    async def receive() -> dict:
+        return {"type": "lifespan.shutdown" if said else "lifespan.startup"}
+
+    async def send(message: dict) -> None:
+        said.append(message["type"])
+
+    await service.serve_lifespan(receive, send)
+
+    assert said == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
+    assert stored == ["stored"]
