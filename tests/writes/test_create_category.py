@@ -12,7 +12,7 @@ from tests.writes.category_plans import change_category, group_of, names_in_grou
 from tests.writes.checks import sandbox_http, ynab
 from tests.writes.harness import (
     ANSWER_WAYS,
-    CONFIRMED_PATHS,
+    ARGUMENTS_ONLY_PATHS,
     FAULT_PATHS,
     MODERN,
     Env,
@@ -79,7 +79,7 @@ def case(budget: BudgetHome) -> WriteCase:
 
 # The subject is the arguments alone: nothing YNAB holds makes the same arguments a different change,
 # so the plan-changed paths have no case here; the two tests after the matrix cover a change.
-PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if not name.startswith("plan changed")}
+PATHS = ARGUMENTS_ONLY_PATHS
 
 
 @pytest.mark.parametrize("path", PATHS)

@@ -14,7 +14,7 @@ from sandbox.seeding import seed_demo_plan
 from tests.writes.checks import requests_since, says_yes, standing, ynab
 from tests.writes.harness import (
     ANSWER_WAYS,
-    CONFIRMED_PATHS,
+    ARGUMENTS_ONLY_PATHS,
     FAULT_PATHS,
     MODERN,
     Env,
@@ -148,7 +148,7 @@ async def case(home: Household) -> WriteCase:
 
 # The subject is the arguments alone: nothing YNAB holds makes the same arguments a different change,
 # so the plan-changed paths have no case here; test_the_same_request_is_accepted_... covers a change.
-PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if not name.startswith("plan changed")}
+PATHS = ARGUMENTS_ONLY_PATHS
 
 
 @pytest.mark.parametrize("path", PATHS)

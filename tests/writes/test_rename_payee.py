@@ -10,7 +10,7 @@ from sandbox.models import Account, Payee
 from tests.writes.category_plans import payee_name, rename_in_ynab
 from tests.writes.harness import (
     ANSWER_WAYS,
-    CONFIRMED_PATHS,
+    ARGUMENTS_ONLY_PATHS,
     FAULT_PATHS,
     MODERN,
     Env,
@@ -71,7 +71,7 @@ def case(home: Household, cafe: str) -> WriteCase:
 
 # The subject is the arguments alone: nothing YNAB holds makes the same arguments a different change,
 # so the plan-changed paths have no case here; test_the_same_request_is_accepted_... covers a change.
-PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if not name.startswith("plan changed")}
+PATHS = ARGUMENTS_ONLY_PATHS
 
 
 @pytest.mark.parametrize("path", PATHS)

@@ -14,7 +14,7 @@ from tests.writes.assigned_plans import BudgetHome
 from tests.writes.category_plans import change_category, goal
 from tests.writes.harness import (
     ANSWER_WAYS,
-    CONFIRMED_PATHS,
+    ARGUMENTS_ONLY_PATHS,
     FAULT_PATHS,
     MODERN,
     Env,
@@ -90,7 +90,7 @@ def case(budget: BudgetHome) -> WriteCase:
 
 # The subject is the arguments alone: nothing YNAB holds makes the same arguments a different change,
 # so the plan-changed paths have no case here; test_the_same_request_is_accepted_... covers a change.
-PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if not name.startswith("plan changed")}
+PATHS = ARGUMENTS_ONLY_PATHS
 
 
 @pytest.mark.parametrize("path", PATHS)

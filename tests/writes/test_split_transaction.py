@@ -13,7 +13,7 @@ from sandbox.models import Subtransaction, Transaction
 from tests.writes.checks import requests_since, sandbox_http, says_yes, standing, ynab
 from tests.writes.harness import (
     ANSWER_WAYS,
-    CONFIRMED_PATHS,
+    ARGUMENTS_ONLY_PATHS,
     FAULT_PATHS,
     MODERN,
     Env,
@@ -105,7 +105,7 @@ async def case(home: Household) -> WriteCase:
 # The subject is the arguments alone: nothing YNAB holds makes the same arguments a different split
 # (a transaction split meanwhile, or of another amount, is refused as on a first call), so the
 # plan-changed paths have no case here; test_the_same_split_is_made_... covers a change.
-PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if not name.startswith("plan changed")}
+PATHS = ARGUMENTS_ONLY_PATHS
 
 
 @pytest.mark.parametrize("path", PATHS)

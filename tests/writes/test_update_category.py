@@ -9,6 +9,7 @@ from tests.writes.category_plans import change_category, group_of, place
 from tests.writes.checks import ynab
 from tests.writes.harness import (
     ANSWER_WAYS,
+    ARGUMENTS_ONLY_PATHS,
     CONFIRMED_PATHS,
     FAULT_PATHS,
     MODERN,
@@ -108,7 +109,7 @@ def case(budget: BudgetHome, bills: str) -> WriteCase:
 
 # With name and group both given the subject is the arguments alone: the plan-changed paths need a
 # request whose new name or group comes from the plan (rename_only_case).
-PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if not name.startswith("plan changed")}
+PATHS = ARGUMENTS_ONLY_PATHS
 PLAN_CHANGED_PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if name.startswith("plan changed")}
 
 
