@@ -216,8 +216,8 @@ AVENIR_MCP_SETTLE_SECONDS = env_int("AVENIR_MCP_SETTLE_SECONDS", 60)
 # Seconds after a request's answer was lost before its operation is judged from YNAB's state: a
 # request that timed out may still be processed by YNAB meanwhile (twice the client's timeout).
 AVENIR_MCP_SETTLE_AFTER_SECONDS = env_int("AVENIR_MCP_SETTLE_AFTER_SECONDS", 60)
-# Where a confirmation code goes: "agent" (in the tool result, CONFIRMATION.md) or "person" (only
-# on the admin's pending confirmations page, so the agent cannot confirm on its own).
+# Where a confirmation code goes: "agent" (in the tool result, docs/confirmation.md#confirmation-codes) or
+# "person" (only on the admin's pending confirmations page, so the agent cannot confirm on its own).
 AVENIR_MCP_CODES_TO = env_str("AVENIR_MCP_CODES_TO", "agent").lower() or "agent"
 if AVENIR_MCP_CODES_TO not in {"agent", "person"}:
     raise ImproperlyConfigured(f"AVENIR_MCP_CODES_TO must be agent or person, not {AVENIR_MCP_CODES_TO!r}.")

@@ -11,7 +11,7 @@ its default). Prints one figure a line as `name: value unit`:
 
 - seed_time (s), transactions, hidden (transactions whose category was taken off),
   pending_count (what the tool says waits, the seed's own uncategorised ones included);
-- coverage (%): of the hidden ones, the share that came with a suggestion (TOOLS.md §1.6:
+- coverage (%): of the hidden ones, the share that came with a suggestion (docs/conventions.md#heuristics:
   confidence ≥ 0.90); precision (%): of those, the share whose suggestion is the category
   they had; suggested_hidden (count), correct (count);
 - first_page_time (ms): the first call after the categories were taken off (the plan was

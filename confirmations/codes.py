@@ -8,7 +8,7 @@ plan, the tool, and the principal that asked):
 - **questions** (`Kind.QUESTION`), the nonce inside the sealed `request_state` of a
   2026-07-28 input-required round trip, so that one answer can be used once.
 
-Rules (CONFIRMATION.md, "Confirmation codes", plus what issue 5 adds):
+Rules (docs/confirmation.md#confirmation-codes, plus what issue 5 adds):
 
 - a secret lives 600 seconds on a monotonic clock (injectable, for tests);
 - it is consumed by its first use, EVEN WHEN IT DOES NOT MATCH: spending code C against

@@ -16,7 +16,7 @@ and acts on `decision.outcome`:
 Refusals (bad code, plan changed, replayed answer, codes disabled, ...) are raised as
 `ConfirmationError`, a `ToolError` whose text is the documented one; nothing is written.
 
-How the person is asked depends on what the client declared (CONFIRMATION.md):
+How the person is asked depends on what the client declared (docs/confirmation.md#three-ways-to-ask):
 
 1. form elicitation + protocol 2026-07-28: an input-required round trip. The first call
    returns the `confirm` question; `request_state` carries the fingerprint and a one-time

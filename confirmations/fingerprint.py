@@ -10,7 +10,7 @@ where the canonical JSON is:
 - object keys sorted, compact separators (`,` and `:`), UTF-8 (non-ASCII kept as is);
 - every list canonicalised: its elements are canonicalised first, then sorted by their
   own canonical JSON, so the order in which a tool lists its changes never matters
-  (CONFIRMATION.md: "for a list of changes, the order of the elements does not matter").
+  (docs/confirmation.md#subjects-and-the-fingerprint).
   Duplicates are kept: a list is compared as a multiset.
 
 Floats are refused: money is integer milliunits everywhere, and a float in a subject would

@@ -1,7 +1,7 @@
 """The words of the confirmation step, in one place so every write tool says the same.
 
-`CODE_REFUSED` and `PLAN_CHANGED` are CONFIRMATION.md's texts, word for word (its Spanish
-and German originals quote the same English). The rest are ours: one line each, saying
+`CODE_REFUSED` and `PLAN_CHANGED` are the contract's texts, word for word
+(docs/confirmation.md#refusals-word-for-word). The rest are ours: one line each, saying
 what happened and what the agent should do next.
 """
 
@@ -33,7 +33,7 @@ DECLINED = "The person declined: nothing was changed."
 
 
 def code_message(code: str) -> str:
-    """What a `confirmation_required` result says (TOOLS.md §1.2), the same for every tool."""
+    """What a `confirmation_required` result says (docs/conventions.md#results), the same for every tool."""
     minutes = LIFETIME_SECONDS // 60
     return (
         "Nothing has changed yet. Show the preview to the person and ask them to agree here; "

@@ -4,7 +4,7 @@ A write tool builds a `Preview` and `render` turns it into the one text that is 
 everywhere the change is shown: the elicitation form's message, the `preview` of a
 `confirmation_required` result, and the operation log's preview. Layout:
 
-    Recategorise 23 transaction(s)?              <- the question (CONFIRMATION.md's wording)
+    Recategorise 23 transaction(s)?              <- the question (docs/confirmation.md#the-preview)
     - 2026-09-12, Market, 86.40: (uncategorised) → Groceries
     ...                                           <- at most 20 item lines, each "- " + item
     … and 3 more                                  <- only when there are more than 20
@@ -12,7 +12,7 @@ everywhere the change is shown: the elicitation form's message, the `preview` of
 
 Every piece is kept to one line (line breaks inside become spaces), so text that came
 from a bank cannot forge extra lines in what the person is asked to approve. Cleaning
-names (control characters, 80-character cut) is the tool's job, per TOOLS.md §1.2.
+names (control characters, 80-character cut) is the tool's job, per docs/conventions.md#bank-text-is-data.
 """
 
 from __future__ import annotations

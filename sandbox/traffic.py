@@ -40,7 +40,8 @@ CLIENT_GONE = 499  # logged when the client left before any answer started (ngin
 UNRUN_DROPPED = 502  # what the head of an answer dropped before running the request says
 INJECTED_RETRY_AFTER = 60  # seconds, for an injected 429 that names none
 
-# YNAB's error ids and names (notes/ynab_api.md §2); other statuses get their HTTP phrase.
+# YNAB's error ids and names (YNAB's API documentation, https://api.ynab.com/#errors); other statuses get
+# their HTTP phrase.
 YNAB_ERRORS = {
     400: ("400", "bad_request"),
     401: ("401", "unauthorized"),

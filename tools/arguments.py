@@ -137,7 +137,7 @@ def check_ids(
 ) -> tuple[str, ...] | None:
     """Ids the agent listed, each checked, in the order given; None stays None.
 
-    Duplicates are merged (`account_ids`, `category_ids`: TOOLS.md §1.1) or, with
+    Duplicates are merged (`account_ids`, `category_ids`: docs/conventions.md#arguments) or, with
     `merge_duplicates=False`, refused: `Transaction 't9' is listed twice; give it once.`
     """
     if values is None:
@@ -203,7 +203,7 @@ def days_after(day: date, days: int) -> date:
 
 
 def amount_arg(value: str | int | float, *, field: str = "amount") -> int:
-    """A decimal amount in currency units as milliunits (TOOLS.md §1.1), refusals one line.
+    """A decimal amount in currency units as milliunits (docs/conventions.md#arguments), refusals one line.
 
     A JSON number arrives as an int or a float. A float is read from its shortest decimal
     text (`repr`), which for any amount within ±1,000,000,000 with ≤ 3 decimals is exactly

@@ -36,7 +36,7 @@ from tools.logic.accounts import listed_accounts
 logger = logging.getLogger(__name__)
 
 LAST_USED = "last-used"
-"""Also offered for `plan_id`: the plan last opened in YNAB (TOOLS.md §1.1)."""
+"""Also offered for `plan_id`: the plan last opened in YNAB (docs/conventions.md#arguments)."""
 
 MOST = 100
 """MCP's limit on the values of one completion."""

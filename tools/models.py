@@ -106,7 +106,7 @@ def new_operation_id() -> str:
 
 
 class Operation(models.Model):
-    """One write to a plan, as the operation log keeps it (PRODUCT.md §3, TOOLS.md §1.5).
+    """One write to a plan, as the operation log keeps it (docs/confirmation.md#what-is-logged).
 
     The row is written `pending` before the YNAB request and completed after it (`applied`,
     `failed`, or `unknown` when no answer came back), so a crash leaves a visible trace; an undo

@@ -11,7 +11,7 @@ one line, invisible characters removed, at most 80 characters. `tool_result` mak
 What reaches the client is decided once, for every tool, by `readable` and `refusal`
 (applied by `avenir_site.mcp_answers` to every `tools/call`): the text content is the summary
 line followed by the structured content as compact JSON, because some clients pass only the
-text to the model and others only the structured content (TOOLS.md §1.2); a refusal is its
+text to the model and others only the structured content (docs/conventions.md#results); a refusal is its
 sentence alone, and arguments that break the input schema become one such sentence
 (`argument_refusal`).
 """

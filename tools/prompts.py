@@ -1,4 +1,4 @@
-"""The four prompts of TOOLS.md §5: the workflows a person starts from their MCP client.
+"""The four prompts of docs/tools.md#prompts: the workflows a person starts from their MCP client.
 
 `classify_pending`, `monthly_review`, `reconcile` and `plan_next_month` each render one user
 message that walks the agent through a workflow with this caller's tools. Like the guide,

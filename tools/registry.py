@@ -112,7 +112,7 @@ def write_tool(
     """Register a tool that changes a plan: listed only when `writes_allowed(principal)`.
 
     `destructive` and `idempotent` have no default: each write tool states them
-    (TOOLS.md §3 lists them per tool).
+    (docs/tools.md#write-tools lists them per tool).
     """
     hints = ToolAnnotations(
         read_only_hint=False,

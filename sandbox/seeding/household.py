@@ -13,7 +13,7 @@ from sandbox.seeding.builder import PlanBuilder
 from sandbox.seeding.dates import on_day
 from sandbox.seeding.labels import CREDIT_CARD, DEBIT_CARD, card_label
 
-# Likely duplicates (TOOLS.md §1.6): same account, amount and merchant within 3 days.
+# Likely duplicates (docs/conventions.md#heuristics): same account, amount and merchant within 3 days.
 DUPLICATE_WINDOW = timedelta(days=3)
 
 

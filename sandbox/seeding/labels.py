@@ -2,7 +2,7 @@
 
 Real imports carry a payment-type prefix (`CB`, `CARTE`, `PRLV SEPA`, `VIR INST`...), the
 masked card number, the purchase date, invoice and reference numbers. Payee normalisation
-(TOOLS.md §1.6) has to see through all of it, so seeded payees are named exactly like this.
+(docs/conventions.md#heuristics) has to see through all of it, so seeded payees are named exactly like this.
 """
 
 from __future__ import annotations

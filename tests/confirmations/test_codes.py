@@ -1,4 +1,4 @@
-"""The in-memory store of confirmation codes and questions (CONFIRMATION.md, codes table)."""
+"""The in-memory store of confirmation codes and questions (docs/confirmation.md#confirmation-codes)."""
 
 from __future__ import annotations
 

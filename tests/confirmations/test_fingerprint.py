@@ -1,4 +1,5 @@
-"""The fingerprint: SHA-256 of the canonical JSON of [plan_id, subject] (CONFIRMATION.md)."""
+"""The fingerprint: SHA-256 of the canonical JSON of [plan_id, subject]
+(docs/confirmation.md#subjects-and-the-fingerprint)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """AVENIR_MCP_REQUIRE_ELICITATION=1: only the person's own answer in the client counts.
 
-One test per row of CONFIRMATION.md's table, on both protocol eras.
+One test per row of the table of docs/confirmation.md#requiring-the-persons-own-answer, on both protocol eras.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The inbox rules of TOOLS.md §1.6: pending, suggestion at 0.90, transfer pairs, likely duplicates."""
+"""The inbox rules of docs/conventions.md#heuristics: pending, suggestion at 0.90, transfer pairs, likely
+duplicates."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The computed reads' pure rules: recurring (§1.6), spreading in whole cents, interest and
-payoff order, runway, savings rate and age-of-money trend."""
+"""The computed reads' pure rules: recurring (docs/conventions.md#heuristics), spreading in whole cents,
+interest and payoff order, runway, savings rate and age-of-money trend."""
 
 from __future__ import annotations
 

@@ -87,7 +87,7 @@ def test_it_reduces_bank_text_to_the_merchant(name, merchant):
     assert normalise_payee(name) == merchant
 
 
-# Whole labels as French banks print them on statements and imports (TOOLS.md §1.6).
+# Whole labels as French banks print them on statements and imports (docs/conventions.md#heuristics).
 BANK_LABELS = [
     ("CB CARREFOUR MARKET 12/01 525130******2", "CARREFOUR MARKET"),
     ("CARTE 12/01/26 CARREFOUR MARKET 525130******2", "CARREFOUR MARKET"),

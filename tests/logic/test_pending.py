@@ -1,4 +1,5 @@
-"""Which transactions wait for a category (TOOLS.md §1.6), and the month's count and total."""
+"""Which transactions wait for a category (docs/conventions.md#heuristics), and the month's count and
+total."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Reading a tool's answer as a client that sees only its text content does.
 
 Every result's text is the one-line summary, then the structured content as compact JSON
-(TOOLS.md §1.2); every refusal is exactly its sentence.
+(docs/conventions.md#results); every refusal is exactly its sentence.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Every tool's answer, read by a client that hands the model only the text content.
 
 Several MCP clients (opencode, Open WebUI, LangChain's adapters) pass only `content` to the
-model; others only `structuredContent`. Either alone must carry everything (TOOLS.md §1.2):
+model; others only `structuredContent`. Either alone must carry everything (docs/conventions.md#results):
 the text is the summary line followed by the structured content as compact JSON. Each tool
 of the registry is called here through the SDK's real client, at both protocol eras, and
 every id and every amount of its structured result must be in its text. A tool added to the

@@ -1,6 +1,6 @@
 """A new process starts warm: each stdio session (a real process) loads the stored plan and
 costs one delta request, never a second full export; a damaged store costs an export, never a
-wrong answer (PRODUCT.md §4, persisted snapshot)."""
+wrong answer (docs/architecture.md#talking-to-ynab, persisted snapshot)."""
 
 from __future__ import annotations
 

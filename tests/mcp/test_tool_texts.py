@@ -17,7 +17,8 @@ from mcp import Client
 from avenir_site.mcp_server import build_server
 from tools.catalog import catalog_specs
 
-# Every tool PRODUCT.md §2 plans, built or not: the names a description could point to.
+# Every tool the product plans (docs/tools.md lists those built), built or not: the names a description could
+# point to.
 PRODUCT_TOOLS = {
     "list_plans", "list_accounts", "list_category_groups", "list_payees",
     "list_scheduled_transactions", "find_transactions", "get_category_balances",

@@ -82,7 +82,8 @@ class SandboxPlan:
 
 
 def in_budget_view(category: Json, groups: dict[str, Json]) -> bool:
-    """TOOLS.md's rule restated on the sandbox's data: neither hidden nor internal, nor its group."""
+    """The rule of docs/tools.md restated on the sandbox's data: neither hidden nor internal, nor its
+    group."""
     group = groups[category["category_group_id"]]
     return not (
         category["deleted"]

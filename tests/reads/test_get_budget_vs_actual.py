@@ -16,7 +16,8 @@ pytestmark = pytest.mark.anyio
 
 
 def expected_pct(activity: int, budgeted: int) -> float | None:
-    """TOOLS.md's formula in plain Decimal arithmetic (halves away from zero: ROUND_HALF_UP)."""
+    """The formula of docs/tools.md#get_budget_vs_actual in plain Decimal arithmetic (halves away from zero:
+    ROUND_HALF_UP)."""
     if budgeted <= 0:
         return None
     exact = Decimal(-activity) * 100 / Decimal(budgeted)

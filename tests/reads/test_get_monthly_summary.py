@@ -156,7 +156,8 @@ def month_by_hand() -> SmallPlan:
             ],
         )
         add(account_id=checking, amount=-20_000, payee_id=card_payee)  # pays the card: a transfer
-        # Pending (TOOLS.md §1.6): -12.34 and +7.00 on checking, -8.00 on the card: 3, -13.34.
+        # Pending (docs/conventions.md#heuristics): -12.34 and +7.00 on checking, -8.00 on the card: 3,
+        # -13.34.
         add(account_id=checking, amount=-12_340, payee_name="CB SHOP 0912")
         add(account_id=checking, amount=7_000, payee_name="REFUND SHOP")
         add(account_id=card, amount=-8_000, payee_name="KIOSK", category_id=home.uncategorized)

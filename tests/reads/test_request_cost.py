@@ -1,4 +1,4 @@
-"""Every read tool costs at most one YNAB request a call once the plan is warm (PRODUCT.md §7).
+"""Every read tool costs at most one YNAB request a call once the plan is warm (docs/architecture.md#figures).
 
 The tools are discovered from the catalog, so a new read tool is measured as soon as it is
 listed; its arguments come from `read_calls.READ_CALLS`, and a test fails until it has a line

@@ -1,5 +1,5 @@
 """What the seeding tests share: reading a plan back over the sandbox's HTTP API, and the
-TOOLS.md §1.6 rules the demo is built to exercise, stated here on their own (so a slip in
+docs/conventions.md#heuristics rules the demo is built to exercise, stated here on their own (so a slip in
 the seeding shows) and pinned by the tests at the end of this module."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def transactions(api: httpx.Client, plan_id: str, since: date) -> list[dict]:
 
 
 def pending(rows: list[dict], accounts: list[dict], uncategorized_id: str) -> list[dict]:
-    """TOOLS.md §1.6: not deleted; no category or Uncategorized; not a transfer; not split;
+    """docs/conventions.md#heuristics: not deleted; no category or Uncategorized; not a transfer; not split;
     on an on-budget account."""
     on_budget = {account["id"] for account in accounts if account["on_budget"]}
     return [

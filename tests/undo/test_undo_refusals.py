@@ -1,4 +1,5 @@
-"""What undo_operation refuses (TOOLS.md §4), each time saying why, writing nothing, asking nothing."""
+"""What undo_operation refuses (docs/undo.md#what-undo-refuses), each time saying why, writing nothing, asking
+nothing."""
 
 from __future__ import annotations
 

@@ -149,8 +149,9 @@ def error_text(result: CallToolResult, case: WriteCase) -> str:
 
 
 def documented_fingerprint(plan_id: str, subject: dict) -> str:
-    """CONFIRMATION.md: SHA-256 of the JSON of [plan_id, subject], keys sorted (compact); a list's
-    order does not matter, so each list's elements are put in the order of their own JSON."""
+    """docs/confirmation.md#subjects-and-the-fingerprint: SHA-256 of the JSON of [plan_id, subject], keys
+    sorted (compact); a list's order does not matter, so each list's elements are put in the order of their
+    own JSON."""
     text = _json([plan_id, _order_free(subject)])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

@@ -21,8 +21,8 @@ change should be in YNAB and untouched otherwise; the write reached YNAB exactly
 `writes_when_applied` times, or never; the log has one new row, completed as it should be,
 keeping none of `private_values`, or no new row at all (`tests.writes.checks`).
 
-The paths: CONFIRMATION.md's three ways to ask with each answer, every refused code, the
-plan changing between the preview and the answer (each way), and every row of the
+The paths: the three ways to ask (docs/confirmation.md#three-ways-to-ask) with each answer, every refused
+code, the plan changing between the preview and the answer (each way), and every row of the
 `AVENIR_MCP_REQUIRE_ELICITATION=1` table; for unconfirmed tools, acting at once whatever
 the client can do; and the faults (an answer lost, YNAB refusing, pacing refusing).
 """
@@ -266,7 +266,7 @@ async def _change(case: WriteCase) -> None:
 
 
 ANSWER_WAYS = ("2026-07-28 answer", "legacy answer", "code")
-"""The three ways a person's yes comes back (CONFIRMATION.md), for `answered_after`."""
+"""The three ways a person's yes comes back (docs/confirmation.md#three-ways-to-ask), for `answered_after`."""
 
 
 async def answered_after(
@@ -353,9 +353,10 @@ CONFIRMED_PATHS: dict[str, Path] = {
 ARGUMENTS_ONLY_PATHS: dict[str, Path] = {
     name: path for name, path in CONFIRMED_PATHS.items() if not name.startswith("plan changed")
 }
-"""The paths for a write whose subject is its arguments alone (CONFIRMATION.md's table): nothing
-YNAB holds makes the same arguments a different change, so "plan changed" has no case; each such
-tool's own test of the same request accepted after a change in YNAB covers it instead."""
+"""The paths for a write whose subject is its arguments alone (the table of
+docs/confirmation.md#subjects-and-the-fingerprint): nothing YNAB holds makes the same arguments a different
+change, so "plan changed" has no case; each such tool's own test of the same request accepted after a change
+in YNAB covers it instead."""
 
 
 # --- tools that act at once ------------------------------------------------------------------------

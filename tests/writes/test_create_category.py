@@ -38,7 +38,7 @@ def create_case(budget: BudgetHome, **arguments) -> WriteCase:
     h = budget.home
 
     def check_log(op: Operation) -> None:
-        # Exactly CONFIRMATION.md's fields: group, name.
+        # Exactly the fields of docs/confirmation.md#subjects-and-the-fingerprint: group, name.
         assert op.subject == {"category_group_id": h.everyday_group, "name": "Pets"}
         assert op.fingerprint == documented_fingerprint(
             budget.id, {"category_group_id": h.everyday_group, "name": "Pets"}

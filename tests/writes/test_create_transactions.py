@@ -97,7 +97,8 @@ async def case(home: Household) -> WriteCase:
         {"date": days_ago(2), "amount": "20.00", "payee_name": "Cash from Mum", "category_id": None},
     ]
     case = creating(home, lines, originals, approved=True)
-    # Exactly CONFIRMATION.md's fields: the account, the transactions, approved.
+    # Exactly the fields of docs/confirmation.md#subjects-and-the-fingerprint: the account, the transactions,
+    # approved.
     subject = {
         "account_id": home.home.checking,
         "approved": True,
@@ -158,8 +159,9 @@ async def test_each_path_writes_exactly_when_the_person_agreed(path, case, setti
 
 @pytest.mark.parametrize("way", ANSWER_WAYS)
 async def test_the_same_request_is_accepted_when_a_look_alike_appeared_before_the_answer(case, home, way):
-    """CONFIRMATION.md binds the yes to the account, the transactions and approved: a transaction
-    like the first line entered meanwhile (the preview would now say "looks like") does not stop it."""
+    """docs/confirmation.md#subjects-and-the-fingerprint binds the yes to the account, the transactions and
+    approved: a transaction like the first line entered meanwhile (the preview would now say "looks like")
+    does not stop it."""
     await before(case)
     entered: list[str] = []
 

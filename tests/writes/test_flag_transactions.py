@@ -78,7 +78,8 @@ def case(home: Household) -> WriteCase:
             await set_flag(home, transaction_id, colour)
 
     def check_log(op: Operation) -> None:
-        # Exactly CONFIRMATION.md's fields: the flags (transaction, colour after), in any order.
+        # Exactly the fields of docs/confirmation.md#subjects-and-the-fingerprint: the flags (transaction,
+        # colour after), in any order.
         subject = [{"transaction_id": t, "color": c} for t, c in wanted.items()]
         assert sorted(op.subject["flags"], key=_canonical) == sorted(subject, key=_canonical)
         assert op.fingerprint == documented_fingerprint(home.id, {"flags": subject})

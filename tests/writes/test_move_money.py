@@ -107,7 +107,8 @@ async def test_each_path_writes_exactly_when_the_person_agreed(path, case, setti
 
 
 def subject_of(budget: BudgetHome) -> dict:
-    """Exactly CONFIRMATION.md's fields: both categories, month (resolved), amount moved in milliunits."""
+    """Exactly the fields of docs/confirmation.md#subjects-and-the-fingerprint: both categories, month
+    (resolved), amount moved in milliunits."""
     h = budget.home
     return {
         "month": budget.month,

@@ -88,7 +88,8 @@ async def reconciling(home: Household, *, gap: int) -> WriteCase:
         await set_cleared(home.id, to_reconcile, "cleared")
 
     def check_log(op: Operation) -> None:
-        # Exactly CONFIRMATION.md's fields: account, bank balance, difference to adjust.
+        # Exactly the fields of docs/confirmation.md#subjects-and-the-fingerprint: account, bank balance,
+        # difference to adjust.
         subject = {"account_id": checking, "bank_balance": bank, "difference": gap}
         assert op.fingerprint == documented_fingerprint(home.id, subject)
         assert op.subject == {"account_id": checking, "adjusting": bool(gap)}  # no balance or amount

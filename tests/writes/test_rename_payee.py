@@ -40,7 +40,8 @@ async def payee_called(home: Household, name: str) -> str:
 def rename_case(home: Household, payee_id: str, **arguments) -> WriteCase:
     def check_log(op: Operation) -> None:
         assert op.subject == {"payee_id": payee_id}  # no payee text in the stored subject
-        # The fingerprint is of the whole subject (TOOLS.md: payee, new name).
+        # The fingerprint is of the whole subject (docs/confirmation.md#subjects-and-the-fingerprint: payee,
+        # new name).
         assert op.fingerprint == documented_fingerprint(home.id, {"payee_id": payee_id, "name": NEW})
         assert op.undo_data == {"payee_id": payee_id, "before": OLD, "after": NEW}  # undo needs them
 

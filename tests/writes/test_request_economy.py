@@ -1,6 +1,6 @@
-"""Request economy through the SDK's real client and the sandbox's request log (PRODUCT.md §4):
-the freshness window, reading one's writes, the reserve reads cannot use, and no pacing
-against the sandbox.
+"""Request economy through the SDK's real client and the sandbox's request log
+(docs/architecture.md#talking-to-ynab): the freshness window, reading one's writes, the reserve reads cannot
+use, and no pacing against the sandbox.
 """
 
 from __future__ import annotations

@@ -42,7 +42,8 @@ def budget_case(budget: BudgetHome, **arguments) -> WriteCase:
     h = budget.home
 
     def check_log(op: Operation) -> None:
-        # Exactly CONFIRMATION.md's fields: category, month (resolved), amount in milliunits.
+        # Exactly the fields of docs/confirmation.md#subjects-and-the-fingerprint: category, month (resolved),
+        # amount in milliunits.
         assert op.subject == {"category_id": h.dining, "month": budget.month, "amount": NEW_AMOUNT}
         assert op.fingerprint == documented_fingerprint(budget.id, op.subject)
         assert op.undo_data == {

@@ -52,7 +52,8 @@ def target_case(budget: BudgetHome, **arguments) -> WriteCase:
     h = budget.home
 
     def check_log(op: Operation) -> None:
-        # Exactly CONFIRMATION.md's fields: the category, the target fields sent.
+        # Exactly the fields of docs/confirmation.md#subjects-and-the-fingerprint: the category, the target
+        # fields sent.
         assert op.subject == {"category_id": h.dining, "fields": SENT}
         assert op.fingerprint == documented_fingerprint(budget.id, {"category_id": h.dining, "fields": SENT})
         assert op.undo_data == {

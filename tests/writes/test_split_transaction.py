@@ -81,7 +81,8 @@ async def case(home: Household) -> WriteCase:
     kept[0] = "Split"
     case.expected_after = (*kept, [(-50_000, h.groceries, "food"), (-36_430, h.dining, None)])
 
-    # Exactly CONFIRMATION.md's fields: the transaction, the lines (amount, category, memo).
+    # Exactly the fields of docs/confirmation.md#subjects-and-the-fingerprint: the transaction, the lines
+    # (amount, category, memo).
     subject = {
         "transaction_id": home.market,
         "lines": [

@@ -37,7 +37,8 @@ def update_case(budget: BudgetHome, bills: str, **arguments) -> WriteCase:
     moved = {"name": "Restaurants", "group_id": bills, "group": "Bills"}
 
     def check_log(op: Operation) -> None:
-        # Exactly CONFIRMATION.md's fields: category, new name, new group.
+        # Exactly the fields of docs/confirmation.md#subjects-and-the-fingerprint: category, new name, new
+        # group.
         subject = {"category_id": h.dining, "name": "Restaurants", "category_group_id": bills}
         assert op.subject == subject
         assert op.fingerprint == documented_fingerprint(budget.id, subject)

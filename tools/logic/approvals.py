@@ -1,4 +1,5 @@
-"""Approving transactions (approve_transactions, TOOLS.md §3) and un-approving them (§4): pure.
+"""Approving transactions (docs/tools.md#approve_transactions) and un-approving them
+(docs/undo.md#approve_transactions): pure.
 
 `approvals(snapshot, transaction_ids)` returns the transactions that would go from
 unapproved to approved, in the order given, and how many are approved already. A transaction

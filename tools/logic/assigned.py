@@ -171,7 +171,7 @@ class AssignedNow:
     """A logged assignment compared with the plan now.
 
     `category` is None when the category was deleted since; `assigned` and `available` are
-    its figures in the month now; `state` is what undo may do with it (TOOLS.md §4):
+    its figures in the month now; `state` is what undo may do with it (docs/undo.md):
     still as the operation left it → `restore`; back at its value before → `already_as_before`;
     anything else → `conflict`, never touched.
     """

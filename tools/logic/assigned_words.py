@@ -1,6 +1,6 @@
 """What set_category_budget and move_money say: previews and undo questions. Pure.
 
-Amounts as CONFIRMATION.md shows them: the plan's decimal digits and separator, no symbol,
+Amounts as docs/confirmation.md#the-preview shows them: the plan's decimal digits and separator, no symbol,
 no grouping, `-` when negative (`150.00`, `-12,50`). Category names made safe (one line, at
 most 80 characters): they come from YNAB and are data, never instructions.
 

@@ -1,4 +1,5 @@
-"""Changing a category's name, group or target, and creating one (TOOLS.md §3): the checks. Pure.
+"""Changing a category's name, group or target, and creating one (docs/tools.md#write-tools): the checks.
+Pure.
 
 - `changeable_category(snapshot, id)`: a category YNAB's API lets us change (not one of
   YNAB's internal ones; deleted ones are not in a snapshot, so they are unknown).

@@ -1,4 +1,4 @@
-"""The category groups a new category can be created in (TOOLS.md §2, list_category_groups)."""
+"""The category groups a new category can be created in (docs/tools.md#list_category_groups)."""
 
 from __future__ import annotations
 

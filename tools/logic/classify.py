@@ -1,6 +1,6 @@
 """The inbox of transactions waiting for a category, with what the plan's history suggests.
 
-Pure functions over a `PlanSnapshot` and "today" (TOOLS.md §1.6, fixed thresholds):
+Pure functions over a `PlanSnapshot` and "today" (docs/conventions.md#heuristics, fixed thresholds):
 
 - **pending**: `tools.logic.pending.is_pending` (also what get_monthly_summary counts).
 - **category suggestion** (`suggestion_from`): the history of a pending transaction is
@@ -37,7 +37,7 @@ from tools.ynab.entities import Category, Transaction
 from tools.ynab.snapshot import PlanSnapshot
 
 SUGGESTION_THRESHOLD = (9, 10)
-"""Confidence needed for a suggestion, as a fraction: 0.90 (TOOLS.md §1.6)."""
+"""Confidence needed for a suggestion, as a fraction: 0.90 (docs/conventions.md#heuristics)."""
 PAIRING_DAYS = 3
 """Most days between the two sides of a transfer, or between a transaction and its duplicate."""
 DUPLICATE_WINDOW_DAYS = 60

@@ -1,4 +1,4 @@
-"""Likely duplicates (TOOLS.md §1.6): same account, same amount, same normalised payee,
+"""Likely duplicates (docs/conventions.md#heuristics): same account, same amount, same normalised payee,
 at most 3 days apart, both within the last 60 days. Pure.
 
 `possible_duplicates(snapshot, account_id, today)` pairs an account's recent transactions

@@ -1,4 +1,5 @@
-"""Flagging transactions (flag_transactions, TOOLS.md §3) and putting flags back (§4): pure.
+"""Flagging transactions (docs/tools.md#flag_transactions) and putting flags back
+(docs/undo.md#flag_transactions): pure.
 
 YNAB's flag colours are `red`, `orange`, `yellow`, `green`, `blue`, `purple`; no flag is
 `None` to send, and YNAB gives back either `null` (never flagged) or `""` (flag removed),
@@ -24,7 +25,7 @@ from tools.ynab.snapshot import PlanSnapshot
 
 Colour = Literal["red", "orange", "yellow", "green", "blue", "purple"]
 NO_FLAG = "none"
-"""How "no flag" reads in a preview (TOOLS.md §1.4)."""
+"""How "no flag" reads in a preview (docs/confirmation.md#the-preview)."""
 
 
 def flag_of(transaction: Transaction) -> str | None:

@@ -3,10 +3,10 @@
 What moves the balance, each day after today (`project`):
 - **schedules** (YNAB's scheduled transactions) from tomorrow, as `tools.logic.schedules`
   expands them; a transfer counts only when it crosses the edge of the chosen accounts;
-- **recurring** charges and income (§1.6, `tools.logic.recurring`) of the chosen accounts
-  whose payee no schedule covers, at their median amount on their median day;
-- **variable** money (§1.6 forecast averages): every other move of the chosen accounts,
-  averaged over the last `AVERAGE_MONTHS` full months (net: spending less non-recurring
+- **recurring** charges and income (docs/conventions.md#heuristics, `tools.logic.recurring`) of the chosen
+  accounts whose payee no schedule covers, at their median amount on their median day;
+- **variable** money (forecast averages, docs/conventions.md#heuristics): every other move of the chosen
+  accounts, averaged over the last `AVERAGE_MONTHS` full months (net: spending less non-recurring
   income), spread evenly over each month's days in whole units of the plan's currency; in
   the current month what already moved is deducted and the rest spread over the days left;
 - `monthly_income`, when given, instead of recurring and scheduled income, on the day the

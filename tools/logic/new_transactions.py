@@ -1,9 +1,10 @@
-"""Creating transactions (create_transactions, TOOLS.md §3) and deleting them again (§4): pure.
+"""Creating transactions (docs/tools.md#create_transactions) and deleting them again
+(docs/undo.md#create_transactions): pure.
 
 `new_transactions(snapshot, account_id, lines, today)` checks the account and each line's
-category against the plan, and finds what each line looks like (§1.6 likely duplicates:
-an existing transaction of the account, or another line). Refused (`Refusal`, one line):
-an account not in the plan or closed; a category not in the plan, Uncategorized, one of
+category against the plan, and finds what each line looks like (likely duplicates,
+docs/conventions.md#heuristics: an existing transaction of the account, or another line). Refused (`Refusal`,
+one line): an account not in the plan or closed; a category not in the plan, Uncategorized, one of
 YNAB's internal ones other than Inflow: Ready to Assign, a credit card payment category;
 any category on a tracking account. Dates after today and text are the tool's to refuse,
 before the plan is read (the arguments alone show them).

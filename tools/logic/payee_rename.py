@@ -1,4 +1,4 @@
-"""Renaming a payee (rename_payee, TOOLS.md §3): the checks. Pure.
+"""Renaming a payee (docs/tools.md#rename_payee): the checks. Pure.
 
 Refused (`Refusal`, one line): an unknown payee (deleted ones are not in a snapshot); a
 transfer payee (YNAB names it after its account); a name another payee already has, in any

@@ -1,4 +1,4 @@
-"""Payees with how often and how recently they are used, for `list_payees` (TOOLS.md §2)."""
+"""Payees with how often and how recently they are used, for `list_payees` (docs/tools.md#list_payees)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tools.ynab.snapshot import PlanSnapshot
 @dataclass(frozen=True, slots=True)
 class PayeeUsage:
     payee: Payee
-    merchant: str  # the normalised name (TOOLS.md §1.6)
+    merchant: str  # the normalised name (docs/conventions.md#heuristics)
     transactions: int  # transactions using it, as their payee or on a split line
     last_date: date | None  # the newest of them
 

@@ -2,7 +2,7 @@
 
 Banks write the same merchant many ways: `CB CARREFOUR 12/01 525130******2` and
 `CARREFOUR 14/02` are both `CARREFOUR`. The normalised name is what category suggestions,
-duplicate detection, recurring charges and payee search compare (TOOLS.md §1.6). It is a
+duplicate detection, recurring charges and payee search compare (docs/conventions.md#heuristics). It is a
 pure function of the name, and normalising a normalised name changes nothing.
 """
 

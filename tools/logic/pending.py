@@ -1,4 +1,4 @@
-"""Pending transactions: the ones waiting for a category (TOOLS.md §1.6). Pure.
+"""Pending transactions: the ones waiting for a category (docs/conventions.md#heuristics). Pure.
 
 A transaction is pending when it is not deleted (a snapshot holds no deleted one), has no
 category or YNAB's internal Uncategorized, is not a transfer, is not a split, and is on an

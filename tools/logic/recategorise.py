@@ -1,4 +1,5 @@
-"""Recategorising transactions (apply_categories, TOOLS.md §3), and undoing it (§4): pure.
+"""Recategorising transactions (docs/tools.md#apply_categories), and undoing it
+(docs/undo.md#apply_categories): pure.
 
 `recategorisation(snapshot, assignments)` checks each `(transaction_id, category_id)` against
 the plan and returns what would change, in the order given, and how many already have that

@@ -1,10 +1,11 @@
-"""Reconciling an account with the bank (reconcile_account, TOOLS.md §3) and undoing it (§4): pure.
+"""Reconciling an account with the bank (docs/tools.md#reconcile_account) and undoing it
+(docs/undo.md#reconcile_account): pure.
 
 `reconciliation(snapshot, account_id, bank_balance, today)` compares the bank's balance with
 the account's cleared balance (cleared + reconciled) and gathers what explains a gap: the
-uncleared transactions, those whose amount equals the difference (§1.6 "explains a gap"),
-and likely duplicates (§1.6). Refused (`Refusal`): an account not in the plan (deleted ones
-are not in a snapshot) or closed.
+uncleared transactions, those whose amount equals the difference ("explains a gap",
+docs/conventions.md#heuristics), and likely duplicates (docs/conventions.md#heuristics). Refused (`Refusal`):
+an account not in the plan (deleted ones are not in a snapshot) or closed.
 
 Reconciling marks every `cleared` transaction of the account `reconciled`, after entering,
 when the person asks for it, one adjustment of the difference (cleared, approved, payee

@@ -1,4 +1,4 @@
-"""Recurring charges and income: the §1.6 heuristic, with its fixed thresholds.
+"""Recurring charges and income: the heuristic of docs/conventions.md#heuristics, with its fixed thresholds.
 
 A merchant (the normalised payee, `tools.logic.payees`) recurs in one direction (money out
 or money in) when, over the last `LOOKBACK_MONTHS` full months, it was seen in at least

@@ -45,7 +45,7 @@ def matching(snapshot: PlanSnapshot, criteria: Criteria) -> Iterator[Transaction
 
 
 def matching_payee_ids(snapshot: PlanSnapshot, text: str) -> frozenset[str]:
-    """Payees whose normalised name contains `text` normalised (TOOLS.md §1.6), so card
+    """Payees whose normalised name contains `text` normalised (docs/conventions.md#heuristics), so card
     numbers, dates and payment words on either side make no difference."""
     wanted = normalise_payee(text)
     return frozenset(payee.id for payee in snapshot.payees.values() if wanted in normalise_payee(payee.name))

@@ -1,4 +1,4 @@
-"""Splitting a transaction over several categories (split_transaction, TOOLS.md §3): pure.
+"""Splitting a transaction over several categories (docs/tools.md#split_transaction): pure.
 
 `split_lines_refusal(lines)` is what the lines alone show (at least two, none of zero),
 checked before the plan is read. `checked_split(snapshot, transaction_id, lines)` checks the

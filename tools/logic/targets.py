@@ -10,8 +10,8 @@ the kind (`10000.00 Target Category Balance`), `(snoozed)` after a snoozed one.
 
 YNAB's API writes only `goal_target`, `goal_target_date`, `goal_needs_whole_amount` and
 `goal_frequency` (monthly, weekly, yearly): it cannot set a target's type, cadence, day or
-snooze. So only some targets can be recreated (`Target.recreatable`, TOOLS.md §3): none, a
-plan-your-spending (NEED) target monthly, weekly, yearly or by a date, and a credit card's
+snooze. So only some targets can be recreated (`Target.recreatable`, docs/undo.md#set_category_target): none,
+a plan-your-spending (NEED) target monthly, weekly, yearly or by a date, and a credit card's
 monthly payment target. Target balance (with or without a date), monthly funding outside
 cards, debt payment, any other cadence and snoozed targets cannot.
 
@@ -80,7 +80,7 @@ class Target:
 
     @property
     def recreatable(self) -> bool:
-        """Whether YNAB's API can set this target again (TOOLS.md §3's list)."""
+        """Whether YNAB's API can set this target again (the list of docs/undo.md#set_category_target)."""
         return self.kind in RECREATABLE and not self.snoozed
 
     def text(self, amount_text: Any) -> str:

@@ -83,7 +83,7 @@ def quoted(value: object, limit: int = 32) -> str:
 
 
 def in_quotes(value: str | None, limit: int = 80) -> str:
-    """A name as previews quote it (TOOLS.md §1.4), safe to show: `‘Market Fresh’`."""
+    """A name as previews quote it (docs/confirmation.md#the-preview), safe to show: `‘Market Fresh’`."""
     return f"‘{safe_text(value, limit) or ''}’"
 
 

@@ -1,4 +1,4 @@
-"""How a transaction reads in a preview: `2026-09-12, Market, 86.40` (TOOLS.md §1.4).
+"""How a transaction reads in a preview: `2026-09-12, Market, 86.40` (docs/confirmation.md#the-preview).
 
 Dates as `YYYY-MM-DD`; the payee's name made safe (one line, at most 80 characters); the
 amount as a statement reads it, in the plan's decimal digits and separator, with no symbol

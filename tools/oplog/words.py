@@ -9,7 +9,7 @@ from tools.models import Operation
 
 SUMMARY_LENGTH = 200
 
-# Why a tool's operations cannot be undone, in the words of TOOLS.md §3.
+# Why a tool's operations cannot be undone, in the words of docs/undo.md#what-undo-refuses.
 NOT_UNDOABLE_REASONS = {
     "import_transactions": "imports are not reversed; the imported transactions stay in YNAB, "
     "unapproved, for review",

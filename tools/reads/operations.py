@@ -1,4 +1,4 @@
-"""`list_operations`: the operation log of a plan, as the agent reads it (TOOLS.md §2).
+"""`list_operations`: the operation log of a plan, as the agent reads it (docs/tools.md#list_operations).
 
 It reads the database only: no YNAB request, except to learn which plan `last-used` (or
 no plan at all) means, and, when the plan has operations still pending or unknown, to settle

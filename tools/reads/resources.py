@@ -1,4 +1,4 @@
-"""The JSON resources of TOOLS.md §5: plans, a plan's categories, a plan's open accounts.
+"""The JSON resources of docs/tools.md#resources: plans, a plan's categories, a plan's open accounts.
 
 Each costs at most one YNAB request: `ynab://plans` lists plans (`GET /plans`); the
 categories come from `GET /plans/{id}/categories`, the only answer that keeps YNAB's own

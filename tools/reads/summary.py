@@ -1,6 +1,6 @@
 """`get_monthly_summary`: a month's income, assigned, activity, Ready to Assign, age of money
 and overspent categories, as YNAB gives them; its spending (card payments counted once) and
-its pending transactions (TOOLS.md §1.6), which YNAB's figures leave unsaid."""
+its pending transactions (docs/conventions.md#heuristics), which YNAB's figures leave unsaid."""
 
 from __future__ import annotations
 

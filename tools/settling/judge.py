@@ -11,9 +11,9 @@ settled. Each is judged on a fresh snapshot by its tool's `Settler`:
   (`tools.undo.registry`): still as the operation left it = landed; as before = not landed;
   anything else = changed since, which YNAB cannot tell apart.
 
-The rule (PRODUCT.md §3): all landed → `applied`; none landed → `failed` (nothing of it is in
-YNAB); a mix → `applied` (in effect, so undo restores exactly what landed) with the log saying
-which items landed and which did not; when YNAB's state cannot tell (items changed since, a
+The rule (docs/confirmation.md#when-ynabs-answer-is-lost): all landed → `applied`; none landed → `failed`
+(nothing of it is in YNAB); a mix → `applied` (in effect, so undo restores exactly what landed) with the log
+saying which items landed and which did not; when YNAB's state cannot tell (items changed since, a
 tool with nothing to compare), `unknown`, settled, with what the person can check. A settler
 may also act (move_money puts back the half of a move that landed); it then returns
 `final=False` while that is not done, and settling tries again.

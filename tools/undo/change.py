@@ -5,8 +5,8 @@ for the `undo_operation` tool and the admin's Undo:
 
 - `build(snapshot)`: the handler's plan on that snapshot. Nothing still as the operation left
   it → `nothing_to_do` (nothing asked, nothing written, the operation keeps its status).
-  Otherwise the subject `{"operation_id": ...}` (CONFIRMATION.md), the undo preview, the
-  result fields, and the row's ties: `undo_of` (the undo's row names the operation, and is
+  Otherwise the subject `{"operation_id": ...}` (docs/confirmation.md#subjects-and-the-fingerprint), the undo
+  preview, the result fields, and the row's ties: `undo_of` (the undo's row names the operation, and is
   never undoable) and `hold` (the claim below).
 - the claim (`hold`), entered once the undo's `pending` row exists and before any request:
   `oplog.claim_for_undo` marks the operation `undone` by this undo in one conditional
@@ -43,12 +43,13 @@ UNKNOWN_CHECK = (
 
 
 def undo_subject(op: Operation) -> dict[str, Any]:
-    """What the person agrees to: undoing this operation (CONFIRMATION.md's subject)."""
+    """What the person agrees to: undoing this operation (the subject of
+    docs/confirmation.md#subjects-and-the-fingerprint)."""
     return {"operation_id": op.pk}
 
 
 def result_fields(op: Operation, plan: UndoPlan) -> dict[str, Any]:
-    """`undo_operation`'s own result fields (TOOLS.md §4)."""
+    """`undo_operation`'s own result fields (docs/undo.md)."""
     return {
         "undone_operation_id": op.pk,
         "restored": plan.restored,

@@ -1,4 +1,5 @@
-"""Which operation an undo acts on, and why one cannot be undone (TOOLS.md §4's refusals).
+"""Which operation an undo acts on, and why one cannot be undone (the refusals of
+docs/undo.md#what-undo-refuses).
 
 `choose(plan_id, operation_id)` reads the log only (no YNAB request): the named operation of
 this plan, or, without an id, the plan's latest `applied` or `unknown` operation from any

@@ -1,4 +1,4 @@
-"""Undo handlers: how each undoable tool reverses its own operations (TOOLS.md §4).
+"""Undo handlers: how each undoable tool reverses its own operations (docs/undo.md).
 
 An undoable write tool registers one handler next to its own code
 (`tools/writes/<tool>.py`), keyed by the tool's name:
@@ -19,13 +19,13 @@ operation (`oplog.claim_for_undo`: of two concurrent undos one proceeds), then c
 with the plan it rebuilt from the freshest snapshot. Everything around it (asking, the log
 rows, the claim and its release) is done by `tools.undo`; a handler only decides and writes.
 
-The rule every `plan` follows, item by item (TOOLS.md §4):
+The rule every `plan` follows, item by item (docs/undo.md#the-rule):
 
 - still exactly as the operation left it → restorable (in `restorable`, with a preview line);
 - already at its value before the operation → counted in `already_as_before` (this also
   covers an `unknown` operation whose write never landed);
 - anything else (changed since, deleted, now a split, ...) → a `Conflict`: never touched,
-  reported by name with the reason. Where TOOLS.md says items stand or fall together
+  reported by name with the reason. Where docs/undo.md#the-rule says items stand or fall together
   (`move_money`: both categories), a conflict on one makes every item a conflict.
 
 `item_state(current, before=, after=)` is that comparison for one value; `UndoItems` gathers
@@ -45,9 +45,9 @@ before `apply`, and the two must agree whenever the plan did not change.
   In every failure case the operation's claim is released, so the person can try the undo
   again: it re-reads the plan and restores only what is still as the operation left it.
 
-What the undo relies on in the original row: `op.undo_data`, written by the tool as TOOLS.md
-§3's **Log** line says. It must be recorded for an `unknown` outcome too (the values are
-known before the request is sent), or an unknown operation cannot be undone.
+What the undo relies on in the original row: `op.undo_data`, written by the tool as its undo needs
+(docs/undo.md#per-tool). It must be recorded for an `unknown` outcome too (the values are known before the
+request is sent), or an unknown operation cannot be undone.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class Conflict:
 class UndoPlan:
     """What undoing one operation would do now, as a handler's `plan` found it.
 
-    `question`: the preview's first line, TOOLS.md §4's wording counting only what will be
+    `question`: the preview's first line, the wording of docs/undo.md#the-preview counting only what will be
     restored, e.g. `Undo: recategorise 2 transaction(s)?`.
     `restorable`: the handler's own items, whatever its `apply` needs (JSON-like data is
     easiest to log), one per item to restore.

@@ -1,4 +1,4 @@
-"""`undo_operation`: reverse a logged operation, only where YNAB is still as it left it (TOOLS.md §4).
+"""`undo_operation`: reverse a logged operation, only where YNAB is still as it left it (docs/undo.md).
 
 The operation is chosen from the log (no YNAB request), its tool's undo handler compares
 the operation's undo data with the fresh plan, and the undo goes through the write flow like

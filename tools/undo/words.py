@@ -1,6 +1,6 @@
 """What an undo says: its preview, and its messages. Pure functions of an `UndoPlan`.
 
-Preview (TOOLS.md §4): `Undo: ` + the original question reversed (the handler's
+Preview (docs/undo.md#the-preview): `Undo: ` + the original question reversed (the handler's
 `question`), one line per item that will be restored, then the items changed since, by
 name, which the undo leaves alone:
 

@@ -1,5 +1,6 @@
-"""`apply_categories`: give transactions their categories, once the person agreed (TOOLS.md §3),
-and its undo (§4): categories put back where they are still as the operation left them.
+"""`apply_categories`: give transactions their categories, once the person agreed
+(docs/tools.md#apply_categories), and its undo (docs/undo.md#apply_categories): categories put back where they
+are still as the operation left them.
 
 The checks are `tools.logic.recategorise`; the path (plan read, question, log, request) is
 `tools.writes.flow`. One bulk `PATCH /plans/{plan_id}/transactions` with `{id, category_id}`.

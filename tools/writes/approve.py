@@ -1,4 +1,5 @@
-"""`approve_transactions`: mark transactions reviewed, at once (TOOLS.md §3), and its undo (§4).
+"""`approve_transactions`: mark transactions reviewed, at once (docs/tools.md#approve_transactions), and its
+undo (docs/undo.md#approve_transactions).
 
 Not confirmed: approving only records that the person has seen a transaction, and
 undo_operation un-approves. It still takes the write flow's one path (plan read, refusals,

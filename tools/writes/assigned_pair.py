@@ -6,7 +6,7 @@ source, then the destination; its undo: the destination, then the source) and re
 when both are in YNAB. Otherwise it raises `PairFailed`, whose `message` says exactly what YNAB
 holds now and what the person must do, and whose `kind` and `record()` say it for the log.
 
-Every branch (TOOLS.md §3 move_money; a lost answer is never resent):
+Every branch (docs/tools.md#move_money; a lost answer is never resent):
 
 - not enough of the hour's request budget for the worst case below → `PacingRefused`, nothing sent;
 - first write refused (`YnabError`, `PacingRefused`) → raised as is: nothing landed, nothing else sent;

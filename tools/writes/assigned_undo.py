@@ -1,4 +1,4 @@
-"""Undoing set_category_budget and move_money (TOOLS.md §4): what their undo handlers decide and write.
+"""Undoing set_category_budget and move_money (docs/undo.md): what their undo handlers decide and write.
 
 Both tools log `{"month", "categories": [{"category_id", "before", "after"}, ...]}` (a move:
 source first). Each category is compared with the plan now (`tools.logic.assigned`):

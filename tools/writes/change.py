@@ -33,9 +33,9 @@ DEFAULT_CHECK = "Read the plan again (e.g. find_transactions) to see whether it 
 class Change:
     """A change a tool is about to make, built purely from a snapshot.
 
-    `subject` is the exact change as data (CONFIRMATION.md's table; fingerprinted, list order
-    free); `stored_subject` is what the log keeps of it; `preview` what the person sees (also
-    the log's summary for unconfirmed tools); `fields` the tool's own result fields;
+    `subject` is the exact change as data (the table of docs/confirmation.md#subjects-and-the-fingerprint;
+    fingerprinted, list order free); `stored_subject` is what the log keeps of it; `preview` what the person
+    sees (also the log's summary for unconfirmed tools); `fields` the tool's own result fields;
     `undo_data` what undo needs, as far as it is known before sending; `check` the read that
     tells whether the change landed when no answer comes back. `nothing_to_do` holds the
     message when nothing would be asked or written (see `Change.nothing`), and `outcome` the

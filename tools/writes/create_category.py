@@ -1,11 +1,12 @@
-"""`create_category`: a new category in a group, once the person agreed (TOOLS.md §3). Not undoable:
-YNAB's API cannot delete a category, so the preview says it is permanent.
+"""`create_category`: a new category in a group, once the person agreed (docs/tools.md#create_category). Not
+undoable: YNAB's API cannot delete a category, so the preview says it is permanent.
 
 The checks are `tools.logic.category_edits`; the path is `tools.writes.flow`. One
 `POST /plans/{plan_id}/categories` with `name` and `category_group_id`. The log keeps the
 new category's id (`{"category_id", "group_id"}`), `undoable: false`. With no undo handler to
 compare through, its own settler (below) judges a lost answer from the group's names. The subject is exactly
-CONFIRMATION.md's (group, name): a group renamed in YNAB meanwhile does not stop the yes.
+that of docs/confirmation.md#subjects-and-the-fingerprint (group, name): a group renamed in YNAB meanwhile
+does not stop the yes.
 """
 
 from __future__ import annotations

@@ -1,14 +1,15 @@
-"""`create_transactions`: enter transactions on one account, once the person agreed (TOOLS.md §3),
-and its undo (§4): the created transactions deleted, where still exactly as created.
+"""`create_transactions`: enter transactions on one account, once the person agreed
+(docs/tools.md#create_transactions), and its undo (docs/undo.md#create_transactions): the created transactions
+deleted, where still exactly as created.
 
 The checks are `tools.logic.new_transactions`; the path (plan read, question, log,
 request) is `tools.writes.flow`. One `POST /plans/{plan_id}/transactions` with the list,
 each cleared, with the `approved` given, no `import_id`. The log keeps the created ids and
 a digest of each (never their payee, memo or amount).
 
-The subject is exactly CONFIRMATION.md's: the account, the transactions (date, amount,
-payee, memo, category) and `approved`, all from the arguments. A look-alike that appears
-between the preview and the answer does not stop the person's yes to the same request.
+The subject is exactly that of docs/confirmation.md#subjects-and-the-fingerprint: the account, the
+transactions (date, amount, payee, memo, category) and `approved`, all from the arguments. A look-alike that
+appears between the preview and the answer does not stop the person's yes to the same request.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""`flag_transactions`: set or remove transactions' flags, once the person agreed (TOOLS.md §3),
-and its undo (§4): each flag put back where it is still as the operation set it.
+"""`flag_transactions`: set or remove transactions' flags, once the person agreed
+(docs/tools.md#flag_transactions), and its undo (docs/undo.md#flag_transactions): each flag put back where it
+is still as the operation set it.
 
 The checks are `tools.logic.flags`; the path (plan read, question, log, request) is
 `tools.writes.flow`. One bulk `PATCH /plans/{plan_id}/transactions` with `{id, flag_color}`.

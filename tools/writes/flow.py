@@ -1,6 +1,6 @@
 """The write flow: the one path every write tool takes, so order and logging are the same everywhere.
 
-TOOLS.md §1.4, step by step:
+docs/confirmation.md#confirmed-writes, step by step:
 
     read the plan (one delta request) → refusals → drop what would not change
     (none left: `nothing_to_do`, nothing asked) → subject + preview → `confirm.ask`

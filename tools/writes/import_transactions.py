@@ -1,4 +1,5 @@
-"""`import_transactions`: ask YNAB to import what the linked banks hold, at once (TOOLS.md §3).
+"""`import_transactions`: ask YNAB to import what the linked banks hold, at once
+(docs/tools.md#import_transactions).
 
 `POST /plans/{plan_id}/transactions/import`, YNAB's "Import" on every linked account: it
 never imports the same bank line twice, and what it brings in stays unapproved for review.

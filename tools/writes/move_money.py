@@ -1,5 +1,5 @@
 """`move_money`: move an assigned amount from one category to another in a month, once the person
-agreed (TOOLS.md §3), and its undo (§4): both put back, or neither.
+agreed (docs/tools.md#move_money), and its undo (docs/undo.md#move_money): both put back, or neither.
 
 The checks are `tools.logic.assigned`, the words `tools.logic.assigned_words`, the path (plan
 read, question, log) `tools.writes.flow`. YNAB has no move request: it is two PATCHes of
@@ -10,9 +10,9 @@ first, each category's assigned amount before and after:
 `{"month": "2026-09-01", "categories": [{"category_id", "before", "after"}, {...}]}`;
 when the move did not complete, `outcome`, `landed` and `unsure` say what is in YNAB.
 
-The subject is exactly CONFIRMATION.md's: both categories, resolved month, amount moved in
-milliunits. The figures the preview shows (each category's assigned and available now) are
-not part of it: the person agrees to moving that amount, so the same request with the same
+The subject is exactly that of docs/confirmation.md#subjects-and-the-fingerprint: both categories, resolved
+month, amount moved in milliunits. The figures the preview shows (each category's assigned and available now)
+are not part of it: the person agrees to moving that amount, so the same request with the same
 arguments is accepted even if the categories' figures moved in YNAB meanwhile (the log and
 undo keep the amounts each really went from and to).
 """

@@ -1,5 +1,5 @@
 """`reconcile_account`: compare an account with the bank, and once the person agreed mark its
-cleared transactions reconciled (TOOLS.md §3); its undo (§4).
+cleared transactions reconciled (docs/tools.md#reconcile_account); its undo (docs/undo.md#reconcile_account).
 
 The first answer, when the bank's balance and the cleared balance differ and no adjustment
 was asked for, is the analysis alone (`difference_found`: nothing asked, nothing written):
@@ -15,9 +15,9 @@ the marking may be; settling (`ReconcileSettler`, below) then reads YNAB: marked
 not marked → the adjustment deleted, failed. An adjustment whose own answer was lost is
 found by settling from the plan's delta since the question (`knowledge_before`).
 
-The subject is exactly CONFIRMATION.md's: the account, the bank balance and the difference
-to adjust (0 without an adjustment). The log keeps the account and whether it adjusts (no
-balance or amount; the undo data names the adjustment). A cleared balance that moved
+The subject is exactly that of docs/confirmation.md#subjects-and-the-fingerprint: the account, the bank
+balance and the difference to adjust (0 without an adjustment). The log keeps the account and whether it
+adjusts (no balance or amount; the undo data names the adjustment). A cleared balance that moved
 between the preview and the answer changes the difference, so the answer is refused; the
 transactions marked are the account's cleared ones when the answer comes.
 """

@@ -1,12 +1,13 @@
-"""`rename_payee`: give a payee a clearer name, once the person agreed (TOOLS.md §3), and its undo
-(§4): the old name back while the name is still the new one and the old one still free.
+"""`rename_payee`: give a payee a clearer name, once the person agreed (docs/tools.md#rename_payee), and its
+undo (docs/undo.md#rename_payee): the old name back while the name is still the new one and the old one still
+free.
 
 The checks are `tools.logic.payee_rename`; the path is `tools.writes.flow`. One
 `PATCH /plans/{plan_id}/payees/{payee_id}` with `name`. The log keeps the payee id and the
 old and new names (`{"payee_id", "before", "after"}`): the one undo data allowed payee text,
-since undo needs it. The subject is TOOLS.md's: the payee and the new name (a payee renamed
-in YNAB meanwhile does not stop the yes; the log keeps the name it really replaced); the
-stored subject keeps only the payee id (no payee text).
+since undo needs it. The subject is that of docs/confirmation.md#subjects-and-the-fingerprint: the payee and
+the new name (a payee renamed in YNAB meanwhile does not stop the yes; the log keeps the name it really
+replaced); the stored subject keeps only the payee id (no payee text).
 """
 
 from __future__ import annotations

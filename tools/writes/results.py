@@ -1,4 +1,4 @@
-"""`WriteResult`: the fields every write tool returns first (TOOLS.md §1.2).
+"""`WriteResult`: the fields every write tool returns first (docs/conventions.md#results).
 
 Each write tool's result model extends it with the tool's own fields, and the tool is
 annotated `-> Annotated[CallToolResult, ItsResult] | InputRequiredResult`, so the output

@@ -1,5 +1,6 @@
 """`set_category_budget`: set what is assigned to a category in a month, once the person agreed
-(TOOLS.md §3), and its undo (§4): the amount put back if it is still as the operation set it.
+(docs/tools.md#set_category_budget), and its undo (docs/undo.md#set_category_budget): the amount put back if
+it is still as the operation set it.
 
 The checks are `tools.logic.assigned`; the words `tools.logic.assigned_words`; the path
 (plan read, question, log, request) is `tools.writes.flow`. One
@@ -8,9 +9,9 @@ not adds). The log keeps the month and the category's assigned amount before and
 `{"month": "2026-09-01", "categories": [{"category_id", "before", "after"}]}` (milliunits,
 the same shape as move_money's).
 
-The subject is exactly CONFIRMATION.md's: category, resolved month, amount in milliunits. The
-amount assigned now, which the question shows, is not part of it: the person agrees to the
-new total, so the same request with the same arguments is accepted even if the category's
+The subject is exactly that of docs/confirmation.md#subjects-and-the-fingerprint: category, resolved month,
+amount in milliunits. The amount assigned now, which the question shows, is not part of it: the person agrees
+to the new total, so the same request with the same arguments is accepted even if the category's
 figures moved in YNAB meanwhile (the log and undo keep the amount it really replaced).
 """
 

@@ -1,5 +1,6 @@
 """`set_category_target`: set, change or remove a category's target, once the person agreed
-(TOOLS.md §3), and its undo (§4): the previous target set again if the target is still as left.
+(docs/tools.md#set_category_target), and its undo (docs/undo.md#set_category_target): the previous target set
+again if the target is still as left.
 
 The checks and texts are `tools.logic.targets`; the path (plan read, question, log, request)
 is `tools.writes.flow`. One `PATCH /plans/{plan_id}/categories/{category_id}` with
@@ -8,9 +9,9 @@ is `tools.writes.flow`. One `PATCH /plans/{plan_id}/categories/{category_id}` wi
 `Target.logged()`: kind, amount, date, ...) and the fields that set `before` again, null
 when YNAB's API cannot (the row is then not undoable and the preview says so).
 
-The subject is exactly CONFIRMATION.md's: the category and the target fields sent (amount in
-milliunits, date or frequency), i.e. the arguments. The target now, which the question shows,
-is not part of it: the same request with the same arguments is accepted even if the target
+The subject is exactly that of docs/confirmation.md#subjects-and-the-fingerprint: the category and the target
+fields sent (amount in milliunits, date or frequency), i.e. the arguments. The target now, which the question
+shows, is not part of it: the same request with the same arguments is accepted even if the target
 moved in YNAB meanwhile, and the log and undo keep the target it really replaced.
 """
 

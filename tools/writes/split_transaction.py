@@ -1,14 +1,15 @@
 """`split_transaction`: split one transaction over several categories, once the person agreed
-(TOOLS.md §3). Not undoable: YNAB's API cannot edit a split, so the preview says only YNAB can.
+(docs/tools.md#split_transaction). Not undoable: YNAB's API cannot edit a split, so the preview says only YNAB
+can.
 
 The checks are `tools.logic.splits`; the path (plan read, question, log, request) is
 `tools.writes.flow`. One `PUT /plans/{plan_id}/transactions/{id}` with the transaction's
 current fields, `category_id: null` and the `subtransactions`. The log keeps the
 transaction id and its category before (no amounts, payee or memos), `undoable: false`.
 
-The subject is exactly CONFIRMATION.md's: the transaction and the lines (amount, category,
-memo), all from the arguments. The PUT sends the transaction's fields as read when the
-answer comes; a transaction that can no longer be split so (split meanwhile, another
+The subject is exactly that of docs/confirmation.md#subjects-and-the-fingerprint: the transaction and the
+lines (amount, category, memo), all from the arguments. The PUT sends the transaction's fields as read when
+the answer comes; a transaction that can no longer be split so (split meanwhile, another
 amount) is refused then, like on the first call.
 """
 

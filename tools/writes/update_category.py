@@ -1,11 +1,12 @@
 """`update_category`: rename a category and/or move it to another group, once the person agreed
-(TOOLS.md §3), and its undo (§4): name and group put back while still as left.
+(docs/tools.md#update_category), and its undo (docs/undo.md#update_category): name and group put back while
+still as left.
 
 The checks are `tools.logic.category_edits`; the path is `tools.writes.flow`. One
 `PATCH /plans/{plan_id}/categories/{category_id}` with what changes of `name` and
-`category_group_id`. The subject is exactly CONFIRMATION.md's: the category, its new name and
-its new group (an omitted one resolved to the category's current name or group, as the
-question shows it). The name and group now are not part of it: the same request is accepted
+`category_group_id`. The subject is exactly that of docs/confirmation.md#subjects-and-the-fingerprint: the
+category, its new name and its new group (an omitted one resolved to the category's current name or group, as
+the question shows it). The name and group now are not part of it: the same request is accepted
 even if the category was renamed or moved in YNAB meanwhile, unless that changes the
 resolved new name or group (then the answer is refused: the plan changed). The log keeps the
 name and group it really had before and after:
