@@ -1,0 +1,92 @@
+"""docs/ stays true to the code: the tools reference is regenerated with every tool change,
+the code cites docs/ (never specs outside the repository), and every cited anchor exists."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from django.conf import settings
+
+from avenir_site.management.commands.tools_reference import COMMAND, REFERENCE, render_reference
+
+ROOT = Path(settings.BASE_DIR)
+DOCS = ROOT / "docs"
+PRODUCTION = ("avenir_site", "confirmations", "tools", "sandbox")
+CITING = (*PRODUCTION, "tests", "bench")
+
+# The specs outside the repository (../shared): a newcomer cannot follow a citation of them.
+OUTSIDE = re.compile(
+    r"\.\./shared|shared/(?:spec|notes|seeds|ynab)/|\b(?:TOOLS|CONFIRMATION|PRODUCT|ARCHITECTURE|STYLE)\.md"
+    r"|notes/(?:ynab_api|mcp_sdk)\.md|mcp_prototype"
+)
+CITATION = re.compile(r"docs/([\w-]+\.md)(?:#([\w-]+))?")
+LINK = re.compile(r"\]\(([\w./-]*\.md)?(?:#([\w-]+))?\)")
+HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*$", re.MULTILINE)
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub gives a heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower().replace("`", ""))
+    return text.replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    return {slug(heading) for heading in HEADING.findall(page.read_text(encoding="utf-8"))}
+
+
+def python_files(packages: tuple[str, ...]) -> list[Path]:
+    return sorted(path for package in packages for path in (ROOT / package).rglob("*.py"))
+
+
+def test_the_tools_reference_is_generated_from_the_registry_as_it_is():
+    committed = REFERENCE.read_text(encoding="utf-8") if REFERENCE.exists() else ""
+
+    assert committed == render_reference(), f"docs/tools.md is stale; regenerate it with: {COMMAND}"
+
+
+def test_the_tools_reference_has_every_tool_with_its_arguments():
+    from tools.catalog import catalog_specs
+
+    reference = REFERENCE.read_text(encoding="utf-8")
+    sections = set(re.findall(r"^### (\w+)$", reference, re.MULTILINE))
+
+    assert {spec.name for spec in catalog_specs()} <= sections
+    budget = reference.split("### set_category_budget\n", 1)[1].split("\n### ", 1)[0]
+    assert "write, confirmed by the person" in budget
+    assert "- `amount`: decimal amount, as a string or a number; required." in budget
+    assert "- `confirmation`: string, at most 100 characters, or null; default `null`." in budget
+
+
+def test_no_production_code_cites_specs_outside_the_repository():
+    citing = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in python_files(PRODUCTION)
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if OUTSIDE.search(line)
+    ]
+
+    assert not citing, "Cite docs/ instead of the shared specs:\n" + "\n".join(citing)
+
+
+def test_every_docs_anchor_the_code_cites_exists():
+    pages = {page.name: anchors(page) for page in DOCS.glob("*.md")}
+    broken = [
+        f"{path.relative_to(ROOT)}: docs/{page}" + (f"#{anchor}" if anchor else "")
+        for path in python_files(CITING)
+        for page, anchor in CITATION.findall(path.read_text(encoding="utf-8"))
+        if page not in pages or (anchor and anchor not in pages[page])
+    ]
+
+    assert not broken, "Citations of docs/ that lead nowhere:\n" + "\n".join(broken)
+
+
+def test_every_link_between_the_pages_leads_somewhere():
+    broken = []
+    for page in [*DOCS.glob("*.md"), ROOT / "README.md"]:
+        for target, anchor in LINK.findall(page.read_text(encoding="utf-8")):
+            linked = (page.parent / target).resolve() if target else page
+            if not linked.exists() or (anchor and anchor not in anchors(linked)):
+                broken.append(f"{page.relative_to(ROOT)}: ({target}#{anchor})")
+
+    assert not broken, "Links that lead nowhere:\n" + "\n".join(broken)
