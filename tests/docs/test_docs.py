@@ -90,3 +90,16 @@ def test_every_link_between_the_pages_leads_somewhere():
                 broken.append(f"{page.relative_to(ROOT)}: ({target}#{anchor})")
 
     assert not broken, "Links that lead nowhere:\n" + "\n".join(broken)
+
+
+def test_every_file_the_pages_name_exists():
+    """Module names go stale when files move: the pages name them in backticks, checked here."""
+    named = re.compile(r"`((?:avenir_site|confirmations|tools|sandbox|tests|bench)/[\w./*-]*)`")
+    missing = [
+        f"{page.relative_to(ROOT)}: {path}"
+        for page in DOCS.glob("*.md")
+        for path in named.findall(page.read_text(encoding="utf-8"))
+        if not list(ROOT.glob(path.rstrip("/")))
+    ]
+
+    assert not missing, "Files the docs name that do not exist (update the page):\n" + "\n".join(missing)
