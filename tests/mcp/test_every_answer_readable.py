@@ -25,7 +25,7 @@ from mcp.types import CallToolResult, TextContent
 
 from sandbox.models import Category, Payee, Plan
 from sandbox.seeding import seed_demo_plan
-from tests.mcp.conftest import MODES
+from tests.helpers.mcp_http import MODES
 from tests.writes.assigned_plans import budget_home
 from tests.writes.checks import connected, ynab
 from tests.writes.households import household

@@ -19,7 +19,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from tests.mcp.conftest import mcp_over_http
+from tests.helpers.mcp_http import mcp_over_http
 from tests.mcp.test_stdio import port_nobody_serves, this_runs_database_url
 
 pytestmark = pytest.mark.anyio

@@ -10,16 +10,9 @@ import pytest
 from django.conf import settings
 
 from sandbox.models import Category
-from tests.reads.conftest import (
-    call,
-    every_page,
-    milliunits,
-    ok,
-    refusal,
-    request_mark,
-    requests_after,
-    sandbox_get,
-)
+from tests.helpers.reads import call, every_page, milliunits
+from tests.helpers.results import ok, refusal
+from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 from tools.access import today
 from tools.logic.payees import normalise_payee
 from tools.logic.text import safe_text

@@ -10,8 +10,9 @@ from django.utils import timezone
 
 from sandbox.ledger import utc_today
 from sandbox.models import Account
+from tests.helpers.reads import call
+from tests.helpers.results import ok, refusal
 from tests.mcp.answers import summary as summary_line
-from tests.reads.conftest import call, ok, refusal
 from tests.reads.month_truth import SandboxPlan, is_internal, milliunits
 from tests.sandbox.plans import SmallPlan, small_plan
 from tests.writes.checks import sandbox_http

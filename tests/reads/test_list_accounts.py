@@ -9,17 +9,10 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from sandbox.ledger import create_account
+from tests.helpers.reads import call, every_page, milliunits
+from tests.helpers.results import ok, refusal
+from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 from tests.mcp.answers import summary
-from tests.reads.conftest import (
-    call,
-    every_page,
-    milliunits,
-    ok,
-    refusal,
-    request_mark,
-    requests_after,
-    sandbox_get,
-)
 
 pytestmark = pytest.mark.anyio
 

@@ -6,8 +6,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from sandbox.models import CategoryGroup
+from tests.helpers.reads import call
+from tests.helpers.results import ok
+from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 from tests.mcp.answers import summary
-from tests.reads.conftest import call, ok, request_mark, requests_after, sandbox_get
 
 pytestmark = pytest.mark.anyio
 

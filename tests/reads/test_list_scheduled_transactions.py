@@ -9,17 +9,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from sandbox.models import ScheduledTransaction
+from tests.helpers.reads import call, every_page, milliunits
+from tests.helpers.results import ok, refusal
+from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 from tests.mcp.answers import summary
-from tests.reads.conftest import (
-    call,
-    every_page,
-    milliunits,
-    ok,
-    refusal,
-    request_mark,
-    requests_after,
-    sandbox_get,
-)
 from tools.access import today
 
 pytestmark = pytest.mark.anyio

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sandbox.models import Plan
-from tests.reads.conftest import call, ok
+from tests.helpers.reads import call
+from tests.helpers.results import ok
 from tests.reads.month_truth import SandboxPlan
 
 pytestmark = pytest.mark.anyio

@@ -10,7 +10,8 @@ from mcp import MCPError
 
 from sandbox.ledger import rebuild_derived
 from sandbox.models import Category
-from tests.reads.conftest import agent, milliunits, request_mark, requests_after, sandbox_get
+from tests.helpers.reads import agent, milliunits
+from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 
 pytestmark = pytest.mark.anyio
 

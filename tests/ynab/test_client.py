@@ -8,7 +8,7 @@ import anyio
 import pytest
 from asgiref.sync import sync_to_async
 
-from tests.ynab.conftest import inject
+from tests.helpers.sandbox_side import inject
 from tools.logic.ids import IdError
 from tools.models import YnabRequest
 from tools.ynab.client import YnabClient

@@ -11,7 +11,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from tests.ynab.conftest import inject
+from tests.helpers.sandbox_side import inject
 from tools.models import YnabRequest
 from tools.ynab.client import YnabClient, token_tag
 from tools.ynab.errors import PacingRefused, UnknownOutcome, YnabError

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 from sandbox.traffic import SandboxTraffic
-from tests.ynab.conftest import inject
+from tests.helpers.sandbox_side import inject
 from tools.ynab.client import InProcessTransport, YnabClient
 from tools.ynab.errors import UnknownOutcome, YnabError
 from tools.ynab.pacing import Pacer
