@@ -1,5 +1,6 @@
-"""Fixtures for the read tools' tests: a fresh demo plan, and what reached the sandbox (the
-stand-in for YNAB) while a test ran. The agent connected in memory is `tests.helpers.reads`.
+"""Fixtures for the read tools' tests: the demo plan (a module's shared one, or a test's own),
+and what reached the sandbox (the stand-in for YNAB) while a test ran. The agent connected in
+memory is `tests.helpers.reads`.
 
 The tools use the process's YNAB client, pointed at the live sandbox by `live_service`.
 """
@@ -7,7 +8,7 @@ The tools use the process's YNAB client, pointed at the live sandbox by `live_se
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -15,6 +16,7 @@ from asgiref.sync import sync_to_async
 from sandbox import faults
 from sandbox.models import Plan
 from sandbox.seeding import seed_demo_plan
+from tests.helpers.shared_plans import read_only
 from tests.reads.month_truth import SandboxPlan
 
 
@@ -23,9 +25,16 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+@pytest.fixture(scope="module")
+def demo_plan(live_service) -> Iterator[Plan]:
+    """The demo household, seeded once for a module whose tests only read it (checked after)."""
+    with read_only(seed_demo_plan(plan_id=str(uuid.uuid4()))) as plan:
+        yield plan
+
+
 @pytest.fixture
-def demo_plan(live_service) -> Plan:
-    """A fresh copy of the demo household under an id no other test uses."""
+def own_demo_plan(live_service) -> Plan:
+    """A fresh copy of the demo household for one test, which may change it."""
     return seed_demo_plan(plan_id=str(uuid.uuid4()))
 
 
@@ -44,3 +53,9 @@ async def ynab_requests(live_service) -> Callable[[], Awaitable[list]]:
         return await sync_to_async(faults.requests_since)(mark)
 
     return served
+
+
+@pytest.fixture
+def own_sandbox(own_demo_plan: Plan, sandbox_url: str) -> SandboxPlan:
+    """`sandbox` for a test that changes the plan: its own demo plan, as the sandbox serves it."""
+    return SandboxPlan(sandbox_url, own_demo_plan.id)

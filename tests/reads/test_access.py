@@ -3,12 +3,14 @@ against the live sandbox."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import date
 
 import pytest
 from asgiref.sync import sync_to_async
 from mcp.server.mcpserver.exceptions import ToolError
 
+from sandbox.ledger import create_plan
 from sandbox.models import Plan
 from tools import access, arguments
 
@@ -57,6 +59,12 @@ async def test_an_omitted_plan_is_the_configured_default(demo_plan, settings):
 
 
 @pytest.fixture
+def another_plan(live_service) -> Plan:
+    """A second plan, so that the sandbox holds several whatever ran before."""
+    return create_plan(name=f"Another {uuid.uuid4().hex[:8]}", first_month=date(2025, 1, 1))
+
+
+@pytest.fixture
 def no_default_plan(live_service):
     """No plan marked default in the sandbox for the test's duration (then as it was)."""
     marked = list(Plan.objects.filter(is_default=True).values_list("pk", flat=True))
@@ -68,7 +76,7 @@ def no_default_plan(live_service):
 
 
 async def test_an_omitted_plan_among_several_is_refused_naming_list_plans(
-    demo_plan, no_default_plan, settings, live_service
+    demo_plan, another_plan, no_default_plan, settings, live_service
 ):
     settings.AVENIR_MCP_DEFAULT_PLAN = None
     assert await sync_to_async(Plan.objects.count)() >= 2
@@ -80,17 +88,17 @@ async def test_an_omitted_plan_among_several_is_refused_naming_list_plans(
 
 
 async def test_an_omitted_plan_is_the_ynab_default_and_the_listing_is_reused(
-    demo_plan, no_default_plan, settings, ynab_requests
+    own_demo_plan, no_default_plan, settings, ynab_requests
 ):
     settings.AVENIR_MCP_DEFAULT_PLAN = None
-    await sync_to_async(Plan.objects.filter(pk=demo_plan.pk).update)(is_default=True)
+    await sync_to_async(Plan.objects.filter(pk=own_demo_plan.pk).update)(is_default=True)
     try:
         first = await access.open_plan(None)
         second = await access.open_plan(None)
     finally:
-        await sync_to_async(Plan.objects.filter(pk=demo_plan.pk).update)(is_default=False)
+        await sync_to_async(Plan.objects.filter(pk=own_demo_plan.pk).update)(is_default=False)
 
-    assert first.plan_id == second.plan_id == demo_plan.id
+    assert first.plan_id == second.plan_id == own_demo_plan.id
     paths = [entry.path for entry in await ynab_requests()]
     assert paths.count("/sandbox/v1/plans") == 1  # the listing, once
     assert len(paths) == 3  # the listing, the full plan, one delta
@@ -110,7 +118,7 @@ async def test_the_real_plan_id_reads_the_plan_only_to_resolve_an_alias(demo_pla
 
 
 async def test_the_real_plan_id_of_an_omitted_plan_among_several_is_refused_like_open_plans(
-    demo_plan, no_default_plan, settings, live_service
+    demo_plan, another_plan, no_default_plan, settings, live_service
 ):
     settings.AVENIR_MCP_DEFAULT_PLAN = None
 

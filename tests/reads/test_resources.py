@@ -49,11 +49,11 @@ async def test_plans_lists_each_plan_with_its_last_change_for_one_request(demo_p
     assert requests == 1
 
 
-async def test_categories_come_by_group_in_ynabs_order_without_hidden_or_internal_ones(demo_plan):
-    await sync_to_async(hide_category)(demo_plan, "Gifts")
-    held = (await sandbox_get(f"/plans/{demo_plan.id}/categories"))["category_groups"]
+async def test_categories_come_by_group_in_ynabs_order_without_hidden_or_internal_ones(own_demo_plan):
+    await sync_to_async(hide_category)(own_demo_plan, "Gifts")
+    held = (await sandbox_get(f"/plans/{own_demo_plan.id}/categories"))["category_groups"]
 
-    groups, requests = await read(f"ynab://plans/{demo_plan.id}/categories")
+    groups, requests = await read(f"ynab://plans/{own_demo_plan.id}/categories")
 
     expected = [
         {
