@@ -8,14 +8,17 @@ was sent back, which is what the SDK's `callback_handler` returns.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import re
+import secrets
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import parse_qs, urljoin, urlsplit
+from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
 
 import httpx2
 import pytest
@@ -170,3 +173,81 @@ async def mcp_with_oauth(base_url: str, auth: OAuthClientProvider, mode: Mode) -
     http = httpx2.AsyncClient(auth=auth, timeout=httpx2.Timeout(30, read=60))
     async with http, Client(streamable_http_client(f"{base_url}/mcp", http_client=http), mode=mode) as client:
         yield client
+
+
+@dataclass(frozen=True)
+class Registered:
+    """A client registered over /register (RFC 7591), as the service answered."""
+
+    client_id: str
+    client_secret: str | None
+
+    @property
+    def credentials(self) -> dict[str, str]:
+        secret = {"client_secret": self.client_secret} if self.client_secret else {}
+        return {"client_id": self.client_id, **secret}
+
+
+async def register(
+    http: httpx2.AsyncClient, base_url: str, *, redirect_uris: list[str] | None = None, **metadata
+) -> Registered:
+    answer = await http.post(
+        f"{base_url}/register",
+        json={"client_name": "Raw client", "redirect_uris": redirect_uris or [REDIRECT_URI], **metadata},
+    )
+    assert answer.status_code == 201, answer.text
+    body = answer.json()
+    return Registered(body["client_id"], body.get("client_secret"))
+
+
+@dataclass(frozen=True)
+class Pkce:
+    verifier: str
+    challenge: str
+
+    @classmethod
+    def new(cls) -> Pkce:
+        verifier = secrets.token_urlsafe(48)
+        digest = hashlib.sha256(verifier.encode()).digest()
+        return cls(verifier, base64.urlsafe_b64encode(digest).decode().rstrip("="))
+
+
+def authorization_url(base_url: str, client: Registered, pkce: Pkce, **overrides: str) -> str:
+    params = {
+        "response_type": "code",
+        "client_id": client.client_id,
+        "redirect_uri": REDIRECT_URI,
+        "state": "state-42",
+        "code_challenge": pkce.challenge,
+        "code_challenge_method": "S256",
+        "scope": "plans:read",
+        "resource": f"{base_url}/mcp",
+        **overrides,
+    }
+    return f"{base_url}/authorize?{urlencode(params)}"
+
+
+def query_of(url: str) -> dict[str, str]:
+    return {name: values[0] for name, values in parse_qs(urlsplit(url).query).items()}
+
+
+async def code_from_owner(browser: OwnerAtConsent, url: str) -> str:
+    """The code the owner's Allow sends back to the client."""
+    await browser.redirect_handler(url)
+    return query_of(browser.sent_back_to[-1])["code"]
+
+
+async def exchange(
+    http: httpx2.AsyncClient, base_url: str, client: Registered, code: str, verifier: str, **extra: str
+) -> httpx2.Response:
+    return await http.post(
+        f"{base_url}/token",
+        data={
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": REDIRECT_URI,
+            "code_verifier": verifier,
+            **client.credentials,
+            **extra,
+        },
+    )
