@@ -29,7 +29,10 @@ from django.test import Client as DjangoClient
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from tests.browser import chromium
+from tests.browser.agent import Agent
 from tests.served import ServedApp
+from tests.writes.assigned_plans import BudgetHome, budget_home
+from tools.models import McpToken
 
 TEST_TIMEOUT_SECONDS = 90
 
@@ -139,3 +142,29 @@ async def owner_page(page: Page, context: BrowserContext, owner: Owner, live_ser
     """A watched page whose browser is logged in to the admin as the owner."""
     await log_in(context, owner.user, live_service.url)
     return page
+
+
+# --- an agent and a plan of its own ---------------------------------------------------------------
+
+
+@pytest.fixture
+def writes_on(settings) -> None:
+    """Write tools listed to read-write tokens; codes go to the agent (a client that cannot ask).
+
+    pytest-django's `settings` puts the previous values back after the test.
+    """
+    settings.AVENIR_MCP_WRITE = True
+    settings.AVENIR_MCP_REQUIRE_ELICITATION = False
+    settings.AVENIR_MCP_CODES_TO = "agent"
+
+
+@pytest.fixture
+def budget(live_service: ServedApp) -> BudgetHome:
+    """A fresh plan, named uniquely so its rows are told apart in the admin, with Dining Out at 120.00."""
+    return budget_home(name=f"Browser household {uuid.uuid4().hex[:8]}")
+
+
+@pytest.fixture
+def agent(live_service: ServedApp, writes_on: None) -> Agent:
+    _row, token = McpToken.issue(f"browser agent {uuid.uuid4().hex[:8]}", read_only=False)
+    return Agent(live_service.url, token)
