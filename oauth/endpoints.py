@@ -15,6 +15,11 @@ checked against their stored hash (`HashedSecretAuthenticator`; the SDK's compar
 plaintext), and a token request naming another resource is refused with `invalid_target`
 (`ResourceBoundTokenHandler`, RFC 8707 §2; the SDK's handler does not look at it).
 Every request passes the same Host check as /mcp (421 outside `ALLOWED_HOSTS`).
+
+Client ID Metadata Documents (a client identified by a URL, MCP 2025-11-25) are not offered:
+the SDK's server side has no support for them (only its client does), so the metadata does not
+advertise `client_id_metadata_document_supported` and clients, the SDK's included, register
+dynamically instead.
 """
 
 from __future__ import annotations

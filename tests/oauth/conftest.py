@@ -17,7 +17,7 @@ import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
 
 import httpx2
@@ -145,18 +145,20 @@ class MemoryStorage:
 
 def oauth_client(
     base_url: str,
-    browser: OwnerAtConsent,
+    browser: OwnerAtConsent | Any,
     storage: MemoryStorage,
     *,
     name: str = "Test connector",
     auth_method: str = "client_secret_post",
+    redirect_uri: str = REDIRECT_URI,
 ) -> OAuthClientProvider:
-    """The SDK's OAuth client for `<base_url>/mcp`, the owner answering in `browser`."""
+    """The SDK's OAuth client for `<base_url>/mcp`, the owner answering in `browser` (anything
+    with the SDK's `redirect_handler` and `callback_handler`)."""
     return OAuthClientProvider(
         server_url=f"{base_url}/mcp",
         client_metadata=OAuthClientMetadata(
             client_name=name,
-            redirect_uris=[REDIRECT_URI],
+            redirect_uris=[redirect_uri],
             grant_types=["authorization_code", "refresh_token"],
             response_types=["code"],
             token_endpoint_auth_method=auth_method,
