@@ -10,10 +10,11 @@
 | `/token` | code exchange and refresh (rotating) |
 | `/revoke` | revocation (RFC 7009): the token's whole grant |
 
-Two changes to the SDK's set, both for things it leaves to the server: client secrets are
+Three changes to the SDK's set, for things it leaves to the server: client secrets are
 checked against their stored hash (`HashedSecretAuthenticator`; the SDK's compares a stored
-plaintext), and a token request naming another resource is refused with `invalid_target`
-(`ResourceBoundTokenHandler`, RFC 8707 §2; the SDK's handler does not look at it).
+plaintext), a token request naming another resource is refused with `invalid_target`
+(`ResourceBoundTokenHandler`, RFC 8707 §2; the SDK's handler does not look at it), and the
+metadata lists `none` among the client authentication methods (public clients, PKCE alone).
 Every request passes the same Host check as /mcp (421 outside `ALLOWED_HOSTS`).
 
 Client ID Metadata Documents (a client identified by a URL, MCP 2025-11-25) are not offered:
@@ -29,12 +30,15 @@ import binascii
 from collections.abc import Awaitable, Callable
 from urllib.parse import unquote
 
+from mcp.server.auth.handlers.metadata import MetadataHandler
 from mcp.server.auth.handlers.revoke import RevocationHandler
 from mcp.server.auth.handlers.token import TokenErrorResponse, TokenHandler
 from mcp.server.auth.middleware.client_auth import AuthenticationError, ClientAuthenticator
 from mcp.server.auth.routes import (
     REVOCATION_PATH,
     TOKEN_PATH,
+    build_metadata,
+    cors_middleware,
     create_auth_routes,
     create_protected_resource_routes,
 )
@@ -72,6 +76,8 @@ OAUTH_PATHS = frozenset(
     }
 )
 
+CLIENT_AUTH_METHODS = ["client_secret_post", "client_secret_basic", "none"]
+
 # Issuer and resource exactly as written (no trailing slash added): clients compare them as strings.
 _URL = TypeAdapter(AnyHttpUrl, config=ConfigDict(url_preserve_empty_path=True))
 
@@ -100,13 +106,24 @@ class OAuthApp:
     def routes(self, issuer: str) -> list[Route]:
         provider = self.provider
         authenticator = HashedSecretAuthenticator(provider)
+        registration = ClientRegistrationOptions(
+            enabled=True, valid_scopes=list(SCOPES), default_scopes=list(SCOPES)
+        )
+        revocation = RevocationOptions(enabled=True)
         sdk_routes = create_auth_routes(
             provider,
             issuer_url=_URL.validate_python(issuer),
-            client_registration_options=ClientRegistrationOptions(
-                enabled=True, valid_scopes=list(SCOPES), default_scopes=list(SCOPES)
-            ),
-            revocation_options=RevocationOptions(enabled=True),
+            client_registration_options=registration,
+            revocation_options=revocation,
+        )
+        # Public clients (PKCE alone, no secret) are accepted too: say so (RFC 8414 §2).
+        metadata = build_metadata(_URL.validate_python(issuer), None, registration, revocation)
+        metadata.token_endpoint_auth_methods_supported = CLIENT_AUTH_METHODS
+        metadata.revocation_endpoint_auth_methods_supported = CLIENT_AUTH_METHODS
+        server_metadata = Route(
+            AUTHORIZATION_SERVER_METADATA_PATH,
+            cors_middleware(MetadataHandler(metadata).handle, ["GET", "OPTIONS"]),
+            methods=["GET", "OPTIONS"],
         )
         client_authenticated = [
             Route(
@@ -126,8 +143,9 @@ class OAuthApp:
             scopes_supported=list(SCOPES),
             resource_name="avenir-mcp",
         )
-        kept = [route for route in sdk_routes if route.path not in {TOKEN_PATH, REVOCATION_PATH}]
-        return [*kept, *client_authenticated, *resource_metadata]
+        replaced = {TOKEN_PATH, REVOCATION_PATH, AUTHORIZATION_SERVER_METADATA_PATH}
+        kept = [route for route in sdk_routes if route.path not in replaced]
+        return [server_metadata, *kept, *client_authenticated, *resource_metadata]
 
 
 def _client_endpoint(handler: Callable[[Request], Awaitable[Response]]) -> ASGIApp:

@@ -48,6 +48,11 @@ async def test_the_metadata_describes_this_server_and_its_resource(live_service,
     assert server["revocation_endpoint"] == f"{live_service.url}/revoke"
     assert server["code_challenge_methods_supported"] == ["S256"]
     assert server["grant_types_supported"] == ["authorization_code", "refresh_token"]
+    assert server["token_endpoint_auth_methods_supported"] == [
+        "client_secret_post",
+        "client_secret_basic",
+        "none",
+    ]
     assert resource["resource"] == f"{live_service.url}/mcp"
     assert resource["authorization_servers"] == [live_service.url]
     assert resource["scopes_supported"] == ["plans:read", "plans:write"]

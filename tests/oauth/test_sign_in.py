@@ -4,15 +4,19 @@ registration, the owner's consent, code exchange, tools/list, refresh, revocatio
 from __future__ import annotations
 
 import time
+import uuid
 
 import anyio
 import httpx2
 import pytest
+from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient, OAuthGrant, OAuthToken
 from tests.oauth.conftest import MemoryStorage, mcp_with_oauth, oauth_client, owner_browser
-from tools.models import hash_token
+from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_home
+from tools.auth import Principal
+from tools.models import Operation, hash_token
 
 pytestmark = pytest.mark.anyio
 
@@ -165,3 +169,39 @@ async def test_the_client_is_recorded_with_only_the_hash_of_its_secret(live_serv
     assert storage.client_info.client_secret not in str(row.registration)
     assert row.secret_matches(storage.client_info.client_secret)
     assert row.last_used_at is not None
+
+
+async def test_a_read_write_grants_change_waits_for_the_owner_and_is_logged_as_the_client(
+    live_service, owner, settings
+):
+    settings.AVENIR_MCP_WRITE = True
+    budget = await sync_to_async(budget_home)(f"OAuth household {uuid.uuid4().hex[:8]}")
+    arguments = {
+        "plan_id": budget.id,
+        "month": budget.month[:7],
+        "category_id": budget.home.dining,
+        "amount": "150.00",
+    }
+    storage = MemoryStorage()
+    with anyio.fail_after(60):
+        async with owner_browser(live_service.url, owner) as browser:
+            auth = oauth_client(live_service.url, browser, storage, name="Writer")
+            async with mcp_with_oauth(live_service.url, auth, "2026-07-28") as client:
+                proposed = await client.call_tool("set_category_budget", arguments)
+                untouched = await assigned(budget, budget.home.dining)
+                code = proposed.structured_content["confirmation"]
+                applied = await client.call_tool("set_category_budget", {**arguments, "confirmation": code})
+
+    operation = await Operation.objects.aget(pk=applied.structured_content["operation_id"])
+    assert proposed.structured_content["status"] == "confirmation_required"
+    assert untouched == DINING_ASSIGNED
+    assert applied.structured_content["status"] == "applied"
+    assert await assigned(budget, budget.home.dining) == 150_000
+    assert operation.client == "OAuth: Writer"
+    assert operation.token_id is None
+
+
+def test_a_local_principal_cannot_pass_for_an_oauth_grant():
+    with pytest.raises(ValueError, match="pass for a token"):
+        Principal.local("oauth:1")
+    assert Principal(token_id=None, name="OAuth: Claude", read_only=True, grant_id=7).key == "oauth:7"
