@@ -33,6 +33,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from avenir_site.mcp_server import HttpServers
 from oauth.addresses import resource_metadata_url
+from oauth.models import SCOPES
 from oauth.provider import principal_of_access_token
 from tools import settling, ynab
 from tools.auth import PRINCIPAL_SCOPE_KEY, Principal, authenticate
@@ -197,7 +198,9 @@ async def principal_of_bearer(token: str) -> Principal | None:
 def unauthorized(*, has_credentials: bool) -> Response:
     """401 with the challenge RFC 6750 describes (an error code only when a token was sent),
     naming where OAuth clients find how to sign in (RFC 9728 §5.1)."""
-    metadata = f'resource_metadata="{resource_metadata_url()}"'
+    # The scopes to ask for (MCP authorization, scope selection): both, so that the owner
+    # chooses on the consent page between reading and proposing changes.
+    metadata = f'resource_metadata="{resource_metadata_url()}", scope="{" ".join(SCOPES)}"'
     if not has_credentials:
         challenge = f'Bearer realm="{_REALM}", {metadata}'
         body = {"error": "invalid_request", "error_description": "Authorization: Bearer <token> is required"}

@@ -133,6 +133,7 @@ async def test_a_revoked_grant_is_refused_at_once_and_the_client_must_ask_again(
     challenge = raw.headers["WWW-Authenticate"]
     assert 'error="invalid_token"' in challenge
     assert f'resource_metadata="{live_service.url}/.well-known/oauth-protected-resource/mcp"' in challenge
+    assert 'scope="plans:read plans:write"' in challenge
     assert refreshed.status_code == 400
     assert refreshed.json()["error"] == "invalid_grant"
     assert len(browser.pages) == 2
