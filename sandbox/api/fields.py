@@ -45,9 +45,6 @@ class Body:
             raise bad_request(f"{member} is required")
         return cls(body[member], where=member)
 
-    def has(self, name: str) -> bool:
-        return name in self.data
-
     def fail(self, detail: str) -> Exception:
         return bad_request(detail, self.index)
 
