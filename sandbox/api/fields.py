@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any, Final
 
-from sandbox.api.errors import bad_request
+from sandbox.api.http import bad_request
 
 
 class _Missing:
