@@ -32,7 +32,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 MAX_PAGE = 200
 CURSOR_REFUSAL = "This cursor belongs to another query; call again without cursor."
 _MAX_CURSOR_LENGTH = 500  # as the tools' `cursor` argument allows
-_OFFSET = "offset"
+OFFSET_CURSOR = "offset"  # the kind of `paginate`'s cursors (its salt)
 
 
 class InvalidCursor(ToolError):
@@ -66,13 +66,13 @@ def paginate(
     """
     if not 1 <= limit <= MAX_PAGE:
         raise ValueError(f"limit must be 1 to {MAX_PAGE}, not {limit}")
-    offset = 0 if cursor is None else read_cursor(_OFFSET, cursor, query)
+    offset = 0 if cursor is None else read_cursor(OFFSET_CURSOR, cursor, query)
     if isinstance(items, Sequence):
         window, total = tuple(items[offset : offset + limit + 1]), len(items)
     else:
         window, total = tuple(islice(items, offset, offset + limit + 1)), None
     more = len(window) > limit
-    next_cursor = sign_cursor(_OFFSET, query, offset + limit) if more else None
+    next_cursor = sign_cursor(OFFSET_CURSOR, query, offset + limit) if more else None
     return Page(items=window[:limit], next_cursor=next_cursor, offset=offset, total=total)
 
 

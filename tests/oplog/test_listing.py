@@ -12,7 +12,7 @@ from tools import oplog
 from tools.auth import Principal
 from tools.models import Operation
 from tools.oplog import listing
-from tools.paging import CURSOR_REFUSAL, sign_cursor
+from tools.paging import CURSOR_REFUSAL, OFFSET_CURSOR, sign_cursor
 
 pytestmark = pytest.mark.anyio
 
@@ -143,9 +143,9 @@ async def test_it_refuses_a_cursor_of_another_kind_of_listing_for_the_same_query
     key = listing._query_key("list_operations", query)
     position = [second.created_at.isoformat(), second.pk]
 
-    resumed = await oplog.page(query, limit=1, cursor=sign_cursor(listing._KEYSET, key, position))
+    resumed = await oplog.page(query, limit=1, cursor=sign_cursor(listing.KEYSET_CURSOR, key, position))
     with pytest.raises(oplog.InvalidCursor) as refused:
-        await oplog.page(query, limit=1, cursor=sign_cursor("offset", key, position))
+        await oplog.page(query, limit=1, cursor=sign_cursor(OFFSET_CURSOR, key, position))
 
     assert [op.pk for op in resumed.operations] == [first.pk]
     assert str(refused.value) == CURSOR_REFUSAL

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mcp.server.mcpserver.exceptions import ToolError
 
+from tools.oplog.listing import KEYSET_CURSOR
 from tools.paging import CURSOR_REFUSAL, paginate, sign_cursor
 
 QUERY = {"tool": "list_payees", "plan": "p1", "search": None}
@@ -102,7 +103,7 @@ def test_an_altered_cursor_is_refused():
 
 
 def test_a_cursor_of_another_kind_of_listing_is_refused_even_for_the_same_query():
-    other_kind = sign_cursor("oplog-keyset", QUERY, 4)
+    other_kind = sign_cursor(KEYSET_CURSOR, QUERY, 4)
 
     with pytest.raises(ToolError) as refused:
         paginate(list(range(10)), limit=4, cursor=other_kind, query=QUERY)

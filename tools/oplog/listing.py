@@ -13,7 +13,7 @@ from django.utils import timezone
 from tools.models import Operation
 from tools.paging import MAX_PAGE, read_cursor, sign_cursor
 
-_KEYSET = "oplog-keyset"
+KEYSET_CURSOR = "oplog-keyset"  # the kind of the log's cursors (its salt): never read as an offset
 
 
 async def get(plan_id: str, op_id: str) -> Operation | None:
@@ -64,7 +64,7 @@ def page_sync(
     query_key = _query_key(scope, query)
     rows = _filtered(query)
     if cursor is not None:
-        created_at, op_id = read_cursor(_KEYSET, cursor, query_key)
+        created_at, op_id = read_cursor(KEYSET_CURSOR, cursor, query_key)
         rows = _after(rows, dt.datetime.fromisoformat(created_at), op_id)
     found = list(rows[: limit + 1])
     more = len(found) > limit
@@ -72,7 +72,7 @@ def page_sync(
     if not more:
         return OperationPage(found, None)
     position = [found[-1].created_at.isoformat(), found[-1].pk]
-    return OperationPage(found, sign_cursor(_KEYSET, query_key, position))
+    return OperationPage(found, sign_cursor(KEYSET_CURSOR, query_key, position))
 
 
 def start_of_day(day: dt.date) -> dt.datetime:
