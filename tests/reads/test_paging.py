@@ -96,6 +96,7 @@ def test_an_altered_cursor_is_refused():
         f"{forged_payload}:{stamp}:{signature}",
         f"{payload}:{stamp}:{signature[:-2]}{'BB' if signature.endswith('AA') else 'AA'}",
         cursor + "x",
+        cursor + "x" * 500,
     ):
         with pytest.raises(ToolError) as refused:
             paginate(list(range(10)), limit=4, cursor=forged, query=QUERY)
