@@ -45,8 +45,22 @@ class ConsentRequest:
     resource: str
 
     @property
-    def may_write(self) -> bool:
+    def asks_to_write(self) -> bool:
         return SCOPE_WRITE in self.scopes
+
+    @property
+    def may_write(self) -> bool:
+        """Whether the owner may allow changes: asked for, or no scope asked at all (the owner
+        then chooses, read only preselected)."""
+        return self.asks_to_write or not self.scopes
+
+    def granted(self, access: str | None) -> tuple[str, ...]:
+        """The scopes the owner's answer grants: `access` is `read` or `read_write`; without
+        one, what the client asked for (read only when it asked nothing)."""
+        if not self.may_write:
+            return (SCOPE_READ,)
+        chosen = access or ("read_write" if self.asks_to_write else "read")
+        return (SCOPE_READ, SCOPE_WRITE) if chosen == "read_write" else (SCOPE_READ,)
 
     def page_url(self) -> str:
         signed = signing.dumps(asdict(self), salt=_SALT, compress=True)
@@ -82,13 +96,10 @@ def consent(request: HttpRequest) -> HttpResponse:
         return pending.answer(error="access_denied", error_description="The owner denied access.")
     if decision != "allow":
         return _refusal(request, "Choose Allow or Deny.")
-    scopes = pending.scopes
-    if pending.may_write and request.POST.get("access") == "read":
-        scopes = (SCOPE_READ,)
     code = OAuthCode.issue(
         client=client,
         owner=request.user,
-        scope=scope_text(scopes) or SCOPE_READ,
+        scope=scope_text(pending.granted(request.POST.get("access"))),
         resource=pending.resource,
         code_challenge=pending.code_challenge,
         redirect_uri=pending.redirect_uri,

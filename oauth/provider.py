@@ -32,7 +32,6 @@ from oauth.addresses import is_this_resource, resource_url
 from oauth.models import (
     ACCESS_TOKEN_LIFETIME,
     ACCESS_TOKEN_PREFIX,
-    SCOPE_READ,
     SCOPE_WRITE,
     OAuthClient,
     OAuthCode,
@@ -117,10 +116,9 @@ class DjangoOAuthProvider:
 
         if params.resource is not None and not is_this_resource(params.resource):
             raise AuthorizeError("invalid_target", f"This server only issues tokens for {resource_url()}.")
-        scopes = tuple(params.scopes or (SCOPE_READ,))
         return ConsentRequest(
             client_id=client.client_id,
-            scopes=scopes,
+            scopes=tuple(params.scopes or ()),
             code_challenge=params.code_challenge,
             redirect_uri=str(params.redirect_uri),
             redirect_uri_provided_explicitly=params.redirect_uri_provided_explicitly,

@@ -214,7 +214,8 @@ class Pkce:
         return cls(verifier, base64.urlsafe_b64encode(digest).decode().rstrip("="))
 
 
-def authorization_url(base_url: str, client: Registered, pkce: Pkce, **overrides: str) -> str:
+def authorization_url(base_url: str, client: Registered, pkce: Pkce, **overrides: str | None) -> str:
+    """An authorization request; an override of None leaves that parameter out."""
     params = {
         "response_type": "code",
         "client_id": client.client_id,
@@ -226,7 +227,8 @@ def authorization_url(base_url: str, client: Registered, pkce: Pkce, **overrides
         "resource": f"{base_url}/mcp",
         **overrides,
     }
-    return f"{base_url}/authorize?{urlencode(params)}"
+    given = {name: value for name, value in params.items() if value is not None}
+    return f"{base_url}/authorize?{urlencode(given)}"
 
 
 def query_of(url: str) -> dict[str, str]:

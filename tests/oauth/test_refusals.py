@@ -345,3 +345,20 @@ async def test_a_refresh_keeps_the_old_access_token_no_longer(live_service, http
     assert with_old.status_code == 401
     assert with_new.status_code == 200
     assert await OAuthToken.objects.filter(grant__client__client_id=client.client_id).acount() == 4
+
+
+@pytest.mark.parametrize(
+    ("access", "granted"), [(None, "plans:read"), ("read_write", "plans:read plans:write")]
+)
+async def test_without_a_scope_asked_the_owner_chooses_read_only_first(
+    live_service, http, browser, access, granted
+):
+    client, pkce = await register(http, live_service.url), Pkce.new()
+    browser.access = access
+
+    code = await code_from_owner(browser, authorization_url(live_service.url, client, pkce, scope=None))
+    answer = await exchange(http, live_service.url, client, code, pkce.verifier)
+
+    assert "Allow Raw client to read your plans?" in browser.pages[-1]
+    assert 'value="read" checked' in browser.pages[-1]
+    assert answer.json()["scope"] == granted
