@@ -44,6 +44,14 @@ def new_secret(prefix: str) -> str:
     return prefix + secrets.token_urlsafe(32)
 
 
+def prune_expired() -> None:
+    """Forget codes and tokens expired for a day: they can no longer be used, and a replayed
+    one is refused as unknown. Runs on each consent and refresh (one DELETE each, indexed)."""
+    cutoff = timezone.now() - timedelta(days=1)
+    OAuthCode.objects.filter(expires_at__lt=cutoff).delete()
+    OAuthToken.objects.filter(expires_at__lt=cutoff).delete()
+
+
 def scope_text(scopes: list[str] | tuple[str, ...]) -> str:
     """Scopes as OAuth writes them: space-separated, in a stable order."""
     return " ".join(scope for scope in SCOPES if scope in scopes)
@@ -160,7 +168,7 @@ class OAuthCode(models.Model):
     code_challenge = models.CharField(max_length=128)
     redirect_uri = models.CharField(max_length=2000)
     redirect_uri_provided_explicitly = models.BooleanField(default=True)
-    expires_at = models.DateTimeField()
+    expires_at = models.DateTimeField(db_index=True)
     used_at = models.DateTimeField(null=True, blank=True)
     grant = models.ForeignKey(
         OAuthGrant, null=True, blank=True, on_delete=models.CASCADE, related_name="+", help_text="Once used."
@@ -169,6 +177,7 @@ class OAuthCode(models.Model):
     @classmethod
     def issue(cls, **fields: object) -> str:
         """Store a code (its hash) for the consent just given; returns the plaintext."""
+        prune_expired()
         plaintext = new_secret(_CODE_PREFIX)
         cls.objects.create(
             code_hash=hash_token(plaintext), expires_at=timezone.now() + CODE_LIFETIME, **fields
@@ -205,7 +214,7 @@ class OAuthToken(models.Model):
     token_hash = models.CharField(max_length=64, unique=True)
     scope = models.CharField(max_length=100)
     created_at = models.DateTimeField(auto_now_add=True)
-    expires_at = models.DateTimeField()
+    expires_at = models.DateTimeField(db_index=True)
     # A refresh token is used once (rotated); an access token is retired when its grant refreshes.
     retired_at = models.DateTimeField(null=True, blank=True)
 
@@ -227,4 +236,6 @@ class OAuthToken(models.Model):
             OAuthToken.objects.filter(
                 grant_id=self.grant_id, kind=self.Kind.ACCESS, retired_at__isnull=True
             ).update(retired_at=now)
-            return self.grant.issue_tokens(scopes)
+            tokens = self.grant.issue_tokens(scopes)
+        prune_expired()
+        return tokens

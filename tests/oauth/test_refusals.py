@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import timedelta
 
 import httpx2
 import pytest
@@ -362,3 +363,21 @@ async def test_without_a_scope_asked_the_owner_chooses_read_only_first(
     assert "Allow Raw client to read your plans?" in browser.pages[-1]
     assert 'value="read" checked' in browser.pages[-1]
     assert answer.json()["scope"] == granted
+
+
+async def test_tokens_expired_for_a_day_are_forgotten_and_rotated_ones_kept(live_service, http, browser):
+    client, pkce = await register(http, live_service.url), Pkce.new()
+    code = await code_from_owner(browser, authorization_url(live_service.url, client, pkce))
+    first = (await exchange(http, live_service.url, client, code, pkce.verifier)).json()
+    long_ago = timezone.now() - timedelta(days=2)
+    await OAuthToken.objects.filter(token_hash=hash_token(first["access_token"])).aupdate(expires_at=long_ago)
+
+    refreshed = await http.post(
+        f"{live_service.url}/token",
+        data={"grant_type": "refresh_token", "refresh_token": first["refresh_token"], **client.credentials},
+    )
+
+    assert refreshed.status_code == 200
+    assert not await OAuthToken.objects.filter(token_hash=hash_token(first["access_token"])).aexists()
+    # The rotated refresh token stays until it expires: presented again, it revokes the grant.
+    assert await OAuthToken.objects.filter(token_hash=hash_token(first["refresh_token"])).aexists()
