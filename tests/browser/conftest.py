@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 from inspect import iscoroutinefunction
 
 import anyio
@@ -105,23 +104,11 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Iterator[None]:
 # --- the owner ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Owner:
-    """The person who runs the service: a superuser of the admin, with a password."""
-
-    user: User
-    password: str
-
-    @property
-    def username(self) -> str:
-        return self.user.get_username()
-
-
 @pytest.fixture
-def owner() -> Owner:
-    password = uuid.uuid4().hex
-    user = User.objects.create_superuser(username=f"owner-{uuid.uuid4().hex[:10]}", password=password)
-    return Owner(user, password)
+def owner() -> User:
+    """The person who runs the service: a superuser of the admin (no password: `owner_page` logs
+    in by session; hashing one costs a second on a busy machine)."""
+    return User.objects.create_superuser(username=f"owner-{uuid.uuid4().hex[:10]}", password=None)
 
 
 async def log_in(context: BrowserContext, user: User, base_url: str) -> None:
@@ -138,9 +125,9 @@ async def log_in(context: BrowserContext, user: User, base_url: str) -> None:
 
 
 @pytest.fixture
-async def owner_page(page: Page, context: BrowserContext, owner: Owner, live_service: ServedApp) -> Page:
+async def owner_page(page: Page, context: BrowserContext, owner: User, live_service: ServedApp) -> Page:
     """A watched page whose browser is logged in to the admin as the owner."""
-    await log_in(context, owner.user, live_service.url)
+    await log_in(context, owner, live_service.url)
     return page
 
 
