@@ -25,7 +25,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client as DjangoClient
-from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
 
 from tests.browser import chromium
 from tests.browser.agent import Agent
@@ -34,6 +34,7 @@ from tests.writes.assigned_plans import BudgetHome, budget_home
 from tools.models import McpToken
 
 TEST_TIMEOUT_SECONDS = 90
+expect.set_options(timeout=chromium.ASSERTION_TIMEOUT_MS)  # a shared machine can be slow to render
 
 
 @pytest.fixture(scope="package")
