@@ -40,6 +40,7 @@ ARGS = [
 LAUNCH_TIMEOUT_MS = 30_000
 ACTION_TIMEOUT_MS = 10_000  # a click, a fill, a wait for an element
 NAVIGATION_TIMEOUT_MS = 20_000  # a page load (an undo page reads the plan from YNAB first)
+ASSERTION_TIMEOUT_MS = 10_000  # how long `expect(...)` waits for the page to agree (default 5 s)
 STATIC_FILES = {"stylesheet", "script", "image", "font", "media"}
 
 

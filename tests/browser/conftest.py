@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 from inspect import iscoroutinefunction
 
 import anyio
@@ -26,7 +25,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client as DjangoClient
-from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
 
 from tests.browser import chromium
 from tests.browser.agent import Agent
@@ -35,6 +34,7 @@ from tests.writes.assigned_plans import BudgetHome, budget_home
 from tools.models import McpToken
 
 TEST_TIMEOUT_SECONDS = 90
+expect.set_options(timeout=chromium.ASSERTION_TIMEOUT_MS)  # a shared machine can be slow to render
 
 
 @pytest.fixture(scope="package")
@@ -105,23 +105,11 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Iterator[None]:
 # --- the owner ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Owner:
-    """The person who runs the service: a superuser of the admin, with a password."""
-
-    user: User
-    password: str
-
-    @property
-    def username(self) -> str:
-        return self.user.get_username()
-
-
 @pytest.fixture
-def owner() -> Owner:
-    password = uuid.uuid4().hex
-    user = User.objects.create_superuser(username=f"owner-{uuid.uuid4().hex[:10]}", password=password)
-    return Owner(user, password)
+def owner() -> User:
+    """The person who runs the service: a superuser of the admin (no password: `owner_page` logs
+    in by session; hashing one costs a second on a busy machine)."""
+    return User.objects.create_superuser(username=f"owner-{uuid.uuid4().hex[:10]}", password=None)
 
 
 async def log_in(context: BrowserContext, user: User, base_url: str) -> None:
@@ -138,9 +126,9 @@ async def log_in(context: BrowserContext, user: User, base_url: str) -> None:
 
 
 @pytest.fixture
-async def owner_page(page: Page, context: BrowserContext, owner: Owner, live_service: ServedApp) -> Page:
+async def owner_page(page: Page, context: BrowserContext, owner: User, live_service: ServedApp) -> Page:
     """A watched page whose browser is logged in to the admin as the owner."""
-    await log_in(context, owner.user, live_service.url)
+    await log_in(context, owner, live_service.url)
     return page
 
 

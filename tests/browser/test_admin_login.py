@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import uuid
+from dataclasses import dataclass
+
 import pytest
+from django.contrib.auth.models import User
 from playwright.async_api import Page, expect
 
-from tests.browser.conftest import Owner
-
 pytestmark = pytest.mark.anyio
+
+
+@dataclass(frozen=True)
+class Owner:
+    username: str
+    password: str
+
+
+@pytest.fixture
+def owner() -> Owner:
+    """The owner with a password, to type into the login form."""
+    owner = Owner(f"owner-{uuid.uuid4().hex[:10]}", uuid.uuid4().hex)
+    User.objects.create_superuser(username=owner.username, password=owner.password)
+    return owner
 
 
 async def test_the_owner_logs_in_and_reaches_the_admin_index(page: Page, owner: Owner):
