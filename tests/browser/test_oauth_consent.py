@@ -7,13 +7,16 @@ native client: the browser is sent there with the code, and the SDK reads it fro
 
 from __future__ import annotations
 
+import uuid
+from dataclasses import dataclass
+
 import httpx2
 import pytest
+from django.contrib.auth.models import User
 from mcp.shared.auth import AuthorizationCodeResult
 from playwright.async_api import Page, expect
 
 from oauth.models import OAuthGrant
-from tests.browser.conftest import Owner
 from tests.oauth.callback import LoopbackCallback
 from tests.oauth.conftest import (
     MemoryStorage,
@@ -84,6 +87,20 @@ async def test_deny_sends_access_denied_and_no_code(owner_page: Page, live_servi
     assert not await OAuthGrant.objects.filter(client__client_id=client.client_id).aexists()
 
 
+@dataclass(frozen=True)
+class Owner:
+    username: str
+    password: str
+
+
+@pytest.fixture
+def owner_with_password() -> Owner:
+    """The owner with a password, to type into the login form on the way to the consent page."""
+    owner = Owner(f"owner-{uuid.uuid4().hex[:10]}", uuid.uuid4().hex)
+    User.objects.create_superuser(username=owner.username, password=owner.password)
+    return owner
+
+
 class OwnerInChromium:
     """The SDK's redirect and callback handlers: the authorization URL opens in Chromium, the
     owner logs in with the admin's form and answers; the code comes back through the listener."""
@@ -109,8 +126,9 @@ class OwnerInChromium:
 
 @pytest.mark.parametrize("mode", ["2026-07-28", "legacy"])
 async def test_the_sdk_client_signs_in_with_the_owner_answering_in_chromium(
-    page: Page, owner: Owner, live_service, settings, mode
+    page: Page, owner_with_password: Owner, live_service, settings, mode
 ):
+    owner = owner_with_password
     settings.AVENIR_MCP_WRITE = True
     storage = MemoryStorage()
     async with LoopbackCallback() as callback:
