@@ -29,6 +29,7 @@ from mcp.shared.auth import OAuthToken as TokenResponse
 from pydantic import AnyUrl
 
 from oauth.addresses import is_this_resource, resource_url
+from oauth.consent import ConsentRequest
 from oauth.models import (
     ACCESS_TOKEN_LIFETIME,
     ACCESS_TOKEN_PREFIX,
@@ -112,8 +113,6 @@ class DjangoOAuthProvider:
 
     async def authorize(self, client: OAuthClientInformationFull, params: AuthorizationParams) -> str:
         """The consent page, where the owner (logged in) allows or denies the client."""
-        from oauth.consent import ConsentRequest  # the view module imports this one
-
         if params.resource is not None and not is_this_resource(params.resource):
             raise AuthorizeError("invalid_target", f"This server only issues tokens for {resource_url()}.")
         return ConsentRequest(
