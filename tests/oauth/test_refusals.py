@@ -381,3 +381,30 @@ async def test_tokens_expired_for_a_day_are_forgotten_and_rotated_ones_kept(live
     assert not await OAuthToken.objects.filter(token_hash=hash_token(first["access_token"])).aexists()
     # The rotated refresh token stays until it expires: presented again, it revokes the grant.
     assert await OAuthToken.objects.filter(token_hash=hash_token(first["refresh_token"])).aexists()
+
+
+async def test_the_oauth_endpoints_refuse_a_host_outside_allowed_hosts(live_service, http):
+    answer = await http.get(
+        f"{live_service.url}/.well-known/oauth-authorization-server", headers={"Host": "evil.example"}
+    )
+
+    assert answer.status_code == 421
+
+
+async def test_revoking_a_token_it_does_not_know_answers_200_as_rfc_7009_says(live_service, http):
+    client = await register(http, live_service.url)
+
+    unknown = {"token": "avo_unknown", **client.credentials}
+    answer = await http.post(f"{live_service.url}/revoke", data=unknown)
+
+    assert answer.status_code == 200
+
+
+async def test_a_browser_client_may_call_the_token_endpoint_across_origins(live_service, http):
+    preflight = await http.options(
+        f"{live_service.url}/token",
+        headers={"Origin": "https://inspector.example", "Access-Control-Request-Method": "POST"},
+    )
+
+    assert preflight.status_code == 200
+    assert preflight.headers["access-control-allow-origin"] in {"*", "https://inspector.example"}
