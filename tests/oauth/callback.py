@@ -35,7 +35,9 @@ class LoopbackCallback:
 
     async def __aexit__(self, *exc_info: object) -> None:
         self._server.close()
-        await self._server.wait_closed()
+        # Python 3.12+ also waits for open connections: a browser's idle preconnect must not hang.
+        with anyio.move_on_after(5):
+            await self._server.wait_closed()
 
     async def received(self) -> dict[str, str]:
         with anyio.fail_after(20):
