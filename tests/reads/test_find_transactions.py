@@ -20,9 +20,9 @@ from tests.reads.conftest import (
     requests_after,
     sandbox_get,
 )
-from tools.access import today
 from tools.logic.payees import normalise_payee
 from tools.logic.text import safe_text
+from tools.plan_lookup import today
 
 pytestmark = pytest.mark.anyio
 

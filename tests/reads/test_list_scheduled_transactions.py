@@ -20,7 +20,7 @@ from tests.reads.conftest import (
     requests_after,
     sandbox_get,
 )
-from tools.access import today
+from tools.plan_lookup import today
 
 pytestmark = pytest.mark.anyio
 
