@@ -70,7 +70,7 @@ async def open_plan(plan_id: str | None) -> ynab.PlanSnapshot:
     (the delta), the full export when cold and not stored. Inside the write flow
     (`request_kind(WRITE)`) it always reads fresh.
     """
-    chosen = await _chosen_plan_id(plan_id)
+    chosen = await _choose_plan_id(plan_id)
     try:
         return await ynab.plan_snapshot(chosen)
     except ynab.YnabError as error:
@@ -93,7 +93,7 @@ async def real_plan_id(plan_id: str | None) -> str:
     id (`open_plan`'s rule): neither reads the plan. Only an alias (`last-used`) is resolved
     by reading the plan, one delta request once warm. Refusals as `open_plan`'s.
     """
-    chosen = await _chosen_plan_id(plan_id)
+    chosen = await _choose_plan_id(plan_id)
     if chosen not in ALIASES:
         return chosen
     return (await open_plan(chosen)).plan_id
@@ -111,7 +111,7 @@ def default_plan_id(listing: ynab.PlanList) -> str | None:
     return listing.plans[0].id if len(listing.plans) == 1 else None
 
 
-async def _chosen_plan_id(plan_id: str | None) -> str:
+async def _choose_plan_id(plan_id: str | None) -> str:
     """`plan_id` checked, or the default plan's id; an alias stays an alias."""
     if plan_id is not None:
         return id_arg(plan_id, what="plan")
@@ -168,15 +168,15 @@ def unknown(what: str, value: str) -> ToolError:
 
 def require_account(snapshot: ynab.PlanSnapshot, account_id: str) -> Account:
     """The account (closed ones included; deleted ones are not in the snapshot)."""
-    return _known(snapshot.accounts.get(account_id), "account", account_id)
+    return _require_found(snapshot.accounts.get(account_id), "account", account_id)
 
 
 def require_category(snapshot: ynab.PlanSnapshot, category_id: str) -> Category:
     """The category (hidden and internal ones included; deleted ones are not in the snapshot)."""
-    return _known(snapshot.categories.get(category_id), "category", category_id)
+    return _require_found(snapshot.categories.get(category_id), "category", category_id)
 
 
-def _known(found: _Entity | None, what: str, value: str) -> _Entity:
+def _require_found(found: _Entity | None, what: str, value: str) -> _Entity:
     """`found`, or the refusal saying where valid ids of that kind come from."""
     if found is None:
         raise unknown(what, value)

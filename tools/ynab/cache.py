@@ -236,10 +236,10 @@ class PlanCache:
         with self._lock:
             future = self._restores.get(key)
             if future is None:
-                future = self._restores[key] = _restorer.submit(self._load_stored, key)
+                future = self._restores[key] = _restorer.submit(self._load_from_store, key)
             return future
 
-    def _load_stored(self, key: CacheKey) -> None:
+    def _load_from_store(self, key: CacheKey) -> None:
         started = time.perf_counter()
         snapshot = store.load(*key)
         if snapshot is None:
@@ -324,7 +324,7 @@ class PlanCache:
             )
             aliases = [alias for (*at, alias), real_id in self._aliases.items() if (*at, real_id) == key]
         if changed:
-            self.saver.changed(client.base_url, client.token_tag, snapshot, aliases)
+            self.saver.plan_changed(client.base_url, client.token_tag, snapshot, aliases)
         return snapshot
 
     def flush(self) -> None:

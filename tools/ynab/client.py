@@ -56,14 +56,13 @@ from tools.logic.ids import check_id
 from tools.ynab import pacing
 from tools.ynab.errors import UnknownOutcome, YnabError, error_for_status
 from tools.ynab.pacing import Pacer, RequestKind, current_kind, pacer_for, retry_after_seconds, wait_phrase
-from tools.ynab.snapshot import MalformedAnswer, PlanSummary, parse_plan_summaries
+from tools.ynab.snapshot import Json, MalformedAnswer, PlanSummary, parse_plan_summaries
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=10.0)
 _OFF_LOOP_BYTES = 1024 * 1024
 ALIASES = frozenset({"last-used", "default"})  # plan ids YNAB resolves itself
-Json = dict[str, Any]
 
 
 # --- URL paths ------------------------------------------------------------------------------
@@ -104,7 +103,7 @@ def _is_real_date(text: str) -> bool:
     return True
 
 
-def checked_base_url(base_url: str) -> str:
+def check_base_url(base_url: str) -> str:
     """The base URL without a trailing slash; HTTPS required except for loopback hosts."""
     url = httpx.URL(base_url)
     if url.scheme == "https" and url.host:
@@ -224,12 +223,12 @@ class Sender:
         if response.is_success:
             return response
         if status == 429:
-            raise self._rate_limited(response, retry_after)
+            raise self._rate_limit_error(response, retry_after)
         if status in RETRIED_STATUSES and call.is_read and not last:
             return None
         raise error_from_response(response, method=call.method)
 
-    def _rate_limited(self, response: httpx.Response, retry_after: str | None) -> YnabError:
+    def _rate_limit_error(self, response: httpx.Response, retry_after: str | None) -> YnabError:
         until = self.pacer.pause(retry_after)
         error_id, name, detail = _envelope(response)
         return YnabError(
@@ -365,7 +364,7 @@ class YnabClient:
         transport: httpx.AsyncBaseTransport | None = None,
         timeout: httpx.Timeout = DEFAULT_TIMEOUT,
     ) -> None:
-        self.base_url = checked_base_url(base_url)
+        self.base_url = check_base_url(base_url)
         self.token_tag = ynab_token_tag(token)
         self._token = token
         self._transport = transport

@@ -599,7 +599,7 @@ def parse_plan_delta(data: Json) -> PlanDelta:
     try:
         return _plan_delta(data["plan"], int(data["server_knowledge"]))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise _malformed("the plan", exc) from exc
+        raise _malformed_answer("the plan", exc) from exc
 
 
 def parse_plan_summaries(data: Json) -> tuple[tuple[PlanSummary, ...], str | None]:
@@ -609,10 +609,10 @@ def parse_plan_summaries(data: Json) -> tuple[tuple[PlanSummary, ...], str | Non
         default = data.get("default_plan")
         return plans, (default["id"] if default else None)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise _malformed("the plan list", exc) from exc
+        raise _malformed_answer("the plan list", exc) from exc
 
 
-def _malformed(what: str, exc: Exception) -> MalformedAnswer:
+def _malformed_answer(what: str, exc: Exception) -> MalformedAnswer:
     reason = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)[:200]
     return MalformedAnswer(
         f"YNAB's answer for {what} was not in the shape this service expects ({reason}); "

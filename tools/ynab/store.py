@@ -308,7 +308,7 @@ class Saver:
         self._saved_at: dict[tuple[str, str, str], float] = {}
         self._saving: dict[tuple[str, str, str], threading.Thread] = {}
 
-    def changed(
+    def plan_changed(
         self, base_url: str, token_tag: str, snapshot: PlanSnapshot, aliases: Sequence[str] = ()
     ) -> None:
         """A sync changed `snapshot`: save it now (in a thread) or with a later sync or flush."""
