@@ -20,7 +20,10 @@ from sandbox.seeding import seed_demo_plan
 from tests.ynab.compare import differences, index_errors
 from tools.ynab import plan_snapshot
 from tools.ynab.cache import PlanCache
+from tools.ynab.client import YnabClient
 from tools.ynab.errors import YnabError
+from tools.ynab.pacing import Pacer
+from tools.ynab.snapshot import MalformedAnswer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 
@@ -239,3 +242,25 @@ async def test_an_unknown_plan_is_a_ynab_404_that_says_which_ids_to_use(client, 
     assert (refused.value.status, refused.value.error_id) == (404, "404.2")
     assert "list_plans" in refused.value.message
     assert not refused.value.retryable
+
+
+@pytest.mark.parametrize("asked", ["a-plan-id", "last-used"])
+async def test_a_plan_id_from_ynab_that_could_change_a_url_is_never_used(cache, asked):
+    """YNAB's answer names the plan; an id that could climb a path never becomes a key or a URL."""
+
+    def ynab(request: httpx.Request) -> httpx.Response:  # api.ynab.com, answering a broken id
+        plan = {"id": "../user", "name": "Odd", "server_knowledge": 1}
+        return httpx.Response(200, json={"data": {"plan": plan, "server_knowledge": 1}})
+
+    odd = YnabClient(
+        base_url="https://api.ynab.com/v1",
+        token="t",
+        pacer=Pacer(history=False),
+        delays=(0, 0),
+        transport=httpx.MockTransport(ynab),
+    )
+
+    with pytest.raises(MalformedAnswer, match="named a plan id this service cannot use"):
+        await cache.snapshot(odd, asked)
+
+    assert cache.states() == []

@@ -362,7 +362,14 @@ async def _snapshot_from_answer(base: PlanSnapshot | None, data: Json) -> PlanSn
 
 
 def _apply_answer(base: PlanSnapshot | None, data: Json) -> PlanSnapshot:
+    """`data` parsed and merged into `base`; the plan id YNAB gives is checked before it names
+    anything (a cache key, a stored file, a write's URL)."""
     delta = parse_plan_delta(data)
+    if not is_valid_id(delta.plan_id):
+        raise MalformedAnswer(
+            "YNAB's answer for the plan named a plan id this service cannot use; nothing was merged.",
+            status=200,
+        )
     if base is not None and delta.plan_id != base.plan_id:
         raise YnabError(
             f"YNAB answered with plan {delta.plan_id} for plan {base.plan_id}; nothing was merged."

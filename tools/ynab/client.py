@@ -9,7 +9,8 @@ connect), no redirects, HTTPS required except on loopback.
 URL paths are built from checked parts only, so no text can add, climb or query a path: a
 plan id comes checked from where it entered (`tools.plan_lookup`, or YNAB's own answers);
 every other id is checked here (`tools.logic.ids.check_id`: `IdError`, nothing sent); a
-month segment is `current` or a real `YYYY-MM-DD` date (`MonthSegmentError`).
+month segment is `current` or a real `YYYY-MM-DD` date (else `ValueError`: a caller's bug,
+since tools check months as arguments first).
 
 Each method returns the `data` member of YNAB's answer: parsed types for the plan list,
 YNAB's JSON (`dict`) for the rest, amounts in milliunits. Failures raise `YnabError`
@@ -71,10 +72,6 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 _MONTH_SEGMENT = re.compile(r"current|[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-class MonthSegmentError(ValueError):
-    """A month for a URL that is neither `current` nor a real `YYYY-MM-DD` date."""
-
-
 def plan_path(plan_id: str) -> str:
     """`/plans/{plan}`: the plan id is checked where it entered (`tools.plan_lookup`), once."""
     return f"/plans/{plan_id}"
@@ -86,13 +83,13 @@ def entity_path(plan_id: str, kind: str, entity_id: str, *, what: str) -> str:
 
 
 def month_segment(month: str | date) -> str:
-    """`current`, or a date as `YYYY-MM-DD`; anything else raises `MonthSegmentError`."""
+    """`current`, or a date as `YYYY-MM-DD`; anything else raises `ValueError`."""
     if isinstance(month, date):
         return month.isoformat()
     is_segment = isinstance(month, str) and _MONTH_SEGMENT.fullmatch(month) is not None
     if is_segment and (month == "current" or _is_real_date(month)):
         return month
-    raise MonthSegmentError(f"{str(month)[:20]!r} is not a month for YNAB: give 'current' or YYYY-MM-DD.")
+    raise ValueError(f"{str(month)[:20]!r} is not a month for YNAB: give 'current' or YYYY-MM-DD.")
 
 
 def _is_real_date(text: str) -> bool:
