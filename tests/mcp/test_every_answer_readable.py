@@ -29,8 +29,8 @@ from tests.helpers.mcp_http import MODES
 from tests.writes.assigned_plans import budget_home
 from tests.writes.checks import connected, ynab
 from tests.writes.households import household
-from tools.access import today
 from tools.catalog import catalog_specs
+from tools.plan_lookup import today
 
 pytestmark = pytest.mark.anyio
 

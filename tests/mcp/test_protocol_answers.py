@@ -26,9 +26,9 @@ from mcp.types import INVALID_PARAMS, PromptReference, ResourceTemplateReference
 from avenir_site.mcp_server import build_server
 from tests.helpers.mcp_http import MODES
 from tests.sandbox.plans import SmallPlan, small_plan
-from tools.access import forget_plan_listing, open_plan, today
 from tools.arguments import month_arg
 from tools.auth import Principal
+from tools.plan_lookup import forget_plan_listing, open_plan, today
 
 pytestmark = pytest.mark.anyio
 

@@ -13,7 +13,7 @@ from tests.helpers.reads import call, every_page, milliunits
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 from tests.mcp.answers import summary
-from tools.access import today
+from tools.plan_lookup import today
 
 pytestmark = pytest.mark.anyio
 

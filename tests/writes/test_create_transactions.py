@@ -29,9 +29,9 @@ from tests.writes.harness import (
     expect_nothing_written,
 )
 from tests.writes.households import Household
-from tools.access import today
 from tools.logic.new_transactions import digest
 from tools.models import Operation
+from tools.plan_lookup import today
 from tools.writes.create_transactions import CHECK
 
 pytestmark = pytest.mark.anyio
