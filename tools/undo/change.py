@@ -32,7 +32,7 @@ from tools.models import Operation
 from tools.undo.choose import Target
 from tools.undo.registry import UndoPartlyApplied, UndoPlan
 from tools.undo.words import nothing_to_restore_message, undo_preview
-from tools.writes.change import Applied, Change, Hold, WriteFailed
+from tools.writes.flow import Applied, Change, Hold, WriteFailed
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "undo_operation"

@@ -22,8 +22,7 @@ from tools.logic.ids import check_id
 from tools.registry import write_tool
 from tools.undo.change import TOOL, UndoWrite
 from tools.undo.choose import UndoRefused, choose
-from tools.writes.flow import confirmed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import WriteResult, confirmed_write
 
 
 class UndoConflict(BaseModel):

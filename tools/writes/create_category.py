@@ -24,9 +24,7 @@ from tools.models import Operation
 from tools.presenting import name as shown_name
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, cannot_tell, settler
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "create_category"

@@ -36,9 +36,7 @@ from tools.models import Operation
 from tools.presenting import account_name, category_name, memo, money, name
 from tools.registry import write_tool
 from tools.undo.registry import Conflict, UndoItems, UndoPartlyApplied, UndoPlan, undo_handler
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from tools.ynab.entities import Transaction
 

@@ -30,9 +30,7 @@ from tools.models import Operation
 from tools.presenting import money
 from tools.registry import write_tool
 from tools.undo.registry import Conflict, UndoItems, UndoPlan, undo_handler
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "flag_transactions"

@@ -25,8 +25,7 @@ from tools.arguments import PlanIdArg
 from tools.models import Operation
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, cannot_tell, settler
-from tools.writes.flow import Applied, Change, unconfirmed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import Applied, Change, WriteResult, unconfirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "import_transactions"

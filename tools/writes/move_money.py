@@ -45,11 +45,9 @@ from tools.presenting import money
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, judged, settler
 from tools.undo.registry import UndoPlan, undo_handler
-from tools.writes.arguments import ConfirmationArg
 from tools.writes.assigned_pair import Pair, PairFailed, Step, write_pair
 from tools.writes.assigned_undo import move_undo_plan, put_back
-from tools.writes.flow import Applied, Change, WriteFailed, confirmed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteFailed, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from tools.ynab.pacing import RequestKind, request_kind
 

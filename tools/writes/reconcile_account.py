@@ -54,10 +54,16 @@ from tools.presenting import account_name, money, name
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, judged, settler
 from tools.undo.registry import Conflict, UndoItems, UndoPartlyApplied, UndoPlan, undo_handler
-from tools.writes.arguments import ConfirmationArg
 from tools.writes.assigned_pair import set_back_wait
-from tools.writes.flow import Applied, Change, WriteFailed, confirmed_write
-from tools.writes.results import STATUS_DESCRIPTION, WriteResult
+from tools.writes.flow import (
+    STATUS_DESCRIPTION,
+    Applied,
+    Change,
+    ConfirmationArg,
+    WriteFailed,
+    WriteResult,
+    confirmed_write,
+)
 from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from tools.ynab.entities import Transaction
 from tools.ynab.pacing import RequestKind, request_kind

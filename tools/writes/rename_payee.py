@@ -25,9 +25,7 @@ from tools.models import Operation
 from tools.presenting import name as shown_name
 from tools.registry import write_tool
 from tools.undo.registry import Conflict, UndoPlan, item_state, undo_handler
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "rename_payee"

@@ -32,10 +32,8 @@ from tools.models import Operation
 from tools.presenting import money
 from tools.registry import write_tool
 from tools.undo.registry import UndoPlan, undo_handler
-from tools.writes.arguments import ConfirmationArg
 from tools.writes.assigned_undo import budget_undo_plan, put_back
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "set_category_budget"

@@ -28,9 +28,7 @@ from tools.logic.splits import SplitLine, checked_split, split_lines_refusal
 from tools.logic.transaction_lines import category_shown, payee_shown, shown_name, statement_amount
 from tools.presenting import category_name, memo, money
 from tools.registry import write_tool
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 from tools.ynab.entities import Category, Transaction
 
