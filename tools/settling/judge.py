@@ -8,7 +8,7 @@ settled. Each is judged on a fresh snapshot by its tool's `Settler`:
   or in `tools.settling.from_state` for split_transaction and create_transactions);
 - `undo_operation` rows are judged by `UndoSettler` (below): did the undo land?
 - every other tool by `ItemsSettler`, from its undo handler's comparison item by item
-  (`tools.undo.registry`): still as the operation left it = landed; as before = not landed;
+  (`tools.undo.handlers`): still as the operation left it = landed; as before = not landed;
   anything else = changed since, which YNAB cannot tell apart.
 
 The rule (PRODUCT.md §3): all landed → `applied`; none landed → `failed` (nothing of it is in
@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from tools.undo.registry import UndoPlan, handler_for, load_handlers
+from tools.undo.handlers import UndoPlan, handler_for, load_handlers
 
 if TYPE_CHECKING:
     from tools.models import Operation

@@ -29,7 +29,7 @@ from tools.logic.transaction_lines import category_shown, payee_shown, transacti
 from tools.models import Operation
 from tools.presenting import category_name, money
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoItems, UndoPlan, undo_handler
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 

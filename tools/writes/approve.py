@@ -21,7 +21,7 @@ from tools.logic.approvals import Approvals, approvals, approved_ids, undo_state
 from tools.logic.transaction_lines import category_shown, transaction_line
 from tools.models import Operation
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoItems, UndoPlan, undo_handler
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
 from tools.writes.flow import Applied, Change, WriteResult, unconfirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 from tools.ynab.entities import Transaction

@@ -21,9 +21,9 @@ from typing import Any
 from tools.logic.assigned import AssignedNow, assignments_now, logged_assignments, standing_together
 from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
-from tools.undo.registry import Conflict, UndoPartlyApplied, UndoPlan
-from tools.writes.assigned_pair import Pair, PairFailed, Step, write_pair
-from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
+from tools.undo.handlers import Conflict, UndoPlan
+from tools.writes.assigned_pair import Pair, Step, write_pair
+from tools.ynab import PlanSnapshot, YnabClient
 
 
 def budget_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
@@ -64,14 +64,23 @@ async def put_back(
     """The undo's writes: one PATCH per restorable category, or a move's pair with its rollback.
 
     Returns the undo row's undo data. Failures as the undo framework expects: `YnabError`
-    (nothing changed), `UnknownOutcome` (an answer lost), `UndoPartlyApplied` (half of a pair
+    (nothing changed), `UnknownOutcome` (an answer lost), `WriteFailed` (half of a pair
     in YNAB and putting it back failed too: the message says what to set by hand).
     """
     month = date.fromisoformat(op.undo_data["month"])
     steps = [_back(item) for item in plan.restorable]
     if len(steps) == 2:
-        pair = Pair(snapshot.plan_id, month, steps[0], steps[1], AssignedWords.of(snapshot), check_hint)
-        await _write_pair_for_undo(client, pair)
+        words = AssignedWords.of(snapshot)
+        pair = Pair(
+            snapshot.plan_id,
+            month,
+            steps[0],
+            steps[1],
+            words,
+            check_hint,
+            logged={"month": month.isoformat()},
+        )
+        await write_pair(client, pair)
     else:
         for step in steps:
             await client.patch_month_category(
@@ -79,20 +88,6 @@ async def put_back(
             )
     restored = [{"category_id": step.category_id, "assigned": step.after} for step in steps]
     return {"month": month.isoformat(), "restored": restored}
-
-
-async def _write_pair_for_undo(client: YnabClient, pair: Pair) -> None:
-    try:
-        await write_pair(client, pair)
-    except PairFailed as failed:
-        if failed.kind == "half_done":
-            undo_data = {"month": pair.month.isoformat(), **failed.record()}
-            raise UndoPartlyApplied(failed.message, undo_data=undo_data) from None
-        if failed.kind == "unknown":
-            raise UnknownOutcome(
-                failed.message, reason="an answer was lost and could not be checked"
-            ) from None
-        raise YnabError(failed.message) from None
 
 
 def changed_since(words: AssignedWords, now: AssignedNow, name: str) -> Conflict:

@@ -35,8 +35,8 @@ from tools.logic.transaction_lines import category_shown, shown_name, statement_
 from tools.models import Operation
 from tools.presenting import account_name, category_name, memo, money, name
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoItems, UndoPartlyApplied, UndoPlan, undo_handler
-from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteFailed, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from tools.ynab.entities import Transaction
 
@@ -285,11 +285,11 @@ def _undo_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
     return f"{transaction_line(snapshot, transaction)}, {category}"
 
 
-def _partly_deleted(deleted: list[str], plan: UndoPlan, error: YnabError) -> UndoPartlyApplied:
+def _partly_deleted(deleted: list[str], plan: UndoPlan, error: YnabError) -> WriteFailed:
     left = plan.restored - len(deleted)
     message = (
         f"{len(deleted)} of the {plan.restored} transaction(s) were deleted ({', '.join(deleted)}); "
         f"the other {left} are still in YNAB because a delete failed: {error.message} "
         "Call undo_operation again to delete the rest (what is gone already counts as done)."
     )
-    return UndoPartlyApplied(message, undo_data={"deleted_ids": deleted}, status=error.status)
+    return WriteFailed(message, undo_data={"deleted_ids": deleted})

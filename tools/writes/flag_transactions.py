@@ -29,7 +29,7 @@ from tools.logic.transaction_lines import payee_shown, transaction_line
 from tools.models import Operation
 from tools.presenting import money
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoItems, UndoPlan, undo_handler
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 

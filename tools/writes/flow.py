@@ -175,26 +175,28 @@ class Applied:
     nothing_changed: bool = False
 
 
-class WriteFailed(Exception):
-    """Raised by `apply` when it knows what state it leaves: the row is completed `status`
-    (`failed` or `unknown`) with `undo_data` (e.g. which of two writes landed), and `message`
-    (one line: what is in YNAB now, what to do) becomes the tool error. With `names_operation`
-    the message ends with the operation's id (`apply` runs before it can know it), for a
-    failure the person may need to look up or undo (something landed). `pending`: part of the
-    change is in YNAB and could not be put back yet; the row stays pending and `tools.settling`
-    keeps working to close it."""
+WriteOutcome = Literal["failed", "unknown", "pending"]
+
+
+class WriteFailed(YnabError):
+    """A failure of YNAB whose outcome `apply` (or an undo handler) knows exactly: the row is
+    completed `outcome` (`failed` or `unknown`) with `undo_data` (e.g. which of two writes
+    landed), and `message` (one line: what is in YNAB now, what to do) is the tool error. With
+    `names_operation` the message ends with the operation's id (`apply` runs before it can
+    know it), for a failure the person may need to look up or undo (something landed).
+    `pending`: part of the change is in YNAB and could not be put back yet; the row stays
+    pending and `tools.settling` keeps working to close it."""
 
     def __init__(
         self,
         message: str,
         *,
-        status: Literal["failed", "unknown", "pending"] = "failed",
+        outcome: WriteOutcome = "failed",
         undo_data: Any = None,
         names_operation: bool = False,
     ) -> None:
         super().__init__(message)
-        self.message = message
-        self.status = status
+        self.outcome = outcome
         self.undo_data = undo_data
         self.names_operation = names_operation
 
@@ -202,7 +204,7 @@ class WriteFailed(Exception):
         """The message as the tool error and the log row say it."""
         if not self.names_operation:
             return self.message
-        return f"{self.message} The log keeps this as operation {operation_id} ({self.status})."
+        return f"{self.message} The log keeps this as operation {operation_id} ({self.outcome})."
 
 
 # --- what every write returns, and the confirmation argument ---
@@ -327,7 +329,7 @@ async def _confirmed_write(
     apply: Apply,
 ) -> CallToolResult | InputRequiredResult:
     snapshot = await open_plan(plan_id)
-    change = build_change(build, snapshot)
+    change = build(snapshot)
     if change.nothing_to_do is not None:
         return _nothing_to_do(result, snapshot, change)
     decision = await ask(
@@ -363,10 +365,10 @@ async def unconfirmed_write(
     A read-only caller is refused (such callers never see write tools; this is the second lock).
     """
     if principal_of(ctx).read_only:
-        raise ToolError(messages.READ_ONLY)
+        raise Refusal(messages.READ_ONLY)
     with request_kind(RequestKind.WRITE):
         snapshot = await open_plan(plan_id)
-        change = build_change(build, snapshot)
+        change = build(snapshot)
         if change.nothing_to_do is not None:
             return _nothing_to_do(result, snapshot, change)
         write = LoggedWrite(principal_of(ctx), tool, snapshot, change, result)
@@ -393,20 +395,12 @@ async def agreed_write(
         return await write.run(apply, confirmed_by=confirmed_by, preview=preview)
 
 
-def build_change(build: Build, snapshot: PlanSnapshot) -> Change:
-    """`build(snapshot)`, its `Refusal` as a one-line tool error."""
-    try:
-        return build(snapshot)
-    except Refusal as refusal:
-        raise ToolError(str(refusal)) from None
-
-
 async def _rebuild(plan_id: str, build: Build, decision: Decision) -> tuple[PlanSnapshot, Change]:
     """The plan read again after a long question, and the change rebuilt: the same, or refused."""
     snapshot = await open_plan(plan_id)
-    change = build_change(build, snapshot)
+    change = build(snapshot)
     if change.nothing_to_do is not None or fingerprint(plan_id, change.subject) != decision.fingerprint:
-        raise ToolError(messages.PLAN_CHANGED)
+        raise Refusal(messages.PLAN_CHANGED)
     return snapshot, change
 
 
@@ -476,11 +470,11 @@ class LoggedWrite:
                 return await apply(get_ynab_client(), self.snapshot, self.change)
         except WriteFailed as failed:
             message = failed.message_for(op.pk)
-            if failed.status == "pending":  # half of it in YNAB: settling keeps working to close it
+            if failed.outcome == "pending":  # half of it in YNAB: settling keeps working to close it
                 with anyio.CancelScope(shield=True):
                     await oplog.keep_pending(op, error=message, undo_data=failed.undo_data)
             else:
-                await self._close(op, failed.status, message, failed.undo_data)
+                await self._close(op, failed.outcome, message, failed.undo_data)
             raise ToolError(message) from None
         except UnknownOutcome:
             raise ToolError(await self._unknown(op)) from None

@@ -44,12 +44,11 @@ from tools.models import Operation
 from tools.presenting import money
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, judged, settler
-from tools.undo.registry import UndoPlan, undo_handler
-from tools.writes.assigned_pair import Pair, PairFailed, Step, write_pair
+from tools.undo.handlers import UndoPlan, undo_handler
+from tools.writes.assigned_pair import Pair, Step, write_pair
 from tools.writes.assigned_undo import move_undo_plan, put_back
-from tools.writes.flow import Applied, Change, ConfirmationArg, WriteFailed, WriteResult, confirmed_write
-from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
-from tools.ynab.pacing import RequestKind, request_kind
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
+from tools.ynab import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 
 TOOL = "move_money"
 CHECK = (
@@ -190,17 +189,9 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
         words=AssignedWords.of(snapshot),
         check_hint=CHECK,
         settled_later=True,
+        logged=change.undo_data,
     )
-    try:
-        await write_pair(client, pair)
-    except PairFailed as failed:
-        # half_done: the source is lowered and not yet put back; settling keeps putting it back.
-        status = {"unknown": "unknown", "half_done": "pending"}.get(failed.kind, "failed")
-        if failed.still_open:  # a lost request read back not made may still land: settling checks
-            status = "unknown"
-        raise WriteFailed(
-            failed.message, status=status, undo_data={**change.undo_data, **failed.record()}
-        ) from None
+    await write_pair(client, pair)
     amount = pair.words.amount(destination.after - destination.before)
     moved = f"Moved {amount} from {names[0]} to {names[1]} for {month.isoformat()}."
     return Applied(lead=moved)

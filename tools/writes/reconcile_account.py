@@ -53,7 +53,7 @@ from tools.models import Operation
 from tools.presenting import account_name, money, name
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, judged, settler
-from tools.undo.registry import Conflict, UndoItems, UndoPartlyApplied, UndoPlan, undo_handler
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
 from tools.writes.assigned_pair import set_back_wait
 from tools.writes.flow import (
     STATUS_DESCRIPTION,
@@ -64,9 +64,8 @@ from tools.writes.flow import (
     WriteResult,
     confirmed_write,
 )
-from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
+from tools.ynab import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 from tools.ynab.entities import Transaction
-from tools.ynab.pacing import RequestKind, request_kind
 
 TOOL = "reconcile_account"
 CHECK = "Check with find_transactions on that account which transactions are reconciled before trying again."
@@ -282,7 +281,7 @@ def _adjustment_lost(snapshot: PlanSnapshot, body: dict[str, Any], logged: dict[
         f"{body['date']} if it is), nothing was marked reconciled, and nothing is sent again."
     )
     return WriteFailed(
-        message, status="unknown", undo_data={**logged, "reconciled_ids": []}, names_operation=True
+        message, outcome="unknown", undo_data={**logged, "reconciled_ids": []}, names_operation=True
     )
 
 
@@ -304,7 +303,7 @@ async def _half_done(
             f"to marking the {count} transaction(s) reconciled: they may or may not be, and it is not sent "
             f"again. {CHECK}"
         )
-        return WriteFailed(message, status="unknown", undo_data=logged, names_operation=True)
+        return WriteFailed(message, outcome="unknown", undo_data=logged, names_operation=True)
     refused = f"Marking the {count} transaction(s) reconciled failed, so none is: {error.message}"
     wait = set_back_wait(client, error)
     not_deleted = "YNAB asks to wait longer than a rollback may" if wait is None else None
@@ -316,12 +315,12 @@ async def _half_done(
             f"{refused} The adjustment of {amount} entered first (transaction {entered['id']}) was deleted "
             "again, so nothing changed; calling reconcile_account again starts over."
         )
-        return WriteFailed(message, status="failed", undo_data=logged, names_operation=True)
+        return WriteFailed(message, outcome="failed", undo_data=logged, names_operation=True)
     message = (
         f"{refused} The adjustment of {amount} entered first (transaction {entered['id']}) is still in YNAB "
         f"({not_deleted}); this service deletes it shortly (list_operations shows when)."
     )
-    return WriteFailed(message, status="pending", undo_data=logged, names_operation=True)
+    return WriteFailed(message, outcome="pending", undo_data=logged, names_operation=True)
 
 
 async def delete_adjustment(client: YnabClient, plan_id: str, transaction_id: str) -> str | None:
@@ -392,9 +391,7 @@ class ReconcileAccountUndo:
                     f"The {len(cleared)} transaction(s) are cleared again, but deleting the adjustment "
                     f"{transaction_id} failed: {error.message} Call undo_operation again to delete it."
                 )
-                raise UndoPartlyApplied(
-                    message, undo_data={"cleared_ids": cleared}, status=error.status
-                ) from error
+                raise WriteFailed(message, undo_data={"cleared_ids": cleared}) from error
         return {"cleared_ids": cleared, "deleted_ids": deleting}
 
 

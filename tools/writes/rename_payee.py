@@ -24,7 +24,7 @@ from tools.logic.text import in_quotes
 from tools.models import Operation
 from tools.presenting import name as shown_name
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoPlan, item_state, undo_handler
+from tools.undo.handlers import Conflict, UndoPlan, item_state, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 

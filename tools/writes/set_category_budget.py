@@ -31,7 +31,7 @@ from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
 from tools.presenting import money
 from tools.registry import write_tool
-from tools.undo.registry import UndoPlan, undo_handler
+from tools.undo.handlers import UndoPlan, undo_handler
 from tools.writes.assigned_undo import budget_undo_plan, put_back
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient

@@ -42,7 +42,7 @@ from tools.logic.targets import (
 from tools.models import Operation
 from tools.presenting import money
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoPlan, item_state, undo_handler
+from tools.undo.handlers import Conflict, UndoPlan, item_state, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 from tools.ynab.parse_rows import category as parsed_category
