@@ -10,6 +10,7 @@ from django.utils import timezone
 from tests.oplog.conftest import fresh_plan_id, record
 from tools import oplog
 from tools.auth import Principal
+from tools.logic.refusal import Refusal
 from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
@@ -131,7 +132,7 @@ async def test_it_refuses_a_cursor_from_another_query_or_a_tampered_one(plan_id)
         (query, "list_operations", "not-a-cursor"),
     ]
     for other_query, scope, given in refused:
-        with pytest.raises(oplog.InvalidCursor, match="call again without cursor"):
+        with pytest.raises(Refusal, match="call again without cursor"):
             await oplog.page(other_query, limit=1, cursor=given, scope=scope)
 
 
