@@ -28,8 +28,9 @@ import json
 import os
 import socket
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from asgiref.sync import sync_to_async
 from django.core import signing
@@ -54,6 +55,24 @@ _CURSOR_SALT = "tools.oplog.cursor"
 SUMMARY_LENGTH = 200
 
 
+@runtime_checkable
+class UndoData(Protocol):
+    """A tool's undo data as a typed value (e.g. `tools.logic.assigned.AssignedUndo`): the log
+    stores `to_json()` in the row, and the tool reads it back with its own `from_json`."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+StoredUndo = UndoData | Mapping[str, Any] | None
+"""Undo data as a transition takes it: a typed value, or JSON as the row holds it (tools whose
+undo data is still built as JSON, and data read back from a row)."""
+
+
+def stored_undo_data(undo_data: StoredUndo) -> Any:
+    """The row's JSON of `undo_data`: the one place a typed value is serialised."""
+    return undo_data.to_json() if isinstance(undo_data, UndoData) else undo_data
+
+
 # --- writing the log: each transition of an operation, as one conditional UPDATE ---
 
 
@@ -68,7 +87,7 @@ async def begin(
     principal: Principal,
     undoable: bool,
     undo_of: Operation | None = None,
-    undo_data: Any = None,
+    undo_data: StoredUndo = None,
 ) -> Operation:
     """Record a write as `pending`, committed, before its YNAB request is sent.
 
@@ -94,7 +113,7 @@ async def begin(
         "client": principal.name,
         "undoable": undoable,
         "undo_of": undo_of,
-        "undo_data": undo_data,
+        "undo_data": stored_undo_data(undo_data),
         "writer": this_writer(),
     }
     return await sync_to_async(_insert_with_fresh_id)(fields)
@@ -150,7 +169,7 @@ async def complete(
     op: Operation,
     *,
     status: str,
-    undo_data: Any = None,
+    undo_data: StoredUndo = None,
     error: str | None = None,
     undoable: bool | None = None,
 ) -> Operation:
@@ -166,7 +185,7 @@ async def complete(
         raise ValueError("An undo is not undoable.")
     changes: dict[str, Any] = {"status": status, "completed_at": timezone.now()}
     if undo_data is not None:
-        changes["undo_data"] = undo_data
+        changes["undo_data"] = stored_undo_data(undo_data)
     if error is not None:
         changes["error"] = error
     if undoable is not None:
@@ -179,13 +198,13 @@ async def complete(
     return op
 
 
-async def keep_pending(op: Operation, *, error: str, undo_data: Any = None) -> Operation:
+async def keep_pending(op: Operation, *, error: str, undo_data: StoredUndo = None) -> Operation:
     """Leave `op` `pending` with what is known so far: a change half in YNAB that this service
     is still working to close (settling finishes it). Raises `RuntimeError` (a caller's bug) if
     the row is no longer pending."""
     changes: dict[str, Any] = {"error": error}
     if undo_data is not None:
-        changes["undo_data"] = undo_data
+        changes["undo_data"] = stored_undo_data(undo_data)
     updated = await Operation.objects.filter(pk=op.pk, status=Status.PENDING).aupdate(**changes)
     if updated != 1:
         raise RuntimeError(f"Operation {op.pk} is not pending: it was completed already.")
@@ -195,7 +214,7 @@ async def keep_pending(op: Operation, *, error: str, undo_data: Any = None) -> O
 
 
 async def settle(
-    op: Operation, *, status: str, error: str, undo_data: Any = None, final: bool = True
+    op: Operation, *, status: str, error: str, undo_data: StoredUndo = None, final: bool = True
 ) -> bool:
     """Record what YNAB's own state says of a `pending` or `unknown` operation (`tools.settling`).
 
@@ -213,7 +232,7 @@ async def settle(
     if status != Status.PENDING and op.completed_at is None:
         changes["completed_at"] = now
     if undo_data is not None:
-        changes["undo_data"] = undo_data
+        changes["undo_data"] = stored_undo_data(undo_data)
     still = Operation.objects.filter(pk=op.pk, status=op.status, settled_at__isnull=True)
     if await still.aupdate(**changes) != 1:
         return False

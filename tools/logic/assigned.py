@@ -14,8 +14,8 @@ categories are not in a snapshot, so they are refused as unknown.
 - `money_move(snapshot, month, from_id, to_id, amount)`: `amount` taken from one category's
   assigned amount and added to another's, as two `Assignment`s. Leaving the source overspent
   is allowed; its `available_after` shows it.
-- For undo: `logged_assignments(undo_data)` reads what an operation logged, and
-  `assignments_now(snapshot, month, logged)` compares each with the plan now.
+- For undo: `AssignedUndo` is what an operation logs (`to_json` / `from_json` at the log's
+  edge), and `assignments_now(snapshot, month, logged)` compares each with the plan now.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from datetime import date
 from typing import Any, Literal
 
 from tools.logic.budget import is_internal
-from tools.logic.refusal import Refusal
+from tools.logic.refusal import Refusal, not_in_plan
 from tools.logic.text import quoted
 from tools.ynab.entities import Category
 from tools.ynab.snapshot import PlanSnapshot
@@ -61,9 +61,9 @@ class Assignment:
     def unchanged(self) -> bool:
         return self.before == self.after
 
-    def logged(self) -> dict[str, Any]:
+    def logged(self) -> Logged:
         """What the operation log keeps of it: the category, before and after."""
-        return {"category_id": self.category.id, "before": self.before, "after": self.after}
+        return Logged(self.category.id, self.before, self.after)
 
 
 @dataclass(frozen=True)
@@ -80,9 +80,7 @@ def budgetable_category(snapshot: PlanSnapshot, category_id: str) -> Category:
     """The category, when money can be assigned to it; else a `Refusal` saying what to give."""
     category = snapshot.categories.get(category_id)
     if category is None:
-        raise Refusal(
-            f"No category {quoted(category_id, 40)} in this plan; {CATEGORY_SOURCE} gives the valid ids."
-        )
+        raise not_in_plan("category", category_id, CATEGORY_SOURCE)
     if is_internal(snapshot, category):
         raise Refusal(_internal_refusal(category))
     return category
@@ -183,14 +181,51 @@ class AssignedNow:
     state: ItemState
 
 
-def logged_assignments(undo_data: Mapping[str, Any]) -> tuple[date, tuple[Logged, ...]]:
-    """The month and the categories' before and after, as `undo_data` holds them."""
-    month = date.fromisoformat(undo_data["month"])
-    items = tuple(
-        Logged(item["category_id"], int(item["before"]), int(item["after"]))
-        for item in undo_data["categories"]
-    )
-    return month, items
+PairOutcome = Literal["nothing_moved", "half_done", "unknown"]
+
+
+@dataclass(frozen=True)
+class AssignedUndo:
+    """The undo data of set_category_budget and move_money: the month and each category's
+    assigned amount before and after (a move: source first).
+
+    When a move's two writes did not both land, `outcome` says how it ended (`nothing_moved`,
+    `half_done`, `unknown`) and `landed` / `unsure` name the categories whose new amount is in
+    YNAB / may be. An undo's own pair that failed logs the month and its outcome only (no
+    `categories`). Stored in the operation row as
+    `{"month": "YYYY-MM-01", "categories": [{"category_id", "before", "after"}], "outcome", "landed",
+    "unsure"}` (the last three only with an outcome).
+    """
+
+    month: date
+    categories: tuple[Logged, ...] = ()
+    outcome: PairOutcome | None = None
+    landed: tuple[str, ...] = ()
+    unsure: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        stored: dict[str, Any] = {"month": self.month.isoformat()}
+        if self.categories:
+            stored["categories"] = [
+                {"category_id": item.category_id, "before": item.before, "after": item.after}
+                for item in self.categories
+            ]
+        if self.outcome is not None:
+            stored |= {"outcome": self.outcome, "landed": list(self.landed), "unsure": list(self.unsure)}
+        return stored
+
+    @classmethod
+    def from_json(cls, stored: Mapping[str, Any]) -> AssignedUndo:
+        return cls(
+            month=date.fromisoformat(stored["month"]),
+            categories=tuple(
+                Logged(item["category_id"], int(item["before"]), int(item["after"]))
+                for item in stored.get("categories") or ()
+            ),
+            outcome=stored.get("outcome"),
+            landed=tuple(stored.get("landed") or ()),
+            unsure=tuple(stored.get("unsure") or ()),
+        )
 
 
 def assignments_now(snapshot: PlanSnapshot, month: date, logged: Sequence[Logged]) -> tuple[AssignedNow, ...]:

@@ -130,11 +130,14 @@ def judged(plan: UndoPlan) -> Settlement:
 
 
 def _ids(items: tuple[Any, ...]) -> str:
-    """The ids of an undo plan's restorable items (handlers keep ids, or dicts holding one)."""
+    """The ids of an undo plan's restorable items (handlers keep ids, dicts holding one, or typed
+    items with a `category_id`, e.g. `Step`)."""
     shown = []
     for item in items:
         if isinstance(item, str):
             shown.append(item)
+        elif isinstance(getattr(item, "category_id", None), str):
+            shown.append(item.category_id)
         elif isinstance(item, dict):
             shown.append(str(next((item[key] for key in item if key.endswith("_id")), item.get("id", "?"))))
     return ", ".join(shown) or "items"

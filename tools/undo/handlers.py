@@ -68,7 +68,7 @@ import importlib
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from confirmations.preview import MAX_ITEM_LINES, Preview
 
@@ -97,14 +97,18 @@ class Conflict:
     reason: str
 
 
+ItemT = TypeVar("ItemT")
+"""A handler's own restorable item: what its `apply` needs to put one item back (e.g. a `Step`)."""
+
+
 @dataclass(frozen=True)
-class UndoPlan:
+class UndoPlan(Generic[ItemT]):
     """What undoing one operation would do now, as a handler's `plan` found it.
 
     `question`: the preview's first line, TOOLS.md §4's wording counting only what will be
     restored, e.g. `Undo: recategorise 2 transaction(s)?`.
-    `restorable`: the handler's own items, whatever its `apply` needs (JSON-like data is
-    easiest to log), one per item to restore.
+    `restorable`: the handler's own typed items (`ItemT`), whatever its `apply` needs, one per
+    item to restore.
     `lines`: the preview lines of those items, in the same order, WITHOUT the leading `- `
     (e.g. `2026-09-12, Market, 86.40: Groceries → (uncategorised)`); empty when the question
     says it all (set_category_budget).
@@ -114,7 +118,7 @@ class UndoPlan:
     """
 
     question: str
-    restorable: tuple[Any, ...] = ()
+    restorable: tuple[ItemT, ...] = ()
     lines: tuple[str, ...] = ()
     already_as_before: int = 0
     conflicts: tuple[Conflict, ...] = ()
@@ -141,10 +145,10 @@ class UndoPlan:
 class UndoHandler(Protocol):
     """How one tool's operations are undone; see the module docstring for the contract."""
 
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan: ...
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Any]: ...
 
     async def apply(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Any]
     ) -> dict[str, Any]: ...
 
 
@@ -163,7 +167,7 @@ def item_state(current: object, *, before: object, after: object) -> ItemState:
     return "conflict"
 
 
-class UndoItems:
+class UndoItems(Generic[ItemT]):
     """An `UndoPlan` gathered item by item, as a handler's `plan` sorts them by the rule above.
 
     items = UndoItems()
@@ -179,7 +183,7 @@ class UndoItems:
     """
 
     def __init__(self) -> None:
-        self._restorable: list[Any] = []
+        self._restorable: list[ItemT] = []
         self._lines: list[str] = []
         self._already_as_before = 0
         self._conflicts: list[Conflict] = []
@@ -189,7 +193,7 @@ class UndoItems:
         """How many items the undo would restore so far (for the question)."""
         return len(self._restorable)
 
-    def restore(self, item: Any, line: str) -> None:
+    def restore(self, item: ItemT, line: str) -> None:
         """An item still as the operation left it: `item` for `apply`, `line` for the preview."""
         self._restorable.append(item)
         self._lines.append(line)
@@ -200,7 +204,7 @@ class UndoItems:
     def conflict(self, conflict: Conflict) -> None:
         self._conflicts.append(conflict)
 
-    def plan(self, question: str) -> UndoPlan:
+    def plan(self, question: str) -> UndoPlan[ItemT]:
         return UndoPlan(
             question=question,
             restorable=tuple(self._restorable),

@@ -30,13 +30,13 @@ Anything else (a bug, a cancelled call) propagates; the write flow then logs the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
-from typing import Any, Literal
+from typing import Literal
 
 import anyio
 
+from tools.logic.assigned import AssignedUndo, PairOutcome
 from tools.logic.assigned_words import AssignedWords
 from tools.writes.flow import WriteFailed
 from tools.ynab import PacingRefused, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
@@ -47,7 +47,6 @@ MOST_REQUESTS = 5
 SET_BACK_WAIT_LIMIT = 60
 """Seconds a set-back waits for YNAB's `Retry-After` within the call; a longer wait is left to settling."""
 
-PairFailure = Literal["nothing_moved", "half_done", "unknown"]
 ReadBack = Literal["made", "not_made", "unsure"]
 
 
@@ -74,15 +73,16 @@ class Pair:
     settled_later: bool = False
     """True when the operation stays pending after a half write and `tools.settling` keeps setting the
     first back (move_money); False when the person is told to set it (an undo's pair)."""
-    logged: Mapping[str, Any] = field(default_factory=dict)
-    """What the log keeps of the pair (the planned undo data); a failure adds its outcome to it."""
+    logged: AssignedUndo | None = None
+    """What the log keeps of the pair (the planned undo data; the month alone for an undo's pair); a
+    failure adds its outcome to it."""
 
 
 def _failed(
     pair: Pair,
     message: str,
     *,
-    kind: PairFailure,
+    kind: PairOutcome,
     landed: tuple[str, ...] = (),
     unsure: tuple[str, ...] = (),
     still_open: bool = False,
@@ -90,10 +90,11 @@ def _failed(
     """The error the write flow logs for a pair that did not complete (see the module docstring).
 
     `landed` / `unsure` name the categories whose new amount is in YNAB / may be; `still_open`: a
-    lost write read back as not made, which may still land. The log keeps
-    `{**pair.logged, "outcome": kind, "landed": [...], "unsure": [...]}` where it keeps anything.
+    lost write read back as not made, which may still land. The log keeps `pair.logged` with the
+    outcome, `landed` and `unsure` added, where it keeps anything.
     """
-    record = {**pair.logged, "outcome": kind, "landed": list(landed), "unsure": list(unsure)}
+    logged = pair.logged if pair.logged is not None else AssignedUndo(pair.month)
+    record = replace(logged, outcome=kind, landed=landed, unsure=unsure)
     if pair.settled_later:  # move_money: settling finishes what is open
         # half_done: the first is changed and not yet put back; settling keeps putting it back. A lost
         # request read back as not made may still land: unknown, settling checks.

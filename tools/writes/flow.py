@@ -64,7 +64,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Generic, Literal, TypeVar
 
 import anyio
 from mcp.server.mcpserver import Context
@@ -81,6 +81,7 @@ from tools.access import open_plan
 from tools.auth import Principal, principal_of
 from tools.logic.refusal import Refusal
 from tools.models import Operation
+from tools.oplog import StoredUndo
 from tools.presenting import tool_result
 from tools.ynab import (
     PacingRefused,
@@ -105,9 +106,9 @@ if TYPE_CHECKING:
     from tools.models import Operation
     from tools.ynab import PlanSnapshot, YnabClient
 
-Build = Callable[["PlanSnapshot"], "Change"]
+Build = Callable[["PlanSnapshot"], "Change[Any]"]
 """The tool's pure `build(snapshot)`: the change, a refusal (`Refusal`, `ToolError`), or nothing."""
-Apply = Callable[["YnabClient", "PlanSnapshot", "Change"], Awaitable["Applied"]]
+Apply = Callable[["YnabClient", "PlanSnapshot", "Change[Any]"], Awaitable["Applied"]]
 """The tool's `apply(client, snapshot, change)`: the YNAB request(s)."""
 Hold = Callable[["Operation"], AbstractAsyncContextManager[None]]
 """Entered with the operation's `pending` row once it is begun, around `apply`: an undo claims
@@ -116,14 +117,19 @@ the operation it reverses there (and gives the claim back if `apply` fails)."""
 DEFAULT_CHECK = "Read the plan again (e.g. find_transactions) to see whether it is there before trying again."
 
 
+U = TypeVar("U", bound=StoredUndo)
+"""A tool's undo data: its own dataclass (`oplog.UndoData`, serialised only by the log), or JSON."""
+
+
 @dataclass(frozen=True)
-class Change:
+class Change(Generic[U]):
     """A change a tool is about to make, built purely from a snapshot.
 
     `subject` is the exact change as data (CONFIRMATION.md's table; fingerprinted, list order
     free); `stored_subject` is what the log keeps of it; `preview` what the person sees (also
     the log's summary for unconfirmed tools); `fields` the tool's own result fields;
-    `undo_data` what undo needs, as far as it is known before sending; `check` the read that
+    `undo_data` what undo needs, as far as it is known before sending (the tool's typed value,
+    `U`; the log serialises it); `check` the read that
     tells whether the change landed when no answer comes back. `nothing_to_do` holds the
     message when nothing would be asked or written (see `Change.nothing`), and `outcome` the
     status that answer carries: `nothing_to_do`, or reconcile_account's `difference_found`.
@@ -135,7 +141,7 @@ class Change:
     preview: Preview
     fields: Mapping[str, Any] = field(default_factory=dict)
     undoable: bool = True
-    undo_data: Any = None
+    undo_data: U | None = None
     check: str = DEFAULT_CHECK
     nothing_to_do: str | None = None
     outcome: str = "nothing_to_do"
@@ -170,7 +176,7 @@ class Applied:
     """
 
     fields: Mapping[str, Any] = field(default_factory=dict)
-    undo_data: Any = None
+    undo_data: StoredUndo = None
     lead: str | None = None
     nothing_changed: bool = False
 
@@ -192,7 +198,7 @@ class WriteFailed(YnabError):
         message: str,
         *,
         outcome: WriteOutcome = "failed",
-        undo_data: Any = None,
+        undo_data: StoredUndo = None,
         names_operation: bool = False,
     ) -> None:
         super().__init__(message)
@@ -510,14 +516,14 @@ class LoggedWrite:
         )
         await self._close(op, "unknown", reason)
 
-    async def _close(self, op: Operation, status: str, error: str, undo_data: Any = None) -> None:
+    async def _close(self, op: Operation, status: str, error: str, undo_data: StoredUndo = None) -> None:
         # Shielded: a cancelled call must still leave its row completed, not pending.
         with anyio.CancelScope(shield=True):
             await oplog.complete(
                 op, status=status, error=error, undo_data=self._undo_data(Applied(undo_data=undo_data))
             )
 
-    def _undo_data(self, applied: Applied) -> Any:
+    def _undo_data(self, applied: Applied) -> StoredUndo:
         return applied.undo_data if applied.undo_data is not None else self.change.undo_data
 
     def _applied(self, op: Operation, applied: Applied, preview: str | None) -> CallToolResult:

@@ -19,6 +19,7 @@ undo keep the amounts each really went from and to).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from typing import Annotated, Any
 
@@ -32,10 +33,10 @@ from tools.access import require_month, today
 from tools.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
 from tools.logic.assigned import (
     AssignedNow,
+    AssignedUndo,
     Assignment,
     MoneyMove,
     assignments_now,
-    logged_assignments,
     money_move,
     move_refusal,
 )
@@ -142,10 +143,7 @@ def build_change(snapshot: PlanSnapshot, month: date, source: str, destination: 
             notes=[note] if note else [],
         ),
         fields=_fields(snapshot, move, words),
-        undo_data={
-            "month": month.isoformat(),
-            "categories": [move.source.logged(), move.destination.logged()],
-        },
+        undo_data=AssignedUndo(month, (move.source.logged(), move.destination.logged())),
         check=CHECK,
     )
 
@@ -178,8 +176,9 @@ def _moved(snapshot: PlanSnapshot, change: Assignment, words: AssignedWords) -> 
     }
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    month, (source, destination) = logged_assignments(change.undo_data)
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[AssignedUndo]) -> Applied:
+    assert change.undo_data is not None  # build_change always sets it
+    month, (source, destination) = change.undo_data.month, change.undo_data.categories
     names = change.fields["from_category"]["name"], change.fields["to_category"]["name"]
     pair = Pair(
         plan_id=snapshot.plan_id,
@@ -228,25 +227,26 @@ class MoveMoneySettler:
     """
 
     async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
-        month, logged = logged_assignments(op.undo_data)
-        source, destination = assignments_now(snapshot, month, logged)
+        logged = AssignedUndo.from_json(op.undo_data)
+        month = logged.month
+        source, destination = assignments_now(snapshot, month, logged.categories)
         words = AssignedWords.of(snapshot)
         states = (source.state, destination.state)
         if states == ("restore", "already_as_before"):
-            return await _set_back(client, snapshot, op, source, words)
+            return await _set_back(client, snapshot, logged, source, words)
         if states == ("already_as_before", "restore"):  # a lost destination write landed late
-            return await _set_back(client, snapshot, op, destination, words)
+            return await _set_back(client, snapshot, logged, destination, words)
         source_changed = source.state == "conflict" and source.assigned is not None
         if source_changed and destination.state == "already_as_before":
-            return _source_changed(op, source, words, month.isoformat())
+            return _source_changed(logged, source, words)
         return judged(move_undo_plan(snapshot, op))
 
 
 async def _set_back(
-    client: YnabClient, snapshot: PlanSnapshot, op: Operation, landed: AssignedNow, words: AssignedWords
+    client: YnabClient, snapshot: PlanSnapshot, move: AssignedUndo, landed: AssignedNow, words: AssignedWords
 ) -> Settlement:
     """Half of the move is in YNAB (`landed`, the other as before): put it back, as a rollback."""
-    logged, month = landed.logged, op.undo_data["month"]
+    logged, month = landed.logged, move.month.isoformat()
     name = words.name(landed.category, logged.category_id)
     half = (
         f"{PREFIX} half of the move is in YNAB: {name} is {words.amount(logged.after)} for {month}, the "
@@ -272,7 +272,7 @@ async def _set_back(
     except YnabError as failed:
         said = f"{half} Setting {name} back failed ({failed.message}); it is tried again."
         return Settlement("pending", said, "part", final=False)
-    record = {**op.undo_data, "outcome": "nothing_moved", "landed": [], "unsure": []}
+    record = replace(move, outcome="nothing_moved", landed=(), unsure=())
     said = (
         f"{PREFIX} nothing moved: half of the move had landed ({name} at {words.amount(logged.after)}), "
         f"and {name} was set back to {words.amount(logged.before)}; both categories are as before."
@@ -280,19 +280,19 @@ async def _set_back(
     return Settlement("failed", said, "none", undo_data=record)
 
 
-def _source_changed(op: Operation, source: AssignedNow, words: AssignedWords, month: str) -> Settlement:
-    logged, now = source.logged, source.assigned or 0
+def _source_changed(move: AssignedUndo, source: AssignedNow, words: AssignedWords) -> Settlement:
+    logged, now, month = source.logged, source.assigned or 0, move.month.isoformat()
     name = words.name(source.category, logged.category_id)
     moved = logged.before - logged.after
     put_back = f"set {name} for {month} to {words.amount(now + moved)} in YNAB"
-    known_half = logged.category_id in (op.undo_data.get("landed") or [])
+    known_half = logged.category_id in move.landed
     if known_half:
         said = (
             f"{PREFIX} half of the move was in YNAB, but {name} changed since (now {words.amount(now)}, not "
             f"{words.amount(logged.after)}), so it was left as it is. To put the move back, {put_back} (what "
             f"it holds now plus the {words.amount(moved)} the move took); the other category is as before."
         )
-        return Settlement("failed", said, "part", undo_data={**op.undo_data, "outcome": "half_done"})
+        return Settlement("failed", said, "part", undo_data=replace(move, outcome="half_done"))
     said = (
         f"{PREFIX} YNAB cannot tell whether the move's first change landed: {name} is now "
         f"{words.amount(now)} (neither {words.amount(logged.before)} nor {words.amount(logged.after)}) and "

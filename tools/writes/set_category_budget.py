@@ -26,7 +26,7 @@ from pydantic import Field
 from confirmations.preview import Preview
 from tools.access import require_month, today
 from tools.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
-from tools.logic.assigned import Assignment, budget_setting, logged_assignments
+from tools.logic.assigned import AssignedUndo, Assignment, budget_setting
 from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
 from tools.presenting import money
@@ -108,7 +108,7 @@ def build_change(snapshot: PlanSnapshot, month: date, category_id: str, amount: 
         stored_subject=subject,  # category amounts, no transaction data: nothing the log must not keep
         preview=Preview(question=words.budget_question(name, month, setting.before, setting.after)),
         fields=fields,
-        undo_data={"month": month.isoformat(), "categories": [setting.logged()]},
+        undo_data=AssignedUndo(month, (setting.logged(),)),
         check=CHECK,
     )
 
@@ -123,8 +123,9 @@ def _fields(snapshot: PlanSnapshot, setting: Assignment, name: str) -> dict[str,
     }
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    month, (item,) = logged_assignments(change.undo_data)
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[AssignedUndo]) -> Applied:
+    assert change.undo_data is not None  # build_change always sets it
+    month, (item,) = change.undo_data.month, change.undo_data.categories
     await client.patch_month_category(snapshot.plan_id, month, item.category_id, item.after, check_hint=CHECK)
     words = AssignedWords.of(snapshot)
     shown = f"{words.amount(item.before)} → {words.amount(item.after)}"
