@@ -83,7 +83,7 @@ async def apply_categories(
     other than Inflow: Ready to Assign (for income), credit card payment categories.
     undo_operation with the operation id puts back the categories still as they were set.
     """
-    pairs = _checked(assignments)
+    pairs = _check_assignments(assignments)
     return await confirmed_write(
         ctx,
         tool=TOOL,
@@ -95,7 +95,7 @@ async def apply_categories(
     )
 
 
-def _checked(assignments: list[Assignment]) -> list[tuple[str, str]]:
+def _check_assignments(assignments: list[Assignment]) -> list[tuple[str, str]]:
     """Ids checked against the pattern, each transaction once: before any request."""
     transaction_ids = check_ids(
         [a.transaction_id for a in assignments], what="transaction", merge_duplicates=False
@@ -124,7 +124,7 @@ def build_change(snapshot: PlanSnapshot, pairs: list[tuple[str, str]]) -> Change
             lines=[_line(snapshot, c) for c in found.changes],
         ),
         fields=fields,
-        undo_data={"transactions": [_logged(c) for c in found.changes]},
+        undo_data={"transactions": [_log_entry(c) for c in found.changes]},
         check=CHECK,
     )
 
@@ -154,7 +154,7 @@ def _entry(snapshot: PlanSnapshot, change: Recategorised) -> CategoryChange:
     )
 
 
-def _logged(change: Recategorised) -> dict[str, Any]:
+def _log_entry(change: Recategorised) -> dict[str, Any]:
     return {"id": change.transaction.id, "before": change.before, "after": change.after.id}
 
 

@@ -3,7 +3,7 @@
 YNAB has no "move money" request: moving money is two `PATCH .../months/{month}/categories/{id}`
 (each SETS an assigned amount), not atomic. `write_pair` sends them in order (move_money: the
 source, then the destination; its undo: the destination, then the source) and returns only
-when both are in YNAB. Otherwise it raises the error the write flow logs (`_failed`): its
+when both are in YNAB. Otherwise it raises the error the write flow logs (`_pair_failure`): its
 `message` says exactly what YNAB holds now and what the person must do; for move_money a
 `WriteFailed` with the row's outcome, for an undo's pair a `WriteFailed` (half done), an
 `UnknownOutcome` or a `YnabError` (nothing moved).
@@ -78,7 +78,7 @@ class Pair:
     failure adds its outcome to it."""
 
 
-def _failed(
+def _pair_failure(
     pair: Pair,
     message: str,
     *,
@@ -145,7 +145,7 @@ async def _write_first(client: YnabClient, pair: Pair) -> None:
         if read_back == "made":
             return
         if read_back == "not_made":
-            raise _failed(
+            raise _pair_failure(
                 pair,
                 f"Nothing moved: no answer came back for the change of {pair.first.name} ({lost.reason}), "
                 "and reading it back shows it was not made, so nothing else was sent. If YNAB still "
@@ -153,7 +153,7 @@ async def _write_first(client: YnabClient, pair: Pair) -> None:
                 kind="nothing_moved",
                 still_open=True,
             ) from lost
-        raise _first_unknown(pair, lost, why) from lost
+        raise _first_unknown_failure(pair, lost, why) from lost
 
 
 async def _write_second(client: YnabClient, pair: Pair) -> tuple[str, YnabError] | None:
@@ -167,7 +167,7 @@ async def _write_second(client: YnabClient, pair: Pair) -> tuple[str, YnabError]
         if read_back == "made":
             return None
         if read_back == "unsure":
-            raise _second_unknown(pair, lost, why) from lost
+            raise _second_unknown_failure(pair, lost, why) from lost
         return (
             f"No answer came back for {pair.second.name} and reading it back shows it was not made; if "
             "YNAB still processes it, this service finds it and puts it back.",
@@ -185,7 +185,7 @@ async def _set_first_back(client: YnabClient, pair: Pair, reason: str, cause: Yn
     while True:
         wait = set_back_wait(client, cause)
         if wait is None:
-            raise _half_done(pair, reason, cause)
+            raise _half_done_failure(pair, reason, cause)
         await anyio.sleep(wait)
         try:
             with request_kind(RequestKind.ROLLBACK):  # never refused by the pacer
@@ -193,9 +193,9 @@ async def _set_first_back(client: YnabClient, pair: Pair, reason: str, cause: Yn
             break
         except YnabError as failed:
             if failed.status != 429 or waited:
-                raise _half_done(pair, reason, failed) from failed
+                raise _half_done_failure(pair, reason, failed) from failed
             cause, waited = failed, True
-    raise _failed(
+    raise _pair_failure(
         pair,
         f"Nothing moved: {second.name} could not be set to {amount(second.after)}, so {first.name} was set "
         f"back to {amount(first.before)} and both categories are as before. {reason}",
@@ -253,9 +253,9 @@ async def _read_back(client: YnabClient, pair: Pair, step: Step) -> tuple[ReadBa
 # --- the messages of the failures that leave work for the person ------------------------------------
 
 
-def _first_unknown(pair: Pair, lost: UnknownOutcome, why: str) -> YnabError:
+def _first_unknown_failure(pair: Pair, lost: UnknownOutcome, why: str) -> YnabError:
     first, month, amount = pair.first, pair.month.isoformat(), pair.words.amount
-    return _failed(
+    return _pair_failure(
         pair,
         f"No answer came back for the change of {first.name} to {amount(first.after)} ({lost.reason}) and "
         f"{why}, so nothing else was sent. Check {first.name} for {month} (get_category_balances): at "
@@ -266,9 +266,9 @@ def _first_unknown(pair: Pair, lost: UnknownOutcome, why: str) -> YnabError:
     )
 
 
-def _second_unknown(pair: Pair, lost: UnknownOutcome, why: str) -> YnabError:
+def _second_unknown_failure(pair: Pair, lost: UnknownOutcome, why: str) -> YnabError:
     first, second, month, amount = pair.first, pair.second, pair.month.isoformat(), pair.words.amount
-    return _failed(
+    return _pair_failure(
         pair,
         f"Only half of the change may be in YNAB: {first.name} is now {amount(first.after)}, but no answer "
         f"came back for {second.name} ({lost.reason}) and {why}. Check {second.name} for {month} "
@@ -281,7 +281,7 @@ def _second_unknown(pair: Pair, lost: UnknownOutcome, why: str) -> YnabError:
     )
 
 
-def _half_done(pair: Pair, reason: str, failed: YnabError) -> YnabError:
+def _half_done_failure(pair: Pair, reason: str, failed: YnabError) -> YnabError:
     first, second, month, amount = pair.first, pair.second, pair.month.isoformat(), pair.words.amount
     lost = isinstance(failed, UnknownOutcome)
     if lost:
@@ -298,7 +298,7 @@ def _half_done(pair: Pair, reason: str, failed: YnabError) -> YnabError:
         )
     else:
         to_do = f"In YNAB, set the assigned amount of {first.name} for {month} to {amount(first.before)}."
-    return _failed(
+    return _pair_failure(
         pair,
         f"Only half of the change is in YNAB: {first.name} is now {amount(first.after)} assigned, but "
         f"{second.name} could not be set to {amount(second.after)}, and setting {first.name} back "

@@ -104,7 +104,7 @@ async def create_transactions(
     the operation id deletes the transactions still exactly as created.
     """
     account = id_arg(account_id, what="account")
-    lines = _checked(transactions)
+    lines = _check_transactions(transactions)
     return await confirmed_write(
         ctx,
         tool=TOOL,
@@ -116,7 +116,7 @@ async def create_transactions(
     )
 
 
-def _checked(transactions: list[TransactionToCreate]) -> list[NewLine]:
+def _check_transactions(transactions: list[TransactionToCreate]) -> list[NewLine]:
     """Each line's date, amount, text and category id checked: before any request."""
     lines, day = [], today()
     for index, given in enumerate(transactions, start=1):
@@ -273,7 +273,7 @@ class CreateTransactionsUndo:
             except YnabError as error:
                 if not deleted:
                     raise
-                raise _partly_deleted(deleted, plan, error) from error
+                raise _partial_delete_failure(deleted, plan, error) from error
             deleted.append(transaction_id)
         return {"deleted_ids": deleted}
 
@@ -285,7 +285,7 @@ def _undo_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
     return f"{transaction_line(snapshot, transaction)}, {category}"
 
 
-def _partly_deleted(deleted: list[str], plan: UndoPlan, error: YnabError) -> WriteFailed:
+def _partial_delete_failure(deleted: list[str], plan: UndoPlan, error: YnabError) -> WriteFailed:
     left = plan.restored - len(deleted)
     message = (
         f"{len(deleted)} of the {plan.restored} transaction(s) were deleted ({', '.join(deleted)}); "

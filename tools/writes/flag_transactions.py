@@ -82,7 +82,7 @@ async def flag_transactions(
     return only once they agreed). A transaction that already has the asked flag is skipped
     (unchanged_count). undo_operation with the operation id puts back the flags still as set.
     """
-    pairs = _checked(flags)
+    pairs = _check_flags(flags)
     return await confirmed_write(
         ctx,
         tool=TOOL,
@@ -94,7 +94,7 @@ async def flag_transactions(
     )
 
 
-def _checked(flags: list[Flag]) -> list[tuple[str, str | None]]:
+def _check_flags(flags: list[Flag]) -> list[tuple[str, str | None]]:
     """Ids checked against the pattern, each transaction once: before any request."""
     transaction_ids = check_ids([f.transaction_id for f in flags], what="transaction", merge_duplicates=False)
     return list(zip(transaction_ids or (), [f.color for f in flags], strict=True))

@@ -349,7 +349,7 @@ async def _confirmed_write(
     if decision.input_required is not None:
         return decision.input_required
     if not decision.applied:
-        return _not_applied(result, snapshot, change, decision)
+        return _not_applied_answer(result, snapshot, change, decision)
     if decision.confirmed_by == "elicitation":
         snapshot, change = await _rebuild(snapshot.plan_id, build, decision)
     write = LoggedWrite(principal_of(ctx), tool, snapshot, change, result)
@@ -415,7 +415,7 @@ def _nothing_to_do(result: type[WriteResult], snapshot: PlanSnapshot, change: Ch
     return write_answer(result, snapshot.plan_id, change.fields, status=change.outcome, message=message)
 
 
-def _not_applied(
+def _not_applied_answer(
     result: type[WriteResult], snapshot: PlanSnapshot, change: Change, decision: Decision
 ) -> CallToolResult:
     """Declined, or a code issued: nothing written. The preview comes with a code, which is in
@@ -467,12 +467,14 @@ class LoggedWrite:
         finally:
             oplog.finished_writing(op)
         await oplog.complete(op, status=Operation.Status.APPLIED, undo_data=self._undo_data(applied))
-        return self._applied(op, applied, preview if confirmed_by != Operation.ConfirmedBy.NONE else None)
+        return self._applied_answer(
+            op, applied, preview if confirmed_by != Operation.ConfirmedBy.NONE else None
+        )
 
     async def _send(self, op: Operation, apply: Apply) -> Applied:
         """`apply`'s report; every failure completes the row first, then becomes a tool error."""
         try:
-            async with self._held(op):
+            async with self._hold(op):
                 return await apply(get_ynab_client(), self.snapshot, self.change)
         except WriteFailed as failed:
             message = failed.message_for(op.pk)
@@ -480,43 +482,45 @@ class LoggedWrite:
                 with anyio.CancelScope(shield=True):
                     await oplog.keep_pending(op, error=message, undo_data=failed.undo_data)
             else:
-                await self._close(op, failed.outcome, message, failed.undo_data)
+                await self._complete_row(op, failed.outcome, message, failed.undo_data)
             raise ToolError(message) from None
         except UnknownOutcome:
-            raise ToolError(await self._unknown(op)) from None
+            raise ToolError(await self._log_unknown(op)) from None
         except PacingRefused as refused:
-            await self._close(op, "failed", refused.message)  # it starts "Not sent: …"
+            await self._complete_row(op, "failed", refused.message)  # it starts "Not sent: …"
             raise ToolError(refused.message) from None
         except YnabError as error:
-            raise ToolError(await self._refused(op, error)) from error
+            raise ToolError(await self._log_refusal(op, error)) from error
         except BaseException as unexpected:
-            await self._interrupted(op, unexpected)
+            await self._log_interruption(op, unexpected)
             raise
 
-    def _held(self, op: Operation) -> AbstractAsyncContextManager[None]:
+    def _hold(self, op: Operation) -> AbstractAsyncContextManager[None]:
         return self.change.hold(op) if self.change.hold is not None else nullcontext()
 
-    async def _unknown(self, op: Operation) -> str:
+    async def _log_unknown(self, op: Operation) -> str:
         message = oplog.unknown_message(op, self.change.check)
-        await self._close(op, "unknown", message)
+        await self._complete_row(op, "unknown", message)
         return message
 
-    async def _refused(self, op: Operation, error: YnabError) -> str:
+    async def _log_refusal(self, op: Operation, error: YnabError) -> str:
         if error.status is not None and 200 <= error.status < 300:
             # YNAB took the change but its answer could not be read: in YNAB, as far as we know.
-            return await self._unknown(op)
-        await self._close(op, "failed", error.message)
+            return await self._log_unknown(op)
+        await self._complete_row(op, "failed", error.message)
         return f"{error.message} Nothing was changed (operation {op.pk} is logged as failed)."
 
-    async def _interrupted(self, op: Operation, unexpected: BaseException) -> None:
+    async def _log_interruption(self, op: Operation, unexpected: BaseException) -> None:
         logger.error("Write %s of %s interrupted by %r", op.pk, self.tool, unexpected)
         reason = (
             f"Interrupted by {type(unexpected).__name__} after it began: "
             "the change may or may not be in YNAB."
         )
-        await self._close(op, "unknown", reason)
+        await self._complete_row(op, "unknown", reason)
 
-    async def _close(self, op: Operation, status: str, error: str, undo_data: StoredUndo = None) -> None:
+    async def _complete_row(
+        self, op: Operation, status: str, error: str, undo_data: StoredUndo = None
+    ) -> None:
         # Shielded: a cancelled call must still leave its row completed, not pending.
         with anyio.CancelScope(shield=True):
             await oplog.complete(
@@ -526,7 +530,7 @@ class LoggedWrite:
     def _undo_data(self, applied: Applied) -> StoredUndo:
         return applied.undo_data if applied.undo_data is not None else self.change.undo_data
 
-    def _applied(self, op: Operation, applied: Applied, preview: str | None) -> CallToolResult:
+    def _applied_answer(self, op: Operation, applied: Applied, preview: str | None) -> CallToolResult:
         sentence = f"Logged as operation {op.pk}." if applied.nothing_changed else oplog.applied_message(op)
         return write_answer(
             self.result,

@@ -161,12 +161,12 @@ def _fields(snapshot: PlanSnapshot, move: MoneyMove, words: AssignedWords) -> di
     return {
         "month": move.month.isoformat(),
         "amount": money(snapshot, move.amount),
-        "from_category": _moved(snapshot, move.source, words),
-        "to_category": _moved(snapshot, move.destination, words),
+        "from_category": _moved_category(snapshot, move.source, words),
+        "to_category": _moved_category(snapshot, move.destination, words),
     }
 
 
-def _moved(snapshot: PlanSnapshot, change: Assignment, words: AssignedWords) -> dict[str, str]:
+def _moved_category(snapshot: PlanSnapshot, change: Assignment, words: AssignedWords) -> dict[str, str]:
     return {
         "category_id": change.category_id,
         "name": words.name(change.category),
@@ -238,7 +238,7 @@ class MoveMoneySettler:
             return await _set_back(client, snapshot, logged, destination, words)
         source_changed = source.state == "conflict" and source.assigned is not None
         if source_changed and destination.state == "already_as_before":
-            return _source_changed(logged, source, words)
+            return _settle_changed_source(logged, source, words)
         return judged(move_undo_plan(snapshot, op))
 
 
@@ -280,7 +280,7 @@ async def _set_back(
     return Settlement("failed", said, "none", undo_data=record)
 
 
-def _source_changed(move: AssignedUndo, source: AssignedNow, words: AssignedWords) -> Settlement:
+def _settle_changed_source(move: AssignedUndo, source: AssignedNow, words: AssignedWords) -> Settlement:
     logged, now, month = source.logged, source.assigned or 0, move.month.isoformat()
     name = words.name(source.category, logged.category_id)
     moved = logged.before - logged.after

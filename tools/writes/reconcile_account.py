@@ -261,7 +261,7 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
     except YnabError as error:
         if entered is None:
             raise
-        raise await _half_done(client, snapshot, change, entered, logged, error) from error
+        raise await _half_done_failure(client, snapshot, change, entered, logged, error) from error
     lead = f"Marked {len(ids)} transaction(s) on {name(account.name)} reconciled"
     if entered is not None:
         lead += f", after entering an adjustment of {statement_amount(snapshot, difference)}"
@@ -285,7 +285,7 @@ def _adjustment_lost(snapshot: PlanSnapshot, body: dict[str, Any], logged: dict[
     )
 
 
-async def _half_done(
+async def _half_done_failure(
     client: YnabClient,
     snapshot: PlanSnapshot,
     change: Change,

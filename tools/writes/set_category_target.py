@@ -143,7 +143,7 @@ def build_change(snapshot: PlanSnapshot, category_id: str, request: TargetReques
         ),
         fields=fields,
         undoable=restore is not None,
-        undo_data=_logged(setting.category.id, setting.before, setting.after, restore),
+        undo_data=_log_entry(setting.category.id, setting.before, setting.after, restore),
         check=CHECK,
     )
 
@@ -174,7 +174,7 @@ def _fields(snapshot: PlanSnapshot, setting: TargetSetting, name: str, *, undoab
     }
 
 
-def _logged(
+def _log_entry(
     category_id: str, before: Target, after: Target, restore: dict[str, Any] | None
 ) -> dict[str, Any]:
     return {
@@ -198,7 +198,9 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
     shift = f"{before.text(words.amount)} → {left.text(words.amount)}"
     lead = f"Set the target of {change.fields['category']}: {shift}."
     return Applied(
-        fields={"after": left.text(shown)}, undo_data=_logged(category_id, before, left, restore), lead=lead
+        fields={"after": left.text(shown)},
+        undo_data=_log_entry(category_id, before, left, restore),
+        lead=lead,
     )
 
 

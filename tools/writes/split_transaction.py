@@ -91,7 +91,7 @@ async def split_transaction(
     and the preview says so.
     """
     transaction = id_arg(transaction_id, what="transaction")
-    checked = _checked(lines)
+    checked = _check_lines(lines)
     return await confirmed_write(
         ctx,
         tool=TOOL,
@@ -103,7 +103,7 @@ async def split_transaction(
     )
 
 
-def _checked(lines: list[LineToSplit]) -> list[SplitLine]:
+def _check_lines(lines: list[LineToSplit]) -> list[SplitLine]:
     """The lines' amounts, categories and memos checked, at least two, none zero: before any request."""
     checked = [
         SplitLine(

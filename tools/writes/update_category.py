@@ -175,7 +175,7 @@ class UpdateCategoryUndo:
         if now != {"name": after["name"], "group_id": after["group_id"]}:
             return UndoPlan(
                 question=undo_question,
-                conflicts=(Conflict(category_id, label, _moved(snapshot, after, now)),),
+                conflicts=(Conflict(category_id, label, _group_move_line(snapshot, after, now)),),
             )
         reason = _old_place_taken(snapshot, category_id, before)
         if reason is not None:
@@ -196,7 +196,7 @@ class UpdateCategoryUndo:
         }
 
 
-def _moved(snapshot: PlanSnapshot, after: dict[str, str], now: dict[str, str]) -> str:
+def _group_move_line(snapshot: PlanSnapshot, after: dict[str, str], now: dict[str, str]) -> str:
     group = snapshot.category_groups.get(now["group_id"])
     place = f"{in_quotes(now['name'])} ({shown_name(group.name if group else now['group_id'])})"
     left = f"{in_quotes(after['name'])} ({shown_name(after['group'])})"
