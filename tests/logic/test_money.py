@@ -9,13 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tools.logic.money import (
-    AmountError,
     amount_text,
     format_amount,
     from_units,
     parse_amount,
     to_units,
 )
+from tools.logic.refusal import Refusal
 
 AMOUNTS = st.integers(min_value=-(10**12), max_value=10**12)  # ±1,000,000,000 units
 INT64 = st.integers(min_value=-(2**63) + 1, max_value=2**63 - 1)
@@ -141,7 +141,7 @@ def test_it_reads_decimal_amounts_as_milliunits(given_amount, milliunits):
     ],
 )
 def test_it_refuses_amounts_it_cannot_take_exactly_saying_what_to_give(given_amount, said):
-    with pytest.raises(AmountError) as refusal:
+    with pytest.raises(Refusal) as refusal:
         parse_amount(given_amount)
 
     message = str(refusal.value)
@@ -151,18 +151,18 @@ def test_it_refuses_amounts_it_cannot_take_exactly_saying_what_to_give(given_amo
 
 
 def test_it_names_the_argument_in_the_refusal():
-    with pytest.raises(AmountError, match=r"^monthly_income '12,5' "):
+    with pytest.raises(Refusal, match=r"^monthly_income '12,5' "):
         parse_amount("12,5", field="monthly_income")
 
 
 def test_it_refuses_a_huge_integer_without_failing_to_print_it():
-    with pytest.raises(AmountError, match="too long to show"):
+    with pytest.raises(Refusal, match="too long to show"):
         parse_amount(10**5000)
 
 
 @pytest.mark.parametrize("units", ["1.0001", "0.00012", "NaN", "Infinity", "1E+19", "9223372036854775.808"])
 def test_it_refuses_units_that_are_not_an_exact_storable_milliunit(units):
-    with pytest.raises(AmountError):
+    with pytest.raises(Refusal):
         from_units(Decimal(units))
 
 
