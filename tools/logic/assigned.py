@@ -9,10 +9,10 @@ except YNAB's internal ones (Ready to Assign, Uncategorized, the split category)
 categories are not in a snapshot, so they are refused as unknown.
 
 - `budget_setting(snapshot, month, category_id, amount)`: the category's assigned amount set
-  to `amount` (absolute), as an `Assignment` (`unchanged` when it already is).
+  to `amount` (absolute), as an `AssignedChange` (`unchanged` when it already is).
 - `move_refusal(from_id, to_id, amount)`: what the arguments alone refuse (before any request).
 - `money_move(snapshot, month, from_id, to_id, amount)`: `amount` taken from one category's
-  assigned amount and added to another's, as two `Assignment`s. Leaving the source overspent
+  assigned amount and added to another's, as two `AssignedChange`s. Leaving the source overspent
   is allowed; its `available_after` shows it.
 - For undo: `AssignedUndo` is what an operation logs (`to_json` / `from_json` at the log's
   edge), and `assignments_now(snapshot, month, logged)` compares each with the plan now.
@@ -36,7 +36,7 @@ READY_TO_ASSIGN_PREFIX = "Inflow:"  # "Inflow: Ready to Assign" (formerly "Inflo
 
 
 @dataclass(frozen=True)
-class Assignment:
+class AssignedChange:
     """One category's assigned amount in a month, as it is and as it would be (milliunits).
 
     `available_before` is the category's available balance that month; a change of the
@@ -72,8 +72,8 @@ class MoneyMove:
 
     month: date
     amount: int
-    source: Assignment
-    destination: Assignment
+    source: AssignedChange
+    destination: AssignedChange
 
 
 def budgetable_category(snapshot: PlanSnapshot, category_id: str) -> Category:
@@ -101,15 +101,15 @@ def _internal_refusal(category: Category) -> str:
 
 def assignment(
     snapshot: PlanSnapshot, month: date, category: Category, after: int | None = None
-) -> Assignment:
+) -> AssignedChange:
     """`category`'s assigned and available amounts in `month` (zero when YNAB has none), to `after`."""
     figures = snapshot.month_category(month, category.id)
     before = figures.budgeted if figures is not None else 0
     available = figures.balance if figures is not None else 0
-    return Assignment(category, month, before, before if after is None else after, available)
+    return AssignedChange(category, month, before, before if after is None else after, available)
 
 
-def budget_setting(snapshot: PlanSnapshot, month: date, category_id: str, amount: int) -> Assignment:
+def budget_setting(snapshot: PlanSnapshot, month: date, category_id: str, amount: int) -> AssignedChange:
     """The category's assigned amount in `month` set to `amount` (absolute, milliunits)."""
     return assignment(snapshot, month, budgetable_category(snapshot, category_id), amount)
 
@@ -146,8 +146,8 @@ def money_move(
     )
 
 
-def _shifted(now: Assignment, by: int) -> Assignment:
-    return Assignment(now.category, now.month, now.before, now.before + by, now.available_before)
+def _shifted(now: AssignedChange, by: int) -> AssignedChange:
+    return AssignedChange(now.category, now.month, now.before, now.before + by, now.available_before)
 
 
 # --- undo -------------------------------------------------------------------------------------

@@ -32,9 +32,9 @@ from confirmations.preview import Preview
 from tools.access import require_month, today
 from tools.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
 from tools.logic.assigned import (
+    AssignedChange,
     AssignedNow,
     AssignedUndo,
-    Assignment,
     MoneyMove,
     assignments_now,
     money_move,
@@ -166,7 +166,7 @@ def _fields(snapshot: PlanSnapshot, move: MoneyMove, words: AssignedWords) -> di
     }
 
 
-def _moved_category(snapshot: PlanSnapshot, change: Assignment, words: AssignedWords) -> dict[str, str]:
+def _moved_category(snapshot: PlanSnapshot, change: AssignedChange, words: AssignedWords) -> dict[str, str]:
     return {
         "category_id": change.category_id,
         "name": words.name(change.category),

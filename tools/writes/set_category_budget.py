@@ -26,7 +26,7 @@ from pydantic import Field
 from confirmations.preview import Preview
 from tools.access import require_month, today
 from tools.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
-from tools.logic.assigned import AssignedUndo, Assignment, budget_setting
+from tools.logic.assigned import AssignedChange, AssignedUndo, budget_setting
 from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
 from tools.presenting import money
@@ -113,7 +113,7 @@ def build_change(snapshot: PlanSnapshot, month: date, category_id: str, amount: 
     )
 
 
-def _fields(snapshot: PlanSnapshot, setting: Assignment, name: str) -> dict[str, Any]:
+def _fields(snapshot: PlanSnapshot, setting: AssignedChange, name: str) -> dict[str, Any]:
     return {
         "category_id": setting.category_id,
         "category": name,
