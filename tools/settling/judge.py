@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from tools.undo.handlers import UndoPlan, handler_for, load_handlers
@@ -131,13 +131,15 @@ def judged(plan: UndoPlan) -> Settlement:
 
 def _ids(items: tuple[Any, ...]) -> str:
     """The ids of an undo plan's restorable items (handlers keep ids, dicts holding one, or typed
-    items with a `category_id`, e.g. `Step`)."""
+    items whose first `..._id` field names them, e.g. `Step`)."""
     shown = []
     for item in items:
         if isinstance(item, str):
             shown.append(item)
-        elif isinstance(getattr(item, "category_id", None), str):
-            shown.append(item.category_id)
+        elif is_dataclass(item):
+            shown.append(
+                str(next((getattr(item, f.name) for f in fields(item) if f.name.endswith("_id")), "?"))
+            )
         elif isinstance(item, dict):
             shown.append(str(next((item[key] for key in item if key.endswith("_id")), item.get("id", "?"))))
     return ", ".join(shown) or "items"
