@@ -18,9 +18,10 @@ from pydantic import BaseModel, Field
 from confirmations.preview import Preview
 from tools.arguments import MAX_IDS, PlanIdArg, check_ids, id_arg
 from tools.logic.recategorise import (
+    LoggedRecategorisation,
     Recategorisation,
+    RecategorisationUndo,
     Recategorised,
-    logged_items,
     recategorisation,
     shown_category_id,
     undo_state,
@@ -124,7 +125,7 @@ def build_change(snapshot: PlanSnapshot, pairs: list[tuple[str, str]]) -> Change
             lines=[_line(snapshot, c) for c in found.changes],
         ),
         fields=fields,
-        undo_data={"transactions": [_log_entry(c) for c in found.changes]},
+        undo_data=RecategorisationUndo(tuple(_log_entry(c) for c in found.changes)),
         check=CHECK,
     )
 
@@ -154,12 +155,14 @@ def _entry(snapshot: PlanSnapshot, change: Recategorised) -> CategoryChange:
     )
 
 
-def _log_entry(change: Recategorised) -> dict[str, Any]:
-    return {"id": change.transaction.id, "before": change.before, "after": change.after.id}
+def _log_entry(change: Recategorised) -> LoggedRecategorisation:
+    return LoggedRecategorisation(change.transaction.id, change.before, change.after.id)
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    items = [{"id": item["id"], "category_id": item["after"]} for item in change.undo_data["transactions"]]
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[RecategorisationUndo]) -> Applied:
+    assert change.undo_data is not None  # build_change always sets it
+    logged = change.undo_data.transactions
+    items = [{"id": item.transaction_id, "category_id": item.after} for item in logged]
     await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
     return Applied(lead=f"Recategorised {len(items)} transaction(s).")
 
@@ -170,7 +173,7 @@ class ApplyCategoriesUndo:
 
     def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
         items = UndoItems()
-        for item in logged_items(op.undo_data):
+        for item in RecategorisationUndo.from_json(op.undo_data).transactions:
             state, reason = undo_state(snapshot, item)
             if state == "restore":
                 transaction = snapshot.transactions[item.transaction_id]

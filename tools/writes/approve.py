@@ -17,7 +17,7 @@ from pydantic import Field
 
 from confirmations.preview import Preview
 from tools.arguments import MAX_IDS, PlanIdArg, check_ids
-from tools.logic.approvals import Approvals, approvals, approved_ids, undo_state
+from tools.logic.approvals import Approvals, ApprovalUndo, approvals, undo_state
 from tools.logic.transaction_lines import category_shown, transaction_line
 from tools.models import Operation
 from tools.registry import write_tool
@@ -80,7 +80,7 @@ def build_change(snapshot: PlanSnapshot, transaction_ids: tuple[str, ...]) -> Ch
             lines=[_line(snapshot, transaction) for transaction in found.to_approve],
         ),
         fields=fields,
-        undo_data={"approved_ids": ids},
+        undo_data=ApprovalUndo(tuple(ids)),
         check=CHECK,
     )
 
@@ -96,8 +96,9 @@ def _line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
     return f"{transaction_line(snapshot, transaction)}, {category}"
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    ids = change.undo_data["approved_ids"]
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[ApprovalUndo]) -> Applied:
+    assert change.undo_data is not None  # build_change always sets it
+    ids = change.undo_data.approved_ids
     await client.patch_transactions(
         snapshot.plan_id,
         [{"id": transaction_id, "approved": True} for transaction_id in ids],
@@ -112,7 +113,7 @@ class ApproveTransactionsUndo:
 
     def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
         items = UndoItems()
-        for transaction_id in approved_ids(op.undo_data):
+        for transaction_id in ApprovalUndo.from_json(op.undo_data).approved_ids:
             state, reason = undo_state(snapshot, transaction_id)
             if state == "restore":
                 items.restore(

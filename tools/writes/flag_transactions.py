@@ -20,9 +20,10 @@ from tools.logic.flags import (
     Colour,
     FlagChange,
     FlagChanges,
+    FlagUndo,
+    LoggedFlag,
     flag_changes,
     flag_shown,
-    logged_flags,
     undo_state,
 )
 from tools.logic.transaction_lines import payee_shown, transaction_line
@@ -118,9 +119,7 @@ def build_change(snapshot: PlanSnapshot, pairs: list[tuple[str, str | None]]) ->
             lines=[_line(snapshot, c) for c in found.changes],
         ),
         fields=fields,
-        undo_data={
-            "flags": [{"id": c.transaction.id, "before": c.before, "after": c.after} for c in found.changes]
-        },
+        undo_data=FlagUndo(tuple(LoggedFlag(c.transaction.id, c.before, c.after) for c in found.changes)),
         check=CHECK,
     )
 
@@ -146,8 +145,9 @@ def _entry(snapshot: PlanSnapshot, change: FlagChange) -> FlagChanged:
     )
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    items = [{"id": item["id"], "flag_color": item["after"]} for item in change.undo_data["flags"]]
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[FlagUndo]) -> Applied:
+    assert change.undo_data is not None  # build_change always sets it
+    items = [{"id": item.transaction_id, "flag_color": item.after} for item in change.undo_data.flags]
     await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
     return Applied(lead=f"Changed the flag of {len(items)} transaction(s).")
 
@@ -158,7 +158,7 @@ class FlagTransactionsUndo:
 
     def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
         items = UndoItems()
-        for item in logged_flags(op.undo_data):
+        for item in FlagUndo.from_json(op.undo_data).flags:
             state, reason = undo_state(snapshot, item)
             if state == "restore":
                 transaction = snapshot.transactions[item.transaction_id]
