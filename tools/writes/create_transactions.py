@@ -25,9 +25,10 @@ from tools.access import today
 from tools.arguments import MAX_IDS, AmountValue, PlanIdArg, amount_arg, date_arg, given_text, id_arg
 from tools.logic.new_transactions import (
     CheckedLine,
+    CreationUndo,
+    LoggedCreation,
     NewLine,
     answer_digest,
-    logged_creations,
     new_transactions,
     undo_state,
 )
@@ -170,7 +171,7 @@ def build_change(snapshot: PlanSnapshot, account_id: str, lines: list[NewLine], 
             "transactions": [_entry(snapshot, item) for item in checked],
             "created_ids": [],
         },
-        undo_data={"account_id": account.id, "transactions": []},
+        undo_data=CreationUndo(account.id),
         check=CHECK,
     )
 
@@ -232,10 +233,10 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
     data = await client.post_transactions(snapshot.plan_id, bodies, check_hint=CHECK)
     created = {t["id"]: t for t in data.get("transactions") or []}
     ids = [i for i in data.get("transaction_ids") or created if i in created]  # in the order sent
-    logged = [{"id": i, "digest": answer_digest(created[i])} for i in ids]
+    logged = tuple(LoggedCreation(i, answer_digest(created[i])) for i in ids)
     return Applied(
         fields={"created_ids": ids},
-        undo_data={"account_id": subject["account_id"], "transactions": logged},
+        undo_data=CreationUndo(subject["account_id"], logged),
         lead=f"Created {len(ids)} transaction(s).",
     )
 
@@ -244,9 +245,10 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
 class CreateTransactionsUndo:
     """Deletes each created transaction still exactly as created; one changed since is a conflict."""
 
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
-        items = UndoItems()
-        for item in logged_creations(op.undo_data):
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[str]:
+        logged = CreationUndo.from_json(op.undo_data)
+        items: UndoItems[str] = UndoItems()
+        for item in logged.transactions:
             state, reason = undo_state(snapshot, item)
             if state == "restore":
                 transaction = snapshot.transactions[item.transaction_id]
@@ -256,9 +258,8 @@ class CreateTransactionsUndo:
             else:
                 transaction = snapshot.transactions[item.transaction_id]
                 items.conflict(Conflict(item.transaction_id, transaction_line(snapshot, transaction), reason))
-        account = op.undo_data.get("account_id") if isinstance(op.undo_data, dict) else None
         return items.plan(
-            f"Undo: delete {items.restored} transaction(s) on {account_name(snapshot, account)}?"
+            f"Undo: delete {items.restored} transaction(s) on {account_name(snapshot, logged.account_id)}?"
         )
 
     async def apply(
