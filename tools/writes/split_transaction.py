@@ -14,6 +14,7 @@ amount) is refused then, like on the first call.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
@@ -119,6 +120,18 @@ def _check_lines(lines: list[LineToSplit]) -> list[SplitLine]:
     return checked
 
 
+@dataclass(frozen=True)
+class SplitRecord:
+    """What the log keeps of a split (not undoable: settling reads it in `tools.settling.from_state`):
+    the transaction and its category before. Stored as `{"transaction_id", "category_before"}`."""
+
+    transaction_id: str
+    category_before: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"transaction_id": self.transaction_id, "category_before": self.category_before}
+
+
 def build_change(snapshot: PlanSnapshot, transaction_id: str, lines: list[SplitLine]) -> Change:
     transaction, categories = checked_split(snapshot, transaction_id, lines)
     before = shown_category_id(snapshot, transaction.category_id)
@@ -155,7 +168,7 @@ def build_change(snapshot: PlanSnapshot, transaction_id: str, lines: list[SplitL
             ],
         },
         undoable=False,
-        undo_data={"transaction_id": transaction.id, "category_before": transaction.category_id},
+        undo_data=SplitRecord(transaction.id, transaction.category_id),
         check=CHECK,
     )
 
