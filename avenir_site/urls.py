@@ -4,7 +4,9 @@
 """
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from avenir_site.api import api
 from avenir_site.home import home
@@ -14,4 +16,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("sandbox/", include("sandbox.urls")),
+    # Browsers ask every site for /favicon.ico; without one each page logs a 404 in the console.
+    path("favicon.ico", RedirectView.as_view(url=static("avenir_site/favicon.svg"))),
 ]

@@ -11,9 +11,8 @@ YNAB request once warm, none within the freshness window); then check what needs
   `plan_listing(max_age)`: the plans the token sees, reused for `max_age` seconds;
   `real_plan_id(plan_id)`: only its real id, for what reads the log rather than the plan.
 - `today()`: the server's local date (`settings.TIME_ZONE`), the only clock tools read.
-- Plan lookups: `require_account`, `require_category`, `require_group`, `require_payee`,
-  `require_month`, each refusing with the documented wording
-  (`No account 'a1x' in this plan; list_accounts gives the valid ids.`).
+- Plan lookups: `require_account`, `require_category`, `require_month`, each refusing with the
+  documented wording (`No account 'a1x' in this plan; list_accounts gives the valid ids.`).
 """
 
 from __future__ import annotations
@@ -28,12 +27,12 @@ from django.utils import timezone
 from mcp.server.mcpserver.exceptions import ToolError
 
 from tools import ynab
-from tools.arguments import ID_SOURCES, id_arg, month_arg
+from tools.arguments import ID_SOURCES, id_arg
 from tools.logic.ids import IdError
 from tools.logic.refusal import not_in_plan
 from tools.logic.text import quoted
 from tools.ynab.client import ALIASES
-from tools.ynab.entities import Account, Category, CategoryGroup, Payee
+from tools.ynab.entities import Account, Category
 from tools.ynab.errors import one_line
 
 PLAN_LISTING_SECONDS = 300.0
@@ -173,14 +172,6 @@ def require_category(snapshot: ynab.PlanSnapshot, category_id: str) -> Category:
     return _known(snapshot.categories.get(category_id), "category", category_id)
 
 
-def require_group(snapshot: ynab.PlanSnapshot, group_id: str) -> CategoryGroup:
-    return _known(snapshot.category_groups.get(group_id), "category group", group_id)
-
-
-def require_payee(snapshot: ynab.PlanSnapshot, payee_id: str) -> Payee:
-    return _known(snapshot.payees.get(payee_id), "payee", payee_id)
-
-
 def _known(found: _Entity | None, what: str, value: str) -> _Entity:
     """`found`, or the refusal saying where valid ids of that kind come from."""
     if found is None:
@@ -196,15 +187,6 @@ def require_month(snapshot: ynab.PlanSnapshot, month: date) -> date:
         span = f"{_month_text(first)} to {_month_text(last)}"
         raise ToolError(f"Month {month.isoformat()} is outside this plan: give a month from {span}.")
     return month
-
-
-def resolve_month_arg(snapshot: ynab.PlanSnapshot, text: str, today: date) -> date:
-    """`month_arg` then `require_month`, for a tool that has its snapshot already.
-
-    Prefer calling `month_arg` before `open_plan` (a bad form then costs no request) and
-    `require_month` after; this is the two in one.
-    """
-    return require_month(snapshot, month_arg(text, today))
 
 
 def _month_text(month: date | None) -> str:

@@ -16,7 +16,6 @@ from ninja.errors import HttpError
 from ninja.security import SessionAuth
 
 from tools import oplog
-from tools.logic.refusal import Refusal
 from tools.models import ConfirmedByName, Operation, StatusName
 
 VIEW_PERMISSION = "tools.view_operation"
@@ -85,7 +84,7 @@ def list_operations(request: HttpRequest, filters: Query[OperationFilters]) -> O
     )
     try:
         found = oplog.page_sync(query, limit=filters.limit, cursor=filters.cursor, scope="api")
-    except Refusal as refusal:
+    except oplog.InvalidCursor as refusal:
         raise HttpError(400, str(refusal)) from None
     operations = [OperationSummary(**_summary_fields(op)) for op in found.operations]
     return OperationList(operations=operations, next_cursor=found.next_cursor)

@@ -23,8 +23,6 @@ and what it says in words (summaries, the messages of write results: pure functi
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
 import os
 import socket
 import threading
@@ -33,14 +31,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from asgiref.sync import sync_to_async
-from django.core import signing
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from tools.logic.refusal import Refusal
 from tools.logic.text import safe_text
 from tools.models import Operation, new_operation_id
+from tools.paging import MAX_PAGE, read_cursor, sign_cursor
+from tools.paging import InvalidCursor as InvalidCursor  # oplog.InvalidCursor: what page() refuses with
 
 if TYPE_CHECKING:
     from tools.auth import Principal
@@ -50,8 +48,7 @@ ConfirmedBy = Operation.ConfirmedBy
 
 COMPLETED_STATUSES = (Status.APPLIED, Status.FAILED, Status.UNKNOWN)
 _ID_ATTEMPTS = 5
-MAX_PAGE = 200
-_CURSOR_SALT = "tools.oplog.cursor"
+KEYSET_CURSOR = "oplog-keyset"  # the kind of the log's cursors (its salt): never read as an offset
 SUMMARY_LENGTH = 200
 
 
@@ -323,8 +320,8 @@ def page_sync(
 ) -> OperationPage:
     """One page of operations, newest first, and the cursor of the next (None at the end).
 
-    The cursor is opaque, signed, and bound to `scope` (who lists: a tool, the API) and the
-    filters: given to any other query it raises a `Refusal`. Keyset paging on
+    The cursor (`tools.paging.sign_cursor`) is bound to `scope` (who lists: a tool, the API)
+    and the filters: given to any other query it raises `InvalidCursor`. Keyset paging on
     (created_at, id), so rows written meanwhile never shift a page.
     """
     if not 1 <= limit <= MAX_PAGE:
@@ -332,11 +329,15 @@ def page_sync(
     query_key = _query_key(scope, query)
     rows = _filtered(query)
     if cursor is not None:
-        rows = _after(rows, *_read_cursor(cursor, query_key))
+        created_at, op_id = read_cursor(KEYSET_CURSOR, cursor, query_key)
+        rows = _after(rows, dt.datetime.fromisoformat(created_at), op_id)
     found = list(rows[: limit + 1])
     more = len(found) > limit
     found = found[:limit]
-    return OperationPage(found, _make_cursor(query_key, found[-1]) if more else None)
+    if not more:
+        return OperationPage(found, None)
+    position = [found[-1].created_at.isoformat(), found[-1].pk]
+    return OperationPage(found, sign_cursor(KEYSET_CURSOR, query_key, position))
 
 
 def start_of_day(day: dt.date) -> dt.datetime:
@@ -374,27 +375,9 @@ def _after(rows: QuerySet[Operation], created_at: dt.datetime, op_id: str) -> Qu
     return rows.filter(Q(created_at__lt=created_at) | Q(created_at=created_at, id__lt=op_id))
 
 
-def _query_key(scope: str, query: OperationQuery) -> str:
+def _query_key(scope: str, query: OperationQuery) -> dict[str, Any]:
     since = query.since.isoformat() if query.since is not None else None
-    canonical = json.dumps([scope, query.plan_id, query.status, query.tool, since])
-    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
-
-
-def _make_cursor(query_key: str, last: Operation) -> str:
-    position = {"q": query_key, "t": last.created_at.isoformat(), "i": last.pk}
-    return signing.dumps(position, salt=_CURSOR_SALT)
-
-
-def _read_cursor(cursor: str, query_key: str) -> tuple[dt.datetime, str]:
-    refusal = "This cursor is damaged or belongs to another query; call again without cursor."
-    try:
-        position = signing.loads(cursor, salt=_CURSOR_SALT)
-        key, created_at, op_id = position["q"], dt.datetime.fromisoformat(position["t"]), position["i"]
-    except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise Refusal(refusal) from None
-    if key != query_key or not isinstance(op_id, str):
-        raise Refusal(refusal)
-    return created_at, op_id
+    return {"scope": scope, "plan": query.plan_id, "status": query.status, "tool": query.tool, "since": since}
 
 
 # --- what the log says about an operation, in words (pure functions of a row) ---

@@ -162,10 +162,6 @@ class TargetRequest:
     by_date: date | None
     frequency: Frequency | None
 
-    @property
-    def removes(self) -> bool:
-        return self.amount is None
-
     def fields(self) -> dict[str, Any]:
         """YNAB's SaveCategory fields for this request (`goal_target: null` removes the target)."""
         sent: dict[str, Any] = {"goal_target": self.amount}
