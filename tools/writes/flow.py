@@ -56,6 +56,11 @@ Outcomes of the requests, and the log row each leaves:
   could not be done yet: the row stays `pending`, saying so, and `tools.settling` finishes it;
 - anything else (a bug, a cancelled call): `unknown`, because a request may have left before
   it happened, then re-raised. Claiming `failed` could hide a change that is in YNAB.
+
+Errors: a refusal (`Refusal`, before anything is asked or written) propagates as it is, and
+`avenir_site.mcp_answers` turns it into the tool's error result. A failure of YNAB (a
+`YnabError`, `WriteFailed` among them) is logged on the row first, then raised once as a
+`ToolError` whose sentence names the operation (the log's words).
 """
 
 from __future__ import annotations
@@ -309,8 +314,8 @@ async def confirmed_write(
     """Run a confirmed write (see the module docstring); returns the tool's answer.
 
     `plan_id` is the tool's argument as given (an id, `last-used`, or None for the default);
-    `confirmation` the tool's argument; `result` the tool's result model. Refusals, YNAB's
-    errors and the confirmation step's refusals are raised as `ToolError`s.
+    `confirmation` the tool's argument; `result` the tool's result model. Refusals (the tool's,
+    the confirmation step's) propagate as `Refusal`s; YNAB's failures, once logged, as `ToolError`s.
     """
     with request_kind(RequestKind.WRITE):
         return await _confirmed_write(
