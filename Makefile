@@ -28,9 +28,11 @@ run: $(VENV)/.installed
 	exec $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # PYTEST_ARGS: extra pytest arguments (e.g. `make test PYTEST_ARGS="tests/oplog -x"`).
+# TEST_WORKERS: pytest-xdist processes, each with its own test database and served service.
+TEST_WORKERS ?= auto
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check --output-format concise .
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check --output-format concise .

@@ -1,4 +1,5 @@
-"""URL map: what runs where (/), the admin, the audit API (/api), and the YNAB sandbox (/sandbox).
+"""URL map: what runs where (/), the admin, the audit API (/api), the YNAB sandbox (/sandbox),
+and the OAuth consent page (/oauth/consent).
 
 /mcp is not here: asgi.py routes it to the MCP application before Django sees it.
 """
@@ -16,6 +17,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("sandbox/", include("sandbox.urls")),
+    path("oauth/", include("oauth.urls")),
     # Browsers ask every site for /favicon.ico; without one each page logs a 404 in the console.
     path("favicon.ico", RedirectView.as_view(url=static("avenir_site/favicon.svg"))),
 ]

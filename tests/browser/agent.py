@@ -7,7 +7,7 @@ from typing import Any
 
 from mcp.types import CallToolResult
 
-from tests.mcp.conftest import mcp_over_http
+from tests.helpers.mcp_http import mcp_over_http
 from tests.writes.assigned_plans import BudgetHome
 
 NEW_AMOUNT = "150.00"  # Dining Out has 120.00 assigned (tests.writes.assigned_plans)

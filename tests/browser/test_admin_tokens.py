@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.async_api import Page, expect
 
-from tests.mcp.conftest import mcp_over_http
+from tests.helpers.mcp_http import mcp_over_http
 from tests.mcp.test_http_access import INITIALIZE, MCP_HEADERS
 from tests.served import ServedApp
 from tools.models import McpToken

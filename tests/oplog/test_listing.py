@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from tests.oplog.conftest import fresh_plan_id, record
+from tests.helpers.operations import fresh_plan_id, record
 from tools import oplog
 from tools.auth import Principal
 from tools.models import Operation

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tools.logic.refusal import not_in_plan
-from tools.ynab.entities import Transaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import PlanSnapshot, Transaction
 
 
 @dataclass(frozen=True)

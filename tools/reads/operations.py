@@ -17,9 +17,9 @@ from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from tools import oplog, settling
-from tools.access import real_plan_id
 from tools.logic.months import DateError, parse_date
 from tools.models import ConfirmedByName, Operation, StatusName
+from tools.plan_lookup import real_plan_id
 from tools.presenting import tool_result
 from tools.registry import read_tool
 

@@ -37,11 +37,11 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from tools import oplog, settling
-from tools.access import real_plan_id
 from tools.arguments import PlanIdArg, refusals
 from tools.logic.ids import check_id
 from tools.logic.refusal import Refusal, not_in_plan
 from tools.models import Operation
+from tools.plan_lookup import real_plan_id
 from tools.registry import write_tool
 from tools.undo.handlers import UndoHandler, UndoPlan, handler_for, nothing_to_restore_message, undo_preview
 from tools.writes.flow import Applied, Change, Hold, WriteFailed, WriteResult, confirmed_write

@@ -24,7 +24,7 @@ from tools.registry import write_tool
 from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
 from tools.writes.flow import Applied, Change, WriteResult, unconfirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
-from tools.ynab.entities import Transaction
+from tools.ynab.snapshot import Transaction
 
 TOOL = "approve_transactions"
 CHECK = "Check with find_transactions (approved) whether they are approved before trying again."

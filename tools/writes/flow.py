@@ -82,11 +82,11 @@ from confirmations.confirm import Decision, ask
 from confirmations.fingerprint import fingerprint
 from confirmations.preview import Preview, render
 from tools import oplog
-from tools.access import open_plan
 from tools.auth import Principal, principal_of
 from tools.logic.refusal import Refusal
 from tools.models import Operation
 from tools.oplog import StoredUndo
+from tools.plan_lookup import open_plan
 from tools.presenting import tool_result
 from tools.ynab import (
     PacingRefused,

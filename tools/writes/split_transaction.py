@@ -31,7 +31,7 @@ from tools.presenting import category_name, memo, money
 from tools.registry import write_tool
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
-from tools.ynab.entities import Category, Transaction
+from tools.ynab.snapshot import Category, Transaction
 
 TOOL = "split_transaction"
 CHECK = "Check with find_transactions whether the transaction is split before trying again."

@@ -1,30 +1,32 @@
-"""How read tools reach a plan (`tools.access`) and read their arguments (`tools.arguments`),
+"""How read tools reach a plan (`tools.plan_lookup`) and read their arguments (`tools.arguments`),
 against the live sandbox."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import date
 
 import pytest
 from asgiref.sync import sync_to_async
 from mcp.server.mcpserver.exceptions import ToolError
 
+from sandbox.ledger import create_plan
 from sandbox.models import Plan
-from tools import access, arguments
+from tools import arguments, plan_lookup
 
 pytestmark = pytest.mark.anyio
 
 
 async def test_it_refuses_a_malformed_plan_id_before_any_ynab_request(ynab_requests):
     with pytest.raises(ToolError, match=r"^'\.\./plans' is not a valid plan id .*list_plans"):
-        await access.open_plan("../plans")
+        await plan_lookup.open_plan("../plans")
 
     assert await ynab_requests() == []
 
 
 async def test_it_opens_the_plan_named_and_costs_one_request_once_warm(demo_plan, ynab_requests):
-    first = await access.open_plan(demo_plan.id)
-    second = await access.open_plan(demo_plan.id)
+    first = await plan_lookup.open_plan(demo_plan.id)
+    second = await plan_lookup.open_plan(demo_plan.id)
 
     assert first.plan_id == second.plan_id == demo_plan.id
     served = await ynab_requests()
@@ -33,7 +35,7 @@ async def test_it_opens_the_plan_named_and_costs_one_request_once_warm(demo_plan
 
 async def test_it_refuses_an_unknown_plan_with_ynabs_status_and_where_ids_come_from(live_service):
     with pytest.raises(ToolError) as refused:
-        await access.open_plan("no-such-plan-0123")
+        await plan_lookup.open_plan("no-such-plan-0123")
 
     assert str(refused.value).startswith(
         "No plan 'no-such-plan-0123' for this YNAB token (404); list_plans gives the valid ids."
@@ -41,9 +43,9 @@ async def test_it_refuses_an_unknown_plan_with_ynabs_status_and_where_ids_come_f
 
 
 async def test_last_used_is_resolved_to_the_real_plan_id(demo_plan):
-    await access.open_plan(demo_plan.id)  # opening a plan makes it YNAB's last used
+    await plan_lookup.open_plan(demo_plan.id)  # opening a plan makes it YNAB's last used
 
-    snapshot = await access.open_plan("last-used")
+    snapshot = await plan_lookup.open_plan("last-used")
 
     assert snapshot.plan_id == demo_plan.id
 
@@ -51,9 +53,15 @@ async def test_last_used_is_resolved_to_the_real_plan_id(demo_plan):
 async def test_an_omitted_plan_is_the_configured_default(demo_plan, settings):
     settings.AVENIR_MCP_DEFAULT_PLAN = demo_plan.id
 
-    snapshot = await access.open_plan(None)
+    snapshot = await plan_lookup.open_plan(None)
 
     assert snapshot.plan_id == demo_plan.id
+
+
+@pytest.fixture
+def another_plan(live_service) -> Plan:
+    """A second plan, so that the sandbox holds several whatever ran before."""
+    return create_plan(name=f"Another {uuid.uuid4().hex[:8]}", first_month=date(2025, 1, 1))
 
 
 @pytest.fixture
@@ -61,36 +69,36 @@ def no_default_plan(live_service):
     """No plan marked default in the sandbox for the test's duration (then as it was)."""
     marked = list(Plan.objects.filter(is_default=True).values_list("pk", flat=True))
     Plan.objects.filter(pk__in=marked).update(is_default=False)
-    access.forget_plan_listing()
+    plan_lookup.forget_plan_listing()
     yield
     Plan.objects.filter(pk__in=marked).update(is_default=True)
-    access.forget_plan_listing()
+    plan_lookup.forget_plan_listing()
 
 
 async def test_an_omitted_plan_among_several_is_refused_naming_list_plans(
-    demo_plan, no_default_plan, settings, live_service
+    demo_plan, another_plan, no_default_plan, settings, live_service
 ):
     settings.AVENIR_MCP_DEFAULT_PLAN = None
     assert await sync_to_async(Plan.objects.count)() >= 2
 
     with pytest.raises(ToolError) as refused:
-        await access.open_plan(None)
+        await plan_lookup.open_plan(None)
 
     assert str(refused.value) == "Several plans: pass plan_id (list_plans gives them)."
 
 
 async def test_an_omitted_plan_is_the_ynab_default_and_the_listing_is_reused(
-    demo_plan, no_default_plan, settings, ynab_requests
+    own_demo_plan, no_default_plan, settings, ynab_requests
 ):
     settings.AVENIR_MCP_DEFAULT_PLAN = None
-    await sync_to_async(Plan.objects.filter(pk=demo_plan.pk).update)(is_default=True)
+    await sync_to_async(Plan.objects.filter(pk=own_demo_plan.pk).update)(is_default=True)
     try:
-        first = await access.open_plan(None)
-        second = await access.open_plan(None)
+        first = await plan_lookup.open_plan(None)
+        second = await plan_lookup.open_plan(None)
     finally:
-        await sync_to_async(Plan.objects.filter(pk=demo_plan.pk).update)(is_default=False)
+        await sync_to_async(Plan.objects.filter(pk=own_demo_plan.pk).update)(is_default=False)
 
-    assert first.plan_id == second.plan_id == demo_plan.id
+    assert first.plan_id == second.plan_id == own_demo_plan.id
     paths = [entry.path for entry in await ynab_requests()]
     assert paths.count("/sandbox/v1/plans") == 1  # the listing, once
     assert len(paths) == 3  # the listing, the full plan, one delta
@@ -99,23 +107,23 @@ async def test_an_omitted_plan_is_the_ynab_default_and_the_listing_is_reused(
 async def test_the_real_plan_id_reads_the_plan_only_to_resolve_an_alias(demo_plan, settings, ynab_requests):
     settings.AVENIR_MCP_DEFAULT_PLAN = demo_plan.id
 
-    assert await access.real_plan_id(demo_plan.id) == demo_plan.id
-    assert await access.real_plan_id(None) == demo_plan.id
+    assert await plan_lookup.real_plan_id(demo_plan.id) == demo_plan.id
+    assert await plan_lookup.real_plan_id(None) == demo_plan.id
     assert await ynab_requests() == []
 
-    await access.open_plan(demo_plan.id)  # opening a plan makes it YNAB's last used
-    assert await access.real_plan_id("last-used") == demo_plan.id
+    await plan_lookup.open_plan(demo_plan.id)  # opening a plan makes it YNAB's last used
+    assert await plan_lookup.real_plan_id("last-used") == demo_plan.id
     with pytest.raises(ToolError, match=r"^'\.\./plans' is not a valid plan id .*list_plans"):
-        await access.real_plan_id("../plans")
+        await plan_lookup.real_plan_id("../plans")
 
 
 async def test_the_real_plan_id_of_an_omitted_plan_among_several_is_refused_like_open_plans(
-    demo_plan, no_default_plan, settings, live_service
+    demo_plan, another_plan, no_default_plan, settings, live_service
 ):
     settings.AVENIR_MCP_DEFAULT_PLAN = None
 
     with pytest.raises(ToolError) as refused:
-        await access.real_plan_id(None)
+        await plan_lookup.real_plan_id(None)
 
     assert str(refused.value) == "Several plans: pass plan_id (list_plans gives them)."
 
@@ -130,17 +138,17 @@ def test_months_are_read_before_the_plan_and_checked_against_it_after():
 
 
 async def test_a_month_outside_the_plan_is_refused_with_the_valid_range(demo_plan):
-    snapshot = await access.open_plan(demo_plan.id)
+    snapshot = await plan_lookup.open_plan(demo_plan.id)
     before = date(snapshot.first_month.year - 1, 1, 1)
 
     with pytest.raises(ToolError) as refused:
-        access.require_month(snapshot, before)
+        plan_lookup.require_month(snapshot, before)
 
     first, last = snapshot.first_month.isoformat(), snapshot.last_month.isoformat()
     assert str(refused.value) == (
         f"Month {before.isoformat()} is outside this plan: give a month from {first} to {last}."
     )
-    assert access.require_month(snapshot, snapshot.first_month) == snapshot.first_month
+    assert plan_lookup.require_month(snapshot, snapshot.first_month) == snapshot.first_month
 
 
 def test_listed_ids_are_checked_and_duplicates_merged_or_refused():

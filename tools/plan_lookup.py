@@ -1,4 +1,4 @@
-"""How a tool gets at the plan the agent means, and checks what needs the plan, with one-line refusals.
+"""Plan lookup: the plan the agent means, what needs the plan, and plans by name for pages.
 
 The order every read tool follows (TOOLS.md §1.3): check what the arguments alone show
 (ids, months, dates, windows, duplicates) with the `*_arg` helpers of `tools.arguments`,
@@ -11,8 +11,14 @@ YNAB request once warm, none within the freshness window); then check what needs
   `plan_listing(max_age)`: the plans the token sees, reused for `max_age` seconds;
   `real_plan_id(plan_id)`: only its real id, for what reads the log rather than the plan.
 - `today()`: the server's local date (`settings.TIME_ZONE`), the only clock tools read.
-- Plan lookups: `require_account`, `require_category`, `require_month`, each refusing with the
-  documented wording (`No account 'a1x' in this plan; list_accounts gives the valid ids.`).
+- Plan lookups: `require_account`, `require_category`, `require_month`, each refusing with
+  the documented wording (`No account 'a1x' in this plan; list_accounts gives the valid ids.`).
+- For the pages people read (the admin, the confirmation pages): `plan_names()` and
+  `plan_label(plan_id, names)`, a plan's name instead of a 36-character id, from what this
+  process already knows (the plan cache, the embedded sandbox's plans), without a request.
+
+The plan id is checked here, once, where it enters (the agent's `plan_id`, or
+`AVENIR_MCP_DEFAULT_PLAN`): the plan cache and the YNAB client take it as checked.
 """
 
 from __future__ import annotations
@@ -26,14 +32,15 @@ from django.conf import settings
 from django.utils import timezone
 from mcp.server.mcpserver.exceptions import ToolError
 
+from sandbox.models import Plan as SandboxPlan
 from tools import ynab
 from tools.arguments import ID_SOURCES, id_arg
-from tools.logic.ids import IdError
 from tools.logic.refusal import not_in_plan
 from tools.logic.text import quoted
+from tools.ynab.cache import plan_cache
 from tools.ynab.client import ALIASES
-from tools.ynab.entities import Account, Category
-from tools.ynab.errors import one_line
+from tools.ynab.errors import short_detail
+from tools.ynab.snapshot import Account, Category
 
 PLAN_LISTING_SECONDS = 300.0
 """How long the plan listing behind an omitted `plan_id` is reused (plans rarely come and go)."""
@@ -64,11 +71,9 @@ async def open_plan(plan_id: str | None) -> ynab.PlanSnapshot:
     (the delta), the full export when cold and not stored. Inside the write flow
     (`request_kind(WRITE)`) it always reads fresh.
     """
-    chosen = await _chosen_plan_id(plan_id)
+    chosen = await _choose_plan_id(plan_id)
     try:
         return await ynab.plan_snapshot(chosen)
-    except IdError as refusal:
-        raise ToolError(str(refusal)) from None
     except ynab.YnabError as error:
         raise ToolError(_ynab_refusal(error, chosen)) from error
 
@@ -76,7 +81,7 @@ async def open_plan(plan_id: str | None) -> ynab.PlanSnapshot:
 def _ynab_refusal(error: ynab.YnabError, plan_id: str) -> str:
     """YNAB's refusal in one line, keeping its status and detail (`message` quotes both)."""
     if error.status == 404:
-        said = f" YNAB said: {one_line(error.detail)}" if error.detail else ""
+        said = f" YNAB said: {short_detail(error.detail)}" if error.detail else ""
         shown = quoted(plan_id, 40)
         return f"No plan {shown} for this YNAB token (404); list_plans gives the valid ids.{said}"
     return error.message
@@ -89,7 +94,7 @@ async def real_plan_id(plan_id: str | None) -> str:
     id (`open_plan`'s rule): neither reads the plan. Only an alias (`last-used`) is resolved
     by reading the plan, one delta request once warm. Refusals as `open_plan`'s.
     """
-    chosen = await _chosen_plan_id(plan_id)
+    chosen = await _choose_plan_id(plan_id)
     if chosen not in ALIASES:
         return chosen
     return (await open_plan(chosen)).plan_id
@@ -107,7 +112,7 @@ def default_plan_id(listing: ynab.PlanList) -> str | None:
     return listing.plans[0].id if len(listing.plans) == 1 else None
 
 
-async def _chosen_plan_id(plan_id: str | None) -> str:
+async def _choose_plan_id(plan_id: str | None) -> str:
     """`plan_id` checked, or the default plan's id; an alias stays an alias."""
     if plan_id is not None:
         return id_arg(plan_id, what="plan")
@@ -164,15 +169,15 @@ def unknown(what: str, value: str) -> ToolError:
 
 def require_account(snapshot: ynab.PlanSnapshot, account_id: str) -> Account:
     """The account (closed ones included; deleted ones are not in the snapshot)."""
-    return _known(snapshot.accounts.get(account_id), "account", account_id)
+    return _require_found(snapshot.accounts.get(account_id), "account", account_id)
 
 
 def require_category(snapshot: ynab.PlanSnapshot, category_id: str) -> Category:
     """The category (hidden and internal ones included; deleted ones are not in the snapshot)."""
-    return _known(snapshot.categories.get(category_id), "category", category_id)
+    return _require_found(snapshot.categories.get(category_id), "category", category_id)
 
 
-def _known(found: _Entity | None, what: str, value: str) -> _Entity:
+def _require_found(found: _Entity | None, what: str, value: str) -> _Entity:
     """`found`, or the refusal saying where valid ids of that kind come from."""
     if found is None:
         raise unknown(what, value)
@@ -191,3 +196,22 @@ def require_month(snapshot: ynab.PlanSnapshot, month: date) -> date:
 
 def _month_text(month: date | None) -> str:
     return month.isoformat() if month is not None else "any month"
+
+
+# --- plans by name, for the pages people read ------------------------------------------------
+
+SHORT_ID_LENGTH = 8
+
+
+def plan_names() -> dict[str, str]:
+    """Plan id → name for every plan this process knows (one query, no YNAB request)."""
+    names = dict(SandboxPlan.objects.values_list("id", "name"))
+    names.update((state.plan_id, state.name) for state in plan_cache.states() if state.name)
+    return names
+
+
+def plan_label(plan_id: str, names: dict[str, str]) -> str:
+    """The plan's name, else the start of its id (`de000000…`; the whole id stays in the page)."""
+    if plan_id in names:
+        return names[plan_id]
+    return plan_id if len(plan_id) <= SHORT_ID_LENGTH else plan_id[:SHORT_ID_LENGTH] + "…"
