@@ -5,7 +5,9 @@
 - `tools/call`: a result carries everything in its text too (`tools.presenting.readable`:
   the summary line, then the structured content as compact JSON), so a client that hands the
   model only `content` and one that hands it only `structuredContent` both see every id and
-  amount. A refusal reaches the client as exactly its sentence: the SDK would put
+  amount. A refusal (a `tools.logic.refusal.Refusal` raised anywhere in a tool, or a
+  `ToolError`) reaches the client as exactly its sentence, turned into the tool's error
+  result here and nowhere else: the SDK would put
   `Error executing tool <name>: ` before it, and would answer arguments that break the
   input schema with pydantic's multi-line text; here they are one line naming the argument
   and what to give (`tools.presenting.argument_refusal`). A crash stays the SDK's generic
@@ -39,6 +41,7 @@ from mcp.types import (
 from pydantic import ValidationError
 
 from tools.completion import complete
+from tools.logic.refusal import Refusal
 from tools.logic.text import quoted
 from tools.presenting import argument_refusal, readable, refusal
 
@@ -58,8 +61,12 @@ class AvenirServer(MCPServer):
     ) -> CallToolResult | InputRequiredResult:
         try:
             result = await super().call_tool(name, arguments, context)
-        except UnexpectedToolError:
-            raise  # a crash: the SDK logs the traceback and answers without details
+        except UnexpectedToolError as error:
+            if not isinstance(error.__cause__, Refusal):
+                raise  # a crash: the SDK logs the traceback and answers without details
+            sentence = str(error.__cause__)
+            logger.info("Tool %r refused: %r", name, sentence)
+            return refusal(sentence)
         except ToolError as error:
             sentence = self._refusal_sentence(name, error)
             logger.info("Tool %r refused: %r", name, sentence)
@@ -109,11 +116,13 @@ class AvenirServer(MCPServer):
             raise MCPError(code=INVALID_PARAMS, message=str(refused)) from None
 
 
-def _tool_error_in(error: BaseException) -> ToolError | None:
-    """The refusal (`ToolError`) behind the SDK's wrapping of a prompt's failure, if one is."""
+def _tool_error_in(error: BaseException) -> Exception | None:
+    """The refusal (`Refusal`, `ToolError`) behind the SDK's wrapping of a prompt's failure, if one is."""
     seen = error.__cause__
     while seen is not None:
-        if isinstance(seen, ToolError) and not isinstance(seen, UnexpectedToolError):
+        if isinstance(seen, Refusal) or (
+            isinstance(seen, ToolError) and not isinstance(seen, UnexpectedToolError)
+        ):
             return seen
         seen = seen.__cause__
     return None

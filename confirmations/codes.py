@@ -15,7 +15,7 @@ Rules (docs/confirmation.md#confirmation-codes, plus what issue 5 adds):
   another change, another plan, another tool or from another principal burns C. A code
   seen by the wrong party is treated as compromised; its owner simply asks again;
 - at most `capacity` secrets wait at once (expired ones are purged first); when still
-  full, `issue` raises `StoreFull` and nothing is issued;
+  full, `issue` raises a `Refusal` and nothing is issued;
 - memory only: a restart forgets everything; each server process has its own store;
 - thread-safe: one lock around every read and change (never held across an `await`).
 
@@ -33,6 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+
+from tools.logic.refusal import Refusal
 
 LIFETIME_SECONDS = 600
 DEFAULT_CAPACITY = 1000
@@ -71,10 +73,6 @@ class PendingConfirmation:
     the admin page shows it to them; nothing else may (the audit API does not)."""
 
 
-class StoreFull(Exception):
-    """Too many confirmations are waiting; nothing was issued."""
-
-
 @dataclass
 class _Entry:
     public_id: str
@@ -108,7 +106,7 @@ class ConfirmationStore:
     def issue(
         self, kind: Kind, binding: Binding, *, preview: str, principal_name: str, for_person: bool = False
     ) -> str:
-        """Remember a new secret of `kind` for `binding` and return it (raises `StoreFull`).
+        """Remember a new secret of `kind` for `binding` and return it (a `Refusal` when the store is full).
 
         `for_person`: the code goes to the person, not the agent: `pending()` then carries it
         (`code_for_person`) for the admin page, the one place that shows it.
@@ -116,7 +114,7 @@ class ConfirmationStore:
         with self._lock:
             self._purge_expired()
             if len(self._entries) >= self.capacity:
-                raise StoreFull(
+                raise Refusal(
                     f"Too many confirmations are waiting ({self.capacity}): nothing was changed. "
                     f"Let them expire ({self.lifetime_seconds / 60:g} minutes) or have the owner "
                     "revoke some in the admin, then call again."

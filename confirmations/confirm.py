@@ -14,7 +14,7 @@ and acts on `decision.outcome`:
 - `input_required`: return `decision.input_required` (an `InputRequiredResult`) as is.
 
 Refusals (bad code, plan changed, replayed answer, codes disabled, ...) are raised as
-`ConfirmationError`, a `ToolError` whose text is the documented one; nothing is written.
+a `Refusal` whose text is the documented one; nothing is written.
 
 How the person is asked depends on what the client declared (docs/confirmation.md#three-ways-to-ask):
 
@@ -45,16 +45,16 @@ from typing import Any, Literal, NoReturn
 import anyio
 from django.conf import settings
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp.types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
 from mcp.types.version import is_version_at_least
 
 from confirmations import codes, messages
-from confirmations.codes import Binding, ConfirmationStore, Kind, StoreFull
+from confirmations.codes import Binding, ConfirmationStore, Kind
 from confirmations.fingerprint import fingerprint
 from confirmations.preview import Preview, render
 from tools.auth import Principal, principal_of
+from tools.logic.refusal import Refusal
 
 logger = logging.getLogger(__name__)
 
@@ -105,10 +105,6 @@ class Decision:
         return None
 
 
-class ConfirmationError(ToolError):
-    """A refusal from the confirmation step; its text says what to do. Nothing was written."""
-
-
 async def ask(
     ctx: Context[Any, Any],
     *,
@@ -125,11 +121,11 @@ async def ask(
     resolved); `subject` the exact change, rebuilt from fresh data on every call, so a code
     or an answer only confirms what it was issued for; `confirmation` the tool's argument.
     `store` defaults to this process's store (`codes.store`); tests may pass their own.
-    Raises `ConfirmationError` (nothing written) for the documented refusals.
+    Raises a `Refusal` (nothing written) for the documented refusals.
     """
     principal = principal_of(ctx)
     if principal.read_only:
-        raise ConfirmationError(messages.READ_ONLY)
+        raise Refusal(messages.READ_ONLY)
     binding = Binding(fingerprint(plan_id, subject), plan_id, tool, principal.key)
     asking = _Asking(ctx, principal, store or codes.store, binding, render(preview))
     if confirmation is not None:
@@ -170,7 +166,7 @@ class _Asking:
 
     def spend_code(self, code: str) -> Decision:
         if _require_elicitation():
-            raise ConfirmationError(messages.CODES_DISABLED)
+            raise Refusal(messages.CODES_DISABLED)
         if not self.store.spend(Kind.CODE, code, self.binding):
             self._refuse("a confirmation code", messages.CODE_REFUSED)
         return self._applied("code")
@@ -178,7 +174,7 @@ class _Asking:
     def client_cannot_ask(self) -> Decision:
         """The client cannot show the question (not declared, or it failed to)."""
         if _require_elicitation():
-            raise ConfirmationError(messages.CLIENT_CANNOT_ASK)
+            raise Refusal(messages.CLIENT_CANNOT_ASK)
         return self._code_issued()
 
     def dismissed(self) -> Decision:
@@ -241,16 +237,13 @@ class _Asking:
         return self._decision("confirmation_required", code=code, code_to_person=to_person)
 
     def _issue(self, kind: Kind, *, for_person: bool = False) -> str:
-        try:
-            return self.store.issue(
-                kind,
-                self.binding,
-                preview=self.preview,
-                principal_name=self.principal.name,
-                for_person=for_person,
-            )
-        except StoreFull as full:
-            raise ConfirmationError(str(full)) from None
+        return self.store.issue(
+            kind,
+            self.binding,
+            preview=self.preview,
+            principal_name=self.principal.name,
+            for_person=for_person,
+        )
 
     def _refuse(self, what: str, message: str) -> NoReturn:
         # The owner's trace of refused attempts (never the code itself): many in a row may
@@ -259,7 +252,7 @@ class _Asking:
         logger.warning(
             "Refused %s for %s on plan %s from %s", what, binding.tool, binding.plan_id, binding.principal_key
         )
-        raise ConfirmationError(message)
+        raise Refusal(message)
 
     def _applied(self, via: ConfirmedBy) -> Decision:
         return self._decision("applied", confirmed_by=via)
@@ -281,7 +274,7 @@ def _read_state(state: str) -> tuple[str, str]:
         data = json.loads(state)
         asked_fingerprint, nonce = data["fingerprint"], data["nonce"]
     except (ValueError, TypeError, KeyError):
-        raise ConfirmationError(messages.ANSWER_NOT_VALID) from None
+        raise Refusal(messages.ANSWER_NOT_VALID) from None
     if not isinstance(asked_fingerprint, str) or not isinstance(nonce, str):
-        raise ConfirmationError(messages.ANSWER_NOT_VALID)
+        raise Refusal(messages.ANSWER_NOT_VALID)
     return asked_fingerprint, nonce

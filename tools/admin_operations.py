@@ -13,7 +13,7 @@ an "Undo…" button (to users with the `tools.undo_operation` permission; superu
 leading to `<id>/undo/`, an intermediate page with what the undo would restore now and what
 it leaves alone (computed on a fresh read of the plan). Posting that page is the owner's
 agreement: the undo runs with the same code as the `undo_operation` tool and is logged with
-`confirmed_by` "admin" (see `tools.undo.outside`).
+`confirmed_by` "admin" (see `tools.undo.admin`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from django.utils.timezone import localtime
 from tools import oplog, settling
 from tools.models import Operation
 from tools.plan_lookup import plan_label, plan_names
-from tools.undo.outside import Proposal, propose, undo_agreed
+from tools.undo.admin import Proposal, propose, undo_agreed
 
 UNDO_PERMISSION = "tools.undo_operation"
 

@@ -27,10 +27,11 @@ from typing import Annotated
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field, StrictFloat, StrictInt, StrictStr
 
-from tools.logic.ids import IdError, check_id
-from tools.logic.money import AmountError, parse_amount
-from tools.logic.months import DateError, MonthError, check_window, days_later, parse_date, resolve_month
-from tools.logic.text import TextError, clean_given_text, quoted
+from tools.logic.ids import check_id
+from tools.logic.money import parse_amount
+from tools.logic.months import check_window, days_later, parse_date, resolve_month
+from tools.logic.refusal import Refusal
+from tools.logic.text import clean_given_text, quoted
 from tools.paging import MAX_PAGE
 
 MAX_IDS = 200
@@ -110,8 +111,6 @@ ID_SOURCES = {
     "scheduled transaction": "list_scheduled_transactions",
 }
 
-_LOGIC_ERRORS = (IdError, MonthError, DateError, AmountError, TextError)
-
 
 @contextmanager
 def refusals() -> Iterator[None]:
@@ -122,7 +121,7 @@ def refusals() -> Iterator[None]:
     """
     try:
         yield
-    except _LOGIC_ERRORS as refusal:
+    except Refusal as refusal:
         raise ToolError(str(refusal)) from None
 
 

@@ -42,7 +42,7 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.writes.create_transactions",
     "tools.writes.split_transaction",
     "tools.writes.reconcile_account",
-    "tools.undo.tool",
+    "tools.undo.undo_operation",
 )
 
 

@@ -35,6 +35,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from sandbox.models import Plan as SandboxPlan
 from tools import ynab
 from tools.arguments import ID_SOURCES, id_arg
+from tools.logic.refusal import not_in_plan
 from tools.logic.text import quoted
 from tools.ynab.cache import plan_cache
 from tools.ynab.client import ALIASES
@@ -163,7 +164,7 @@ def forget_plan_listing() -> None:
 def unknown(what: str, value: str) -> ToolError:
     """`No account 'a1x' in this plan; list_accounts gives the valid ids.`"""
     source = ID_SOURCES.get(what, "the list tools")
-    return ToolError(f"No {what} {quoted(value, 40)} in this plan; {source} gives the valid ids.")
+    return ToolError(str(not_in_plan(what, value, source)))  # the sentence is built in one place
 
 
 def require_account(snapshot: ynab.PlanSnapshot, account_id: str) -> Account:

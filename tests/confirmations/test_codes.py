@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from confirmations.codes import Binding, ConfirmationStore, Kind, StoreFull
+from confirmations.codes import Binding, ConfirmationStore, Kind
+from tools.logic.refusal import Refusal
 
 BINDING = Binding(fingerprint="f" * 64, plan_id="plan-1", tool="set_category_budget", principal_key="token:1")
 
@@ -92,7 +93,7 @@ def test_a_full_store_refuses_new_codes_with_a_one_line_message(clock):
     store = ConfirmationStore(capacity=3, clock=clock)
     waiting = [issue(store) for _ in range(3)]
 
-    with pytest.raises(StoreFull) as full:
+    with pytest.raises(Refusal) as full:
         issue(store)
 
     assert "\n" not in str(full.value)

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from tests.logic.month_plans import category, figures, group, month, plan
 from tools.logic.assigned import (
+    AssignedUndo,
     Logged,
     assignments_now,
     budget_setting,
-    logged_assignments,
     money_move,
     move_refusal,
     standing_together,
@@ -58,7 +58,7 @@ def test_a_budget_setting_goes_from_the_months_assigned_amount_to_the_new_one():
         70_000,
     )
     assert not setting.unchanged
-    assert setting.logged() == {"category_id": "c-rest", "before": 120_000, "after": 150_000}
+    assert setting.logged() == Logged("c-rest", 120_000, 150_000)
 
 
 def test_the_same_amount_is_unchanged_and_a_month_without_figures_counts_as_zero():
@@ -151,7 +151,10 @@ def test_the_logged_month_and_categories_are_read_back():
         "categories": [{"category_id": "c-tennis", "before": 80_000, "after": 50_000}],
     }
 
-    assert logged_assignments(data) == (SEPT, (Logged("c-tennis", 80_000, 50_000),))
+    logged = AssignedUndo.from_json(data)
+
+    assert logged == AssignedUndo(SEPT, (Logged("c-tennis", 80_000, 50_000),))
+    assert logged.to_json() == data
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tools.logic.money import (
-    AmountError,
     amount_text,
     format_amount,
     parse_amount,
 )
+from tools.logic.refusal import Refusal
 
 AMOUNTS = st.integers(min_value=-(10**12), max_value=10**12)  # ±1,000,000,000 units
 DIGITS = st.sampled_from([0, 2, 3])
@@ -125,7 +125,7 @@ def test_it_reads_decimal_amounts_as_milliunits(given_amount, milliunits):
     ],
 )
 def test_it_refuses_amounts_it_cannot_take_exactly_saying_what_to_give(given_amount, said):
-    with pytest.raises(AmountError) as refusal:
+    with pytest.raises(Refusal) as refusal:
         parse_amount(given_amount)
 
     message = str(refusal.value)
@@ -135,12 +135,12 @@ def test_it_refuses_amounts_it_cannot_take_exactly_saying_what_to_give(given_amo
 
 
 def test_it_names_the_argument_in_the_refusal():
-    with pytest.raises(AmountError, match=r"^monthly_income '12,5' "):
+    with pytest.raises(Refusal, match=r"^monthly_income '12,5' "):
         parse_amount("12,5", field="monthly_income")
 
 
 def test_it_refuses_a_huge_integer_without_failing_to_print_it():
-    with pytest.raises(AmountError, match="too long to show"):
+    with pytest.raises(Refusal, match="too long to show"):
         parse_amount(10**5000)
 
 

@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from tools.logic.months import (
     DateError,
-    MonthError,
     add_months,
     check_window,
     month_end,
@@ -19,6 +18,7 @@ from tools.logic.months import (
     parse_date,
     resolve_month,
 )
+from tools.logic.refusal import Refusal
 
 DAYS = st.dates(min_value=date(1900, 1, 1), max_value=date(2200, 12, 31))
 MONTH_NAMES = st.one_of(
@@ -42,7 +42,7 @@ def test_it_resolves_a_month_to_a_first_day_that_resolves_to_itself(name, today)
 def test_it_accepts_no_month_text_but_the_four_forms(text, today):
     try:
         month = resolve_month(text, today)
-    except MonthError:
+    except Refusal:
         return
     year_month = f"{month.year:04d}-{month.month:02d}"
 
@@ -93,22 +93,22 @@ def test_it_takes_a_datetime_as_today_and_still_returns_a_date():
      "2026-9", "26-09", "2026-09-01\n", "", "２０２６-09"],
 )  # fmt: skip
 def test_it_refuses_other_month_forms_listing_the_accepted_ones(name):
-    with pytest.raises(MonthError, match="give current, next, YYYY-MM or YYYY-MM-01"):
+    with pytest.raises(Refusal, match="give current, next, YYYY-MM or YYYY-MM-01"):
         resolve_month(name, TODAY)
 
 
 def test_it_refuses_a_day_other_than_the_first_naming_the_month_to_give():
-    with pytest.raises(MonthError, match=r"'2026-09-15' is not the first of a month: give 2026-09\.$"):
+    with pytest.raises(Refusal, match=r"'2026-09-15' is not the first of a month: give 2026-09\.$"):
         resolve_month("2026-09-15", TODAY)
 
 
 def test_it_shows_invisible_characters_in_a_refused_month():
-    with pytest.raises(MonthError, match=r"'2026-09\\u200b'"):
+    with pytest.raises(Refusal, match=r"'2026-09\\u200b'"):
         resolve_month("2026-09\u200b", TODAY)
 
 
 def test_it_refuses_a_month_beyond_the_calendar():
-    with pytest.raises(MonthError, match="beyond the calendar"):
+    with pytest.raises(Refusal, match="beyond the calendar"):
         resolve_month("next", date(9999, 12, 1))
 
 

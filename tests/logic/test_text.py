@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tools.logic.text import TextError, clean_given_text, quoted, safe_text
+from tools.logic.refusal import Refusal
+from tools.logic.text import clean_given_text, quoted, safe_text
 
 HIDING = ("Cc", "Cf", "Zl", "Zp", "Cs")
 # Text with plenty of the characters that matter: controls, separators, invisibles.
@@ -83,7 +84,7 @@ def test_it_replaces_a_lone_surrogate_so_the_text_can_be_encoded():
 @given(UNTRUSTED, st.integers(min_value=1, max_value=500))
 def test_it_never_accepts_given_text_with_a_hiding_character(text, max_length):
     if _has_hiding_char(text):
-        with pytest.raises(TextError):
+        with pytest.raises(Refusal):
             clean_given_text(text, field="memo", max_length=max_length)
     elif text.strip() and len(text.strip()) <= max_length:
         assert clean_given_text(text, field="memo", max_length=max_length) == text.strip()
@@ -105,7 +106,7 @@ def test_it_never_accepts_given_text_with_a_hiding_character(text, max_length):
     ],
 )
 def test_it_refuses_given_text_with_a_control_or_invisible_character_naming_it(text, code_point):
-    with pytest.raises(TextError) as refusal:
+    with pytest.raises(Refusal) as refusal:
         clean_given_text(text, field="memo", max_length=500)
 
     message = str(refusal.value)
@@ -124,13 +125,13 @@ def test_it_keeps_given_text_in_any_script():
 
 @pytest.mark.parametrize("text", ["", "   ", "\u3000"])
 def test_it_refuses_empty_given_text(text):
-    with pytest.raises(TextError, match=r"^category name is empty: give at least one visible character"):
+    with pytest.raises(Refusal, match=r"^category name is empty: give at least one visible character"):
         clean_given_text(text, field="category name", max_length=100)
 
 
 def test_it_refuses_given_text_over_the_length_after_trimming():
     assert clean_given_text(" " + "a" * 100 + " ", field="name", max_length=100) == "a" * 100
-    with pytest.raises(TextError, match=r"^name is 101 characters long: give at most 100"):
+    with pytest.raises(Refusal, match=r"^name is 101 characters long: give at most 100"):
         clean_given_text("a" * 101, field="name", max_length=100)
 
 

@@ -11,7 +11,6 @@ from tests.helpers.operations import fresh_plan_id, record
 from tools import oplog
 from tools.auth import Principal
 from tools.models import Operation
-from tools.oplog import listing
 from tools.paging import CURSOR_REFUSAL, OFFSET_CURSOR, sign_cursor
 
 pytestmark = pytest.mark.anyio
@@ -140,10 +139,10 @@ async def test_it_refuses_a_cursor_from_another_query_or_a_tampered_one(plan_id)
 async def test_it_refuses_a_cursor_of_another_kind_of_listing_for_the_same_query(plan_id):
     first, second = await record(plan_id), await record(plan_id)
     query = oplog.OperationQuery(plan_id=plan_id)
-    key = listing._query_key("list_operations", query)
+    key = oplog._query_key("list_operations", query)
     position = [second.created_at.isoformat(), second.pk]
 
-    resumed = await oplog.page(query, limit=1, cursor=sign_cursor(listing.KEYSET_CURSOR, key, position))
+    resumed = await oplog.page(query, limit=1, cursor=sign_cursor(oplog.KEYSET_CURSOR, key, position))
     with pytest.raises(oplog.InvalidCursor) as refused:
         await oplog.page(query, limit=1, cursor=sign_cursor(OFFSET_CURSOR, key, position))
 

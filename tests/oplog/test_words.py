@@ -37,7 +37,7 @@ def test_a_long_question_is_cut_to_one_short_line():
 
     text = oplog.summary(op)
 
-    assert len(text) == oplog.words.SUMMARY_LENGTH
+    assert len(text) == oplog.SUMMARY_LENGTH
     assert text.startswith("Rename payee ‘X X")
     assert text.endswith("…")
     assert "\n" not in text

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mcp.server.mcpserver.exceptions import ToolError
 
-from tools.oplog.listing import KEYSET_CURSOR
+from tools.oplog import KEYSET_CURSOR
 from tools.paging import CURSOR_REFUSAL, paginate, sign_cursor
 
 QUERY = {"tool": "list_payees", "plan": "p1", "search": None}

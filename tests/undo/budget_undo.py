@@ -16,14 +16,14 @@ from typing import Any
 
 from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
-from tools.undo.registry import (
+from tools.undo.handlers import (
     Conflict,
     UndoItems,
-    UndoPartlyApplied,
     UndoPlan,
     item_state,
     undo_handler,
 )
+from tools.writes.flow import WriteFailed
 from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 
 TOOL = "undo_test_budgets"
@@ -63,6 +63,6 @@ class BudgetsUndo:
                 if not restored:
                     raise
                 said = f"Restored {', '.join(restored)} only, then: {error.message} Undo again for the rest."
-                raise UndoPartlyApplied(said, undo_data={"month": month, "restored": restored}) from error
+                raise WriteFailed(said, undo_data={"month": month, "restored": restored}) from error
             restored.append(item["category_id"])
         return {"month": month, "restored": restored}

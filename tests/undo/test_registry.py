@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools.undo.registry import (
+from tools.undo.handlers import (
     Conflict,
     UndoItems,
     UndoPlan,

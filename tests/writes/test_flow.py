@@ -18,8 +18,7 @@ from confirmations.preview import Preview
 from tools import oplog
 from tools.auth import Principal
 from tools.models import Operation
-from tools.writes.flow import Applied, Change, WriteFailed, agreed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import Applied, Change, WriteFailed, WriteResult, agreed_write
 from tools.ynab import PlanSnapshot, YnabError
 
 pytestmark = pytest.mark.anyio

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tools.logic.refusal import not_in_plan
 from tools.ynab.snapshot import PlanSnapshot, Transaction
@@ -47,8 +48,18 @@ def undo_state(snapshot: PlanSnapshot, transaction_id: str) -> tuple[str, str]:
     return "already_as_before", ""
 
 
-def approved_ids(undo_data: object) -> tuple[str, ...]:
-    """The ids an approve_transactions operation approved (`{"approved_ids": [...]}`)."""
-    if not isinstance(undo_data, dict):
-        return ()
-    return tuple(str(transaction_id) for transaction_id in undo_data.get("approved_ids", ()))
+@dataclass(frozen=True)
+class ApprovalUndo:
+    """approve_transactions' undo data: the ids it approved. Stored in the operation row as
+    `{"approved_ids": [...]}`."""
+
+    approved_ids: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"approved_ids": list(self.approved_ids)}
+
+    @classmethod
+    def from_json(cls, stored: object) -> ApprovalUndo:
+        if not isinstance(stored, dict):
+            return cls(())
+        return cls(tuple(str(transaction_id) for transaction_id in stored.get("approved_ids", ())))

@@ -9,13 +9,13 @@ except YNAB's internal ones (Ready to Assign, Uncategorized, the split category)
 categories are not in a snapshot, so they are refused as unknown.
 
 - `budget_setting(snapshot, month, category_id, amount)`: the category's assigned amount set
-  to `amount` (absolute), as an `Assignment` (`unchanged` when it already is).
+  to `amount` (absolute), as an `AssignedChange` (`unchanged` when it already is).
 - `move_refusal(from_id, to_id, amount)`: what the arguments alone refuse (before any request).
 - `money_move(snapshot, month, from_id, to_id, amount)`: `amount` taken from one category's
-  assigned amount and added to another's, as two `Assignment`s. Leaving the source overspent
+  assigned amount and added to another's, as two `AssignedChange`s. Leaving the source overspent
   is allowed; its `available_after` shows it.
-- For undo: `logged_assignments(undo_data)` reads what an operation logged, and
-  `assignments_now(snapshot, month, logged)` compares each with the plan now.
+- For undo: `AssignedUndo` is what an operation logs (`to_json` / `from_json` at the log's
+  edge), and `assignments_now(snapshot, month, logged)` compares each with the plan now.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from datetime import date
 from typing import Any, Literal
 
 from tools.logic.budget import is_internal
-from tools.logic.refusal import Refusal
+from tools.logic.refusal import Refusal, not_in_plan
 from tools.logic.text import quoted
 from tools.ynab.snapshot import Category, PlanSnapshot
 
@@ -35,7 +35,7 @@ READY_TO_ASSIGN_PREFIX = "Inflow:"  # "Inflow: Ready to Assign" (formerly "Inflo
 
 
 @dataclass(frozen=True)
-class Assignment:
+class AssignedChange:
     """One category's assigned amount in a month, as it is and as it would be (milliunits).
 
     `available_before` is the category's available balance that month; a change of the
@@ -60,9 +60,9 @@ class Assignment:
     def unchanged(self) -> bool:
         return self.before == self.after
 
-    def logged(self) -> dict[str, Any]:
+    def logged(self) -> Logged:
         """What the operation log keeps of it: the category, before and after."""
-        return {"category_id": self.category.id, "before": self.before, "after": self.after}
+        return Logged(self.category.id, self.before, self.after)
 
 
 @dataclass(frozen=True)
@@ -71,17 +71,15 @@ class MoneyMove:
 
     month: date
     amount: int
-    source: Assignment
-    destination: Assignment
+    source: AssignedChange
+    destination: AssignedChange
 
 
 def budgetable_category(snapshot: PlanSnapshot, category_id: str) -> Category:
     """The category, when money can be assigned to it; else a `Refusal` saying what to give."""
     category = snapshot.categories.get(category_id)
     if category is None:
-        raise Refusal(
-            f"No category {quoted(category_id, 40)} in this plan; {CATEGORY_SOURCE} gives the valid ids."
-        )
+        raise not_in_plan("category", category_id, CATEGORY_SOURCE)
     if is_internal(snapshot, category):
         raise Refusal(_internal_refusal(category))
     return category
@@ -102,15 +100,15 @@ def _internal_refusal(category: Category) -> str:
 
 def assignment(
     snapshot: PlanSnapshot, month: date, category: Category, after: int | None = None
-) -> Assignment:
+) -> AssignedChange:
     """`category`'s assigned and available amounts in `month` (zero when YNAB has none), to `after`."""
     figures = snapshot.month_category(month, category.id)
     before = figures.budgeted if figures is not None else 0
     available = figures.balance if figures is not None else 0
-    return Assignment(category, month, before, before if after is None else after, available)
+    return AssignedChange(category, month, before, before if after is None else after, available)
 
 
-def budget_setting(snapshot: PlanSnapshot, month: date, category_id: str, amount: int) -> Assignment:
+def budget_setting(snapshot: PlanSnapshot, month: date, category_id: str, amount: int) -> AssignedChange:
     """The category's assigned amount in `month` set to `amount` (absolute, milliunits)."""
     return assignment(snapshot, month, budgetable_category(snapshot, category_id), amount)
 
@@ -147,8 +145,8 @@ def money_move(
     )
 
 
-def _shifted(now: Assignment, by: int) -> Assignment:
-    return Assignment(now.category, now.month, now.before, now.before + by, now.available_before)
+def _shifted(now: AssignedChange, by: int) -> AssignedChange:
+    return AssignedChange(now.category, now.month, now.before, now.before + by, now.available_before)
 
 
 # --- undo -------------------------------------------------------------------------------------
@@ -182,14 +180,51 @@ class AssignedNow:
     state: ItemState
 
 
-def logged_assignments(undo_data: Mapping[str, Any]) -> tuple[date, tuple[Logged, ...]]:
-    """The month and the categories' before and after, as `undo_data` holds them."""
-    month = date.fromisoformat(undo_data["month"])
-    items = tuple(
-        Logged(item["category_id"], int(item["before"]), int(item["after"]))
-        for item in undo_data["categories"]
-    )
-    return month, items
+PairOutcome = Literal["nothing_moved", "half_done", "unknown"]
+
+
+@dataclass(frozen=True)
+class AssignedUndo:
+    """The undo data of set_category_budget and move_money: the month and each category's
+    assigned amount before and after (a move: source first).
+
+    When a move's two writes did not both land, `outcome` says how it ended (`nothing_moved`,
+    `half_done`, `unknown`) and `landed` / `unsure` name the categories whose new amount is in
+    YNAB / may be. An undo's own pair that failed logs the month and its outcome only (no
+    `categories`). Stored in the operation row as
+    `{"month": "YYYY-MM-01", "categories": [{"category_id", "before", "after"}], "outcome", "landed",
+    "unsure"}` (the last three only with an outcome).
+    """
+
+    month: date
+    categories: tuple[Logged, ...] = ()
+    outcome: PairOutcome | None = None
+    landed: tuple[str, ...] = ()
+    unsure: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        stored: dict[str, Any] = {"month": self.month.isoformat()}
+        if self.categories:
+            stored["categories"] = [
+                {"category_id": item.category_id, "before": item.before, "after": item.after}
+                for item in self.categories
+            ]
+        if self.outcome is not None:
+            stored |= {"outcome": self.outcome, "landed": list(self.landed), "unsure": list(self.unsure)}
+        return stored
+
+    @classmethod
+    def from_json(cls, stored: Mapping[str, Any]) -> AssignedUndo:
+        return cls(
+            month=date.fromisoformat(stored["month"]),
+            categories=tuple(
+                Logged(item["category_id"], int(item["before"]), int(item["after"]))
+                for item in stored.get("categories") or ()
+            ),
+            outcome=stored.get("outcome"),
+            landed=tuple(stored.get("landed") or ()),
+            unsure=tuple(stored.get("unsure") or ()),
+        )
 
 
 def assignments_now(snapshot: PlanSnapshot, month: date, logged: Sequence[Logged]) -> tuple[AssignedNow, ...]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from tools.logic.assigned import Assignment
+from tools.logic.assigned import AssignedChange
 from tools.logic.money import format_amount
 from tools.logic.text import safe_text
 from tools.logic.transaction_lines import currency_format
@@ -73,7 +73,7 @@ class AssignedWords:
             f"available {self.amount(available_before)} → {self.amount(available_after)}"
         )
 
-    def line_of(self, change: Assignment) -> str:
+    def line_of(self, change: AssignedChange) -> str:
         return self.assigned_line(
             self.name(change.category),
             change.before,
@@ -82,7 +82,7 @@ class AssignedWords:
             change.available_after,
         )
 
-    def overspent_note(self, change: Assignment) -> str | None:
+    def overspent_note(self, change: AssignedChange) -> str | None:
         """A warning when the move leaves the source overspent (allowed, but the person should see it)."""
         if change.available_after >= 0:
             return None

@@ -15,9 +15,9 @@ snapshot). The tool refuses a transaction listed twice before the plan is read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from tools.logic.refusal import not_in_plan
 from tools.ynab.snapshot import PlanSnapshot, Transaction
@@ -93,10 +93,23 @@ def undo_state(snapshot: PlanSnapshot, item: LoggedFlag) -> tuple[str, str]:
     return "conflict", f"its flag is now {flag_shown(current)}"
 
 
-def logged_flags(undo_data: object) -> Iterable[LoggedFlag]:
-    """The items of a flag_transactions operation's undo data (`{"flags": [...]}`)."""
-    if not isinstance(undo_data, dict):
-        return ()
-    return tuple(
-        LoggedFlag(item["id"], item.get("before"), item.get("after")) for item in undo_data.get("flags", ())
-    )
+@dataclass(frozen=True)
+class FlagUndo:
+    """flag_transactions' undo data: each transaction's flag before and after. Stored in the
+    operation row as `{"flags": [{"id", "before", "after"}, ...]}`."""
+
+    flags: tuple[LoggedFlag, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"flags": [{"id": f.transaction_id, "before": f.before, "after": f.after} for f in self.flags]}
+
+    @classmethod
+    def from_json(cls, stored: object) -> FlagUndo:
+        if not isinstance(stored, dict):
+            return cls(())
+        return cls(
+            tuple(
+                LoggedFlag(item["id"], item.get("before"), item.get("after"))
+                for item in stored.get("flags", ())
+            )
+        )

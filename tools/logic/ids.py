@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from tools.logic.refusal import Refusal
 from tools.logic.text import quoted
 
 ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]*"
@@ -23,7 +24,7 @@ _SHOWN_LENGTH = 24
 _RULE = f"ids are 1-{ID_MAX_LENGTH} letters, digits, '_' or '-', starting with a letter or digit"
 
 
-class IdError(ValueError):
+class IdError(Refusal):
     """An id that does not fit `ID_PATTERN`; the message says what a valid id looks like."""
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from tools.logic.refusal import Refusal
 from tools.logic.text import quoted
 
 MILLIUNITS_PER_UNIT = 1000
@@ -24,25 +25,21 @@ _LONGEST_TEXT = 40
 _EXAMPLE = 'give currency units as a decimal like "-42.50"'
 
 
-class AmountError(ValueError):
-    """An amount that cannot be taken exactly; the one-line message says what to give."""
-
-
 def parse_amount(value: str | int | Decimal, *, field: str = "Amount") -> int:
     """A decimal amount in currency units (`"-42.50"`, `12`, `Decimal("3.5")`) as milliunits.
 
     Read from its decimal text: optional sign, digits, optionally `.` and 1 to 3 decimals,
-    within ±1,000,000,000 units. Refused with `AmountError` (message starts with `field`):
+    within ±1,000,000,000 units. Refused with a `Refusal` (message starts with `field`):
     bool, float, empty, spaces inside, `+`/`-` alone, thousands separators or `,`,
     exponents (`1e3`), NaN and infinities, more than 3 decimals, out of range.
     Surrounding whitespace is ignored.
     """
     if isinstance(value, float):
-        raise AmountError(
+        raise Refusal(
             f'{field} {quoted(value)} came as a binary float: give it as decimal text like "-42.50".'
         )
     if isinstance(value, bool) or not isinstance(value, str | int | Decimal):
-        raise AmountError(f"{field} {quoted(value)} is not a decimal amount: {_EXAMPLE}.")
+        raise Refusal(f"{field} {quoted(value)} is not a decimal amount: {_EXAMPLE}.")
     if isinstance(value, int):
         return _within_range(value * MILLIUNITS_PER_UNIT, field, value)
     return _parse_decimal_text(str(value).strip(), field)
@@ -50,13 +47,13 @@ def parse_amount(value: str | int | Decimal, *, field: str = "Amount") -> int:
 
 def _parse_decimal_text(text: str, field: str) -> int:
     if not text:
-        raise AmountError(f"{field} is empty: {_EXAMPLE}.")
+        raise Refusal(f"{field} is empty: {_EXAMPLE}.")
     match = _DECIMAL_TEXT.fullmatch(text) if len(text) <= _LONGEST_TEXT else None
     if match is None:
-        raise AmountError(f"{field} {quoted(text)} {_flaw(text)}: {_EXAMPLE}.")
+        raise Refusal(f"{field} {quoted(text)} {_flaw(text)}: {_EXAMPLE}.")
     fraction = match["fraction"] or ""
     if len(fraction) > 3:
-        raise AmountError(f"{field} {quoted(text)} has {len(fraction)} decimals: give at most 3.")
+        raise Refusal(f"{field} {quoted(text)} has {len(fraction)} decimals: give at most 3.")
     magnitude = int(match["whole"]) * MILLIUNITS_PER_UNIT + int(fraction.ljust(3, "0"))
     return _within_range(-magnitude if match["sign"] == "-" else magnitude, field, text)
 
@@ -80,7 +77,7 @@ def _flaw(text: str) -> str:
 def _within_range(milliunits: int, field: str, given: str | int) -> int:
     if abs(milliunits) <= MAX_MILLIUNITS:
         return milliunits
-    raise AmountError(f"{field} {quoted(given)} is beyond ±{MAX_UNITS:,} units: give a smaller amount.")
+    raise Refusal(f"{field} {quoted(given)} is beyond ±{MAX_UNITS:,} units: give a smaller amount.")
 
 
 def amount_text(milliunits: int, decimal_digits: int = DEFAULT_DECIMAL_DIGITS) -> str:

@@ -11,6 +11,7 @@ import calendar
 import re
 from datetime import date, timedelta
 
+from tools.logic.refusal import Refusal
 from tools.logic.text import quoted
 
 MAX_WINDOW_DAYS = 366
@@ -20,11 +21,7 @@ _DATE = re.compile(r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})-(?P<day>[0-9]{2})")
 _MONTH_FORMS = "current, next, YYYY-MM or YYYY-MM-01 (e.g. 2026-09)"
 
 
-class MonthError(ValueError):
-    """A month the tools do not accept; the message lists the accepted forms."""
-
-
-class DateError(ValueError):
+class DateError(Refusal):
     """A date or date window the tools do not accept; the message says what to give."""
 
 
@@ -32,7 +29,7 @@ def resolve_month(text: str, today: date) -> date:
     """The first day of the month `text` names: `current` and `next` count from `today`.
 
     Accepted exactly as written: `current`, `next`, `YYYY-MM`, `YYYY-MM-01`. Anything else
-    (`2026-09-15`, `2026-13`, `sept`, ` 2026-09`, `previous`, `Current`) is a `MonthError`.
+    (`2026-09-15`, `2026-13`, `sept`, ` 2026-09`, `previous`, `Current`) is a `Refusal`.
     """
     if text == "current":
         return month_start(today)
@@ -41,12 +38,12 @@ def resolve_month(text: str, today: date) -> date:
     shown = quoted(text)
     match = _MONTH.fullmatch(text) if isinstance(text, str) else None
     if match is None:
-        raise MonthError(f"Month {shown} is not understood: give {_MONTH_FORMS}.")
+        raise Refusal(f"Month {shown} is not understood: give {_MONTH_FORMS}.")
     year, month = int(match["year"]), int(match["month"])
     if year == 0 or not 1 <= month <= 12:
-        raise MonthError(f"Month {shown} is not a calendar month: give {_MONTH_FORMS}.")
+        raise Refusal(f"Month {shown} is not a calendar month: give {_MONTH_FORMS}.")
     if match["day"] not in (None, "01"):
-        raise MonthError(f"Month {shown} is not the first of a month: give {year:04d}-{month:02d}.")
+        raise Refusal(f"Month {shown} is not the first of a month: give {year:04d}-{month:02d}.")
     return date(year, month, 1)
 
 
@@ -65,7 +62,7 @@ def add_months(month: date, n: int) -> date:
     index = month.year * 12 + (month.month - 1) + n
     year, month_index = divmod(index, 12)
     if not 1 <= year <= 9999:
-        raise MonthError(f"{n:+d} months from {month_start(month).isoformat()} is beyond the calendar.")
+        raise Refusal(f"{n:+d} months from {month_start(month).isoformat()} is beyond the calendar.")
     return date(year, month_index + 1, 1)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -123,11 +123,25 @@ class LoggedCreation:
     digest: str
 
 
-def logged_creations(undo_data: object) -> Iterable[LoggedCreation]:
-    """The created transactions of a create_transactions operation (`{"transactions": [...]}`)."""
-    if not isinstance(undo_data, dict):
-        return ()
-    return tuple(LoggedCreation(item["id"], item["digest"]) for item in undo_data.get("transactions", ()))
+@dataclass(frozen=True)
+class CreationUndo:
+    """create_transactions' undo data: the account, and each created transaction with the digest
+    of what it was created as (empty until YNAB's answer names them). Stored in the operation row
+    as `{"account_id", "transactions": [{"id", "digest"}, ...]}`."""
+
+    account_id: str | None
+    transactions: tuple[LoggedCreation, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        created = [{"id": item.transaction_id, "digest": item.digest} for item in self.transactions]
+        return {"account_id": self.account_id, "transactions": created}
+
+    @classmethod
+    def from_json(cls, stored: object) -> CreationUndo:
+        if not isinstance(stored, dict):
+            return cls(None)
+        created = tuple(LoggedCreation(item["id"], item["digest"]) for item in stored.get("transactions", ()))
+        return cls(stored.get("account_id"), created)
 
 
 def undo_state(snapshot: PlanSnapshot, item: LoggedCreation) -> tuple[str, str]:

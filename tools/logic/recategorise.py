@@ -21,8 +21,9 @@ undo puts back. Assignments are distinct by transaction (the tool refuses duplic
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tools.logic.budget import is_card_payment, is_internal, is_uncategorized
 from tools.logic.refusal import Refusal, not_in_plan
@@ -162,11 +163,28 @@ def _category_words(snapshot: PlanSnapshot, category_id: str | None) -> str:
     return category_shown(snapshot, shown_category_id(snapshot, category_id))
 
 
-def logged_items(undo_data: object) -> Iterable[LoggedRecategorisation]:
-    """The items of an apply_categories operation's undo data (`{"transactions": [...]}`)."""
-    if not isinstance(undo_data, dict):
-        return ()
-    return tuple(
-        LoggedRecategorisation(item["id"], item.get("before"), item["after"])
-        for item in undo_data.get("transactions", ())
-    )
+@dataclass(frozen=True)
+class RecategorisationUndo:
+    """apply_categories' undo data: each transaction's category before and after. Stored in the
+    operation row as `{"transactions": [{"id", "before", "after"}, ...]}`."""
+
+    transactions: tuple[LoggedRecategorisation, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "transactions": [
+                {"id": item.transaction_id, "before": item.before, "after": item.after}
+                for item in self.transactions
+            ]
+        }
+
+    @classmethod
+    def from_json(cls, stored: object) -> RecategorisationUndo:
+        if not isinstance(stored, dict):
+            return cls(())
+        return cls(
+            tuple(
+                LoggedRecategorisation(item["id"], item.get("before"), item["after"])
+                for item in stored.get("transactions", ())
+            )
+        )

@@ -102,20 +102,37 @@ def adjustment(snapshot: PlanSnapshot, account: Account, amount: int, today: dat
 
 @dataclass(frozen=True)
 class LoggedReconciliation:
+    """reconcile_account's undo data: the account, the transactions it marks reconciled, the
+    adjustment it entered (once YNAB named it) and the plan's knowledge before (settling finds a
+    lost adjustment from it). Stored in the operation row as `{"account_id", "reconciled_ids",
+    "adjustment_id", "adjustment_digest", "knowledge_before"}`."""
+
     account_id: str
     reconciled_ids: tuple[str, ...]
-    adjustment_id: str | None
-    adjustment_digest: str | None
+    adjustment_id: str | None = None
+    adjustment_digest: str | None = None
+    knowledge_before: int | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "account_id": self.account_id,
+            "reconciled_ids": list(self.reconciled_ids),
+            "adjustment_id": self.adjustment_id,
+            "adjustment_digest": self.adjustment_digest,
+            "knowledge_before": self.knowledge_before,
+        }
 
-def logged_reconciliation(undo_data: object) -> LoggedReconciliation:
-    data = undo_data if isinstance(undo_data, dict) else {}
-    return LoggedReconciliation(
-        account_id=str(data.get("account_id", "")),
-        reconciled_ids=tuple(data.get("reconciled_ids", ())),
-        adjustment_id=data.get("adjustment_id"),
-        adjustment_digest=data.get("adjustment_digest"),
-    )
+    @classmethod
+    def from_json(cls, stored: object) -> LoggedReconciliation:
+        data = stored if isinstance(stored, dict) else {}
+        knowledge = data.get("knowledge_before")
+        return cls(
+            account_id=str(data.get("account_id", "")),
+            reconciled_ids=tuple(data.get("reconciled_ids", ())),
+            adjustment_id=data.get("adjustment_id"),
+            adjustment_digest=data.get("adjustment_digest"),
+            knowledge_before=knowledge if type(knowledge) is int else None,
+        )
 
 
 def reconciled_state(snapshot: PlanSnapshot, transaction_id: str) -> tuple[str, str]:

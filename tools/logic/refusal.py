@@ -2,13 +2,14 @@
 
 Pure functions that check a requested change against a plan snapshot (what to recategorise,
 approve, budget, ...) raise `Refusal` with a one-line message that says what to give instead,
-e.g. `Transaction 't9' is split: ...`. The write flow (`tools.writes.flow`) turns it into a
-tool error before anything is asked or written, so the logic stays free of the MCP SDK.
+e.g. `Transaction 't9' is split: ...`; so do the checks of what the agent gave (ids, months,
+dates, amounts, texts). `avenir_site.mcp_answers.AvenirServer` turns it into the tool's error
+result, in that one place, so the logic stays free of the MCP SDK.
+
+The other kind of error is a failure of YNAB or the network: `tools.ynab.YnabError`.
 """
 
 from __future__ import annotations
-
-from tools.logic.text import quoted
 
 
 class Refusal(ValueError):
@@ -17,4 +18,6 @@ class Refusal(ValueError):
 
 def not_in_plan(what: str, value: str, source: str) -> Refusal:
     """`No transaction 't9' in this plan; find_transactions gives the valid ids.` (the read tools' words)."""
+    from tools.logic.text import quoted  # late: text's checks raise Refusal
+
     return Refusal(f"No {what} {quoted(value, 40)} in this plan; {source} gives the valid ids.")

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from tools.logic.refusal import Refusal
+
 ELLIPSIS = "…"
 
 # Categories that end a line (Cc: controls incl. \n, \r, \t, NEL; Zl/Zp: U+2028/U+2029).
@@ -25,10 +27,6 @@ _INVISIBLE = "Cf"
 # Cs: a lone surrogate (possible in JSON text) cannot be encoded to UTF-8 at all.
 _UNENCODABLE = "Cs"
 _REPLACEMENT = "\N{REPLACEMENT CHARACTER}"
-
-
-class TextError(ValueError):
-    """Text given by the agent that cannot be written as it is; the message says why."""
 
 
 def safe_text(value: str | None, limit: int | None = 80) -> str | None:
@@ -90,7 +88,7 @@ def in_quotes(value: str | None, limit: int = 80) -> str:
 def clean_given_text(value: str, *, field: str, max_length: int) -> str:
     """Text the agent gives for YNAB (a name, a memo, a label), trimmed and checked.
 
-    Refused with `TextError` (the message names `field`): empty after trimming; any
+    Refused with a `Refusal` (the message names `field`): empty after trimming; any
     control character (including NUL, tab and newline), format character (zero-width,
     direction mark or override, BOM, soft hyphen), line or paragraph separator, or lone
     surrogate, named by code point (`U+202E`); more than `max_length` characters.
@@ -98,15 +96,15 @@ def clean_given_text(value: str, *, field: str, max_length: int) -> str:
     """
     for char in value:
         if _refused_in_given_text(char):
-            raise TextError(
+            raise Refusal(
                 f"{field} contains {_describe(char)}, a control or invisible character: "
                 "give the text on one line with visible characters only."
             )
     trimmed = value.strip()
     if not trimmed:
-        raise TextError(f"{field} is empty: give at least one visible character.")
+        raise Refusal(f"{field} is empty: give at least one visible character.")
     if len(trimmed) > max_length:
-        raise TextError(f"{field} is {len(trimmed)} characters long: give at most {max_length}.")
+        raise Refusal(f"{field} is {len(trimmed)} characters long: give at most {max_length}.")
     return trimmed
 
 

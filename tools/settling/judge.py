@@ -8,7 +8,7 @@ settled. Each is judged on a fresh snapshot by its tool's `Settler`:
   or in `tools.settling.from_state` for split_transaction and create_transactions);
 - `undo_operation` rows are judged by `UndoSettler` (below): did the undo land?
 - every other tool by `ItemsSettler`, from its undo handler's comparison item by item
-  (`tools.undo.registry`): still as the operation left it = landed; as before = not landed;
+  (`tools.undo.handlers`): still as the operation left it = landed; as before = not landed;
   anything else = changed since, which YNAB cannot tell apart.
 
 The rule (docs/confirmation.md#when-ynabs-answer-is-lost): all landed → `applied`; none landed → `failed`
@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from tools.undo.registry import UndoPlan, handler_for, load_handlers
+from tools.undo.handlers import UndoPlan, handler_for, load_handlers
 
 if TYPE_CHECKING:
     from tools.models import Operation
@@ -130,11 +130,16 @@ def judged(plan: UndoPlan) -> Settlement:
 
 
 def _ids(items: tuple[Any, ...]) -> str:
-    """The ids of an undo plan's restorable items (handlers keep ids, or dicts holding one)."""
+    """The ids of an undo plan's restorable items (handlers keep ids, dicts holding one, or typed
+    items whose first `..._id` field names them, e.g. `Step`)."""
     shown = []
     for item in items:
         if isinstance(item, str):
             shown.append(item)
+        elif is_dataclass(item):
+            shown.append(
+                str(next((getattr(item, f.name) for f in fields(item) if f.name.endswith("_id")), "?"))
+            )
         elif isinstance(item, dict):
             shown.append(str(next((item[key] for key in item if key.endswith("_id")), item.get("id", "?"))))
     return ", ".join(shown) or "items"

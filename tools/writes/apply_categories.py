@@ -19,9 +19,10 @@ from pydantic import BaseModel, Field
 from confirmations.preview import Preview
 from tools.arguments import MAX_IDS, PlanIdArg, check_ids, id_arg
 from tools.logic.recategorise import (
+    LoggedRecategorisation,
     Recategorisation,
+    RecategorisationUndo,
     Recategorised,
-    logged_items,
     recategorisation,
     shown_category_id,
     undo_state,
@@ -30,10 +31,8 @@ from tools.logic.transaction_lines import category_shown, payee_shown, transacti
 from tools.models import Operation
 from tools.presenting import category_name, money
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoItems, UndoPlan, undo_handler
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "apply_categories"
@@ -86,7 +85,7 @@ async def apply_categories(
     other than Inflow: Ready to Assign (for income), credit card payment categories.
     undo_operation with the operation id puts back the categories still as they were set.
     """
-    pairs = _checked(assignments)
+    pairs = _check_assignments(assignments)
     return await confirmed_write(
         ctx,
         tool=TOOL,
@@ -98,7 +97,7 @@ async def apply_categories(
     )
 
 
-def _checked(assignments: list[Assignment]) -> list[tuple[str, str]]:
+def _check_assignments(assignments: list[Assignment]) -> list[tuple[str, str]]:
     """Ids checked against the pattern, each transaction once: before any request."""
     transaction_ids = check_ids(
         [a.transaction_id for a in assignments], what="transaction", merge_duplicates=False
@@ -127,7 +126,7 @@ def build_change(snapshot: PlanSnapshot, pairs: list[tuple[str, str]]) -> Change
             lines=[_line(snapshot, c) for c in found.changes],
         ),
         fields=fields,
-        undo_data={"transactions": [_logged(c) for c in found.changes]},
+        undo_data=RecategorisationUndo(tuple(_log_entry(c) for c in found.changes)),
         check=CHECK,
     )
 
@@ -157,12 +156,14 @@ def _entry(snapshot: PlanSnapshot, change: Recategorised) -> CategoryChange:
     )
 
 
-def _logged(change: Recategorised) -> dict[str, Any]:
-    return {"id": change.transaction.id, "before": change.before, "after": change.after.id}
+def _log_entry(change: Recategorised) -> LoggedRecategorisation:
+    return LoggedRecategorisation(change.transaction.id, change.before, change.after.id)
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    items = [{"id": item["id"], "category_id": item["after"]} for item in change.undo_data["transactions"]]
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[RecategorisationUndo]) -> Applied:
+    assert change.undo_data is not None  # build_change always sets it
+    logged = change.undo_data.transactions
+    items = [{"id": item.transaction_id, "category_id": item.after} for item in logged]
     await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
     return Applied(lead=f"Recategorised {len(items)} transaction(s).")
 
@@ -173,7 +174,7 @@ class ApplyCategoriesUndo:
 
     def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
         items = UndoItems()
-        for item in logged_items(op.undo_data):
+        for item in RecategorisationUndo.from_json(op.undo_data).transactions:
             state, reason = undo_state(snapshot, item)
             if state == "restore":
                 transaction = snapshot.transactions[item.transaction_id]

@@ -18,13 +18,12 @@ from pydantic import Field
 
 from confirmations.preview import Preview
 from tools.arguments import MAX_IDS, PlanIdArg, check_ids
-from tools.logic.approvals import Approvals, approvals, approved_ids, undo_state
+from tools.logic.approvals import Approvals, ApprovalUndo, approvals, undo_state
 from tools.logic.transaction_lines import category_shown, transaction_line
 from tools.models import Operation
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoItems, UndoPlan, undo_handler
-from tools.writes.flow import Applied, Change, unconfirmed_write
-from tools.writes.results import WriteResult
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
+from tools.writes.flow import Applied, Change, WriteResult, unconfirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 from tools.ynab.snapshot import Transaction
 
@@ -82,7 +81,7 @@ def build_change(snapshot: PlanSnapshot, transaction_ids: tuple[str, ...]) -> Ch
             lines=[_line(snapshot, transaction) for transaction in found.to_approve],
         ),
         fields=fields,
-        undo_data={"approved_ids": ids},
+        undo_data=ApprovalUndo(tuple(ids)),
         check=CHECK,
     )
 
@@ -98,8 +97,9 @@ def _line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
     return f"{transaction_line(snapshot, transaction)}, {category}"
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    ids = change.undo_data["approved_ids"]
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[ApprovalUndo]) -> Applied:
+    assert change.undo_data is not None  # build_change always sets it
+    ids = change.undo_data.approved_ids
     await client.patch_transactions(
         snapshot.plan_id,
         [{"id": transaction_id, "approved": True} for transaction_id in ids],
@@ -114,7 +114,7 @@ class ApproveTransactionsUndo:
 
     def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
         items = UndoItems()
-        for transaction_id in approved_ids(op.undo_data):
+        for transaction_id in ApprovalUndo.from_json(op.undo_data).approved_ids:
             state, reason = undo_state(snapshot, transaction_id)
             if state == "restore":
                 items.restore(

@@ -3,8 +3,10 @@
 YNAB has no "move money" request: moving money is two `PATCH .../months/{month}/categories/{id}`
 (each SETS an assigned amount), not atomic. `write_pair` sends them in order (move_money: the
 source, then the destination; its undo: the destination, then the source) and returns only
-when both are in YNAB. Otherwise it raises `PairFailed`, whose `message` says exactly what YNAB
-holds now and what the person must do, and whose `kind` and `record()` say it for the log.
+when both are in YNAB. Otherwise it raises the error the write flow logs (`_pair_failure`): its
+`message` says exactly what YNAB holds now and what the person must do; for move_money a
+`WriteFailed` with the row's outcome, for an undo's pair a `WriteFailed` (half done), an
+`UnknownOutcome` or a `YnabError` (nothing moved).
 
 Every branch (docs/tools.md#move_money; a lost answer is never resent):
 
@@ -28,15 +30,16 @@ Anything else (a bug, a cancelled call) propagates; the write flow then logs the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
-from typing import Any, Literal
+from typing import Literal
 
 import anyio
 
+from tools.logic.assigned import AssignedUndo, PairOutcome
 from tools.logic.assigned_words import AssignedWords
-from tools.ynab import PacingRefused, UnknownOutcome, YnabClient, YnabError
-from tools.ynab.pacing import RequestKind, request_kind
+from tools.writes.flow import WriteFailed
+from tools.ynab import PacingRefused, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 
 MOST_REQUESTS = 5
 """The worst case: first write, its read-back, second write, its read-back, setting the first back."""
@@ -44,7 +47,6 @@ MOST_REQUESTS = 5
 SET_BACK_WAIT_LIMIT = 60
 """Seconds a set-back waits for YNAB's `Retry-After` within the call; a longer wait is left to settling."""
 
-PairFailure = Literal["nothing_moved", "half_done", "unknown"]
 ReadBack = Literal["made", "not_made", "unsure"]
 
 
@@ -71,37 +73,44 @@ class Pair:
     settled_later: bool = False
     """True when the operation stays pending after a half write and `tools.settling` keeps setting the
     first back (move_money); False when the person is told to set it (an undo's pair)."""
+    logged: AssignedUndo | None = None
+    """What the log keeps of the pair (the planned undo data; the month alone for an undo's pair); a
+    failure adds its outcome to it."""
 
 
-class PairFailed(Exception):
-    """The pair did not complete. `kind`: `nothing_moved` (YNAB is as before), `half_done` (the
-    first write is in YNAB, the second is not, and putting the first back failed) or `unknown`
-    (a lost answer could not be resolved). `landed` / `unsure` name the categories whose new
-    amount is in YNAB / may be; `message` (one paragraph) says what to do."""
+def _pair_failure(
+    pair: Pair,
+    message: str,
+    *,
+    kind: PairOutcome,
+    landed: tuple[str, ...] = (),
+    unsure: tuple[str, ...] = (),
+    still_open: bool = False,
+) -> YnabError:
+    """The error the write flow logs for a pair that did not complete (see the module docstring).
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        kind: PairFailure,
-        landed: tuple[str, ...] = (),
-        unsure: tuple[str, ...] = (),
-        still_open: bool = False,
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.kind = kind
-        self.landed = landed
-        self.unsure = unsure
-        self.still_open = still_open  # a lost write read back not made: it may still land
-
-    def record(self) -> dict[str, Any]:
-        """What the log keeps of the outcome, next to the planned before and after."""
-        return {"outcome": self.kind, "landed": list(self.landed), "unsure": list(self.unsure)}
+    `landed` / `unsure` name the categories whose new amount is in YNAB / may be; `still_open`: a
+    lost write read back as not made, which may still land. The log keeps `pair.logged` with the
+    outcome, `landed` and `unsure` added, where it keeps anything.
+    """
+    logged = pair.logged if pair.logged is not None else AssignedUndo(pair.month)
+    record = replace(logged, outcome=kind, landed=landed, unsure=unsure)
+    if pair.settled_later:  # move_money: settling finishes what is open
+        # half_done: the first is changed and not yet put back; settling keeps putting it back. A lost
+        # request read back as not made may still land: unknown, settling checks.
+        unknown = kind == "unknown" or still_open
+        outcome = "unknown" if unknown else "pending" if kind == "half_done" else "failed"
+        return WriteFailed(message, outcome=outcome, undo_data=record)
+    # an undo's pair: the person is told what to set
+    if kind == "half_done":
+        return WriteFailed(message, undo_data=record)
+    if kind == "unknown":
+        return UnknownOutcome(message, reason="an answer was lost and could not be checked")
+    return YnabError(message)
 
 
 async def write_pair(client: YnabClient, pair: Pair) -> None:
-    """Both steps written, or `PairFailed` / a `YnabError` saying what landed (module docstring)."""
+    """Both steps written, or the error the write flow logs, saying what landed (module docstring)."""
     require_room(client, MOST_REQUESTS)
     await _write_first(client, pair)
     not_made = await _write_second(client, pair)
@@ -136,19 +145,20 @@ async def _write_first(client: YnabClient, pair: Pair) -> None:
         if read_back == "made":
             return
         if read_back == "not_made":
-            raise PairFailed(
+            raise _pair_failure(
+                pair,
                 f"Nothing moved: no answer came back for the change of {pair.first.name} ({lost.reason}), "
                 "and reading it back shows it was not made, so nothing else was sent. If YNAB still "
                 "processes it, this service finds it and puts it back.",
                 kind="nothing_moved",
                 still_open=True,
             ) from lost
-        raise _first_unknown(pair, lost, why) from lost
+        raise _first_unknown_failure(pair, lost, why) from lost
 
 
 async def _write_second(client: YnabClient, pair: Pair) -> tuple[str, YnabError] | None:
     """The second write: None once it is in YNAB, else why it is known not to be, and the error
-    (the first must then be put back). A lost answer that cannot be resolved raises `PairFailed`."""
+    (the first must then be put back). A lost answer that cannot be resolved raises the pair's failure."""
     try:
         await _set(client, pair, pair.second, pair.second.after)
         return None
@@ -157,7 +167,7 @@ async def _write_second(client: YnabClient, pair: Pair) -> tuple[str, YnabError]
         if read_back == "made":
             return None
         if read_back == "unsure":
-            raise _second_unknown(pair, lost, why) from lost
+            raise _second_unknown_failure(pair, lost, why) from lost
         return (
             f"No answer came back for {pair.second.name} and reading it back shows it was not made; if "
             "YNAB still processes it, this service finds it and puts it back.",
@@ -169,13 +179,13 @@ async def _write_second(client: YnabClient, pair: Pair) -> tuple[str, YnabError]
 
 async def _set_first_back(client: YnabClient, pair: Pair, reason: str, cause: YnabError) -> None:
     """Put the first category back (a rollback, waiting out a short 429 first); raises
-    `PairFailed` saying whether that worked."""
+    the pair's failure saying whether that worked."""
     first, second, amount = pair.first, pair.second, pair.words.amount
     waited = False
     while True:
         wait = set_back_wait(client, cause)
         if wait is None:
-            raise _half_done(pair, reason, cause)
+            raise _half_done_failure(pair, reason, cause)
         await anyio.sleep(wait)
         try:
             with request_kind(RequestKind.ROLLBACK):  # never refused by the pacer
@@ -183,9 +193,10 @@ async def _set_first_back(client: YnabClient, pair: Pair, reason: str, cause: Yn
             break
         except YnabError as failed:
             if failed.status != 429 or waited:
-                raise _half_done(pair, reason, failed) from failed
+                raise _half_done_failure(pair, reason, failed) from failed
             cause, waited = failed, True
-    raise PairFailed(
+    raise _pair_failure(
+        pair,
         f"Nothing moved: {second.name} could not be set to {amount(second.after)}, so {first.name} was set "
         f"back to {amount(first.before)} and both categories are as before. {reason}",
         kind="nothing_moved",
@@ -242,9 +253,10 @@ async def _read_back(client: YnabClient, pair: Pair, step: Step) -> tuple[ReadBa
 # --- the messages of the failures that leave work for the person ------------------------------------
 
 
-def _first_unknown(pair: Pair, lost: UnknownOutcome, why: str) -> PairFailed:
+def _first_unknown_failure(pair: Pair, lost: UnknownOutcome, why: str) -> YnabError:
     first, month, amount = pair.first, pair.month.isoformat(), pair.words.amount
-    return PairFailed(
+    return _pair_failure(
+        pair,
         f"No answer came back for the change of {first.name} to {amount(first.after)} ({lost.reason}) and "
         f"{why}, so nothing else was sent. Check {first.name} for {month} (get_category_balances): at "
         f"{amount(first.before)} nothing moved; at {amount(first.after)}, set it back to "
@@ -254,9 +266,10 @@ def _first_unknown(pair: Pair, lost: UnknownOutcome, why: str) -> PairFailed:
     )
 
 
-def _second_unknown(pair: Pair, lost: UnknownOutcome, why: str) -> PairFailed:
+def _second_unknown_failure(pair: Pair, lost: UnknownOutcome, why: str) -> YnabError:
     first, second, month, amount = pair.first, pair.second, pair.month.isoformat(), pair.words.amount
-    return PairFailed(
+    return _pair_failure(
+        pair,
         f"Only half of the change may be in YNAB: {first.name} is now {amount(first.after)}, but no answer "
         f"came back for {second.name} ({lost.reason}) and {why}. Check {second.name} for {month} "
         f"(get_category_balances): at {amount(second.after)} all is done; at {amount(second.before)}, set "
@@ -268,7 +281,7 @@ def _second_unknown(pair: Pair, lost: UnknownOutcome, why: str) -> PairFailed:
     )
 
 
-def _half_done(pair: Pair, reason: str, failed: YnabError) -> PairFailed:
+def _half_done_failure(pair: Pair, reason: str, failed: YnabError) -> YnabError:
     first, second, month, amount = pair.first, pair.second, pair.month.isoformat(), pair.words.amount
     lost = isinstance(failed, UnknownOutcome)
     if lost:
@@ -285,7 +298,8 @@ def _half_done(pair: Pair, reason: str, failed: YnabError) -> PairFailed:
         )
     else:
         to_do = f"In YNAB, set the assigned amount of {first.name} for {month} to {amount(first.before)}."
-    return PairFailed(
+    return _pair_failure(
+        pair,
         f"Only half of the change is in YNAB: {first.name} is now {amount(first.after)} assigned, but "
         f"{second.name} could not be set to {amount(second.after)}, and setting {first.name} back "
         f"{setting_back}. {to_do} {reason}",

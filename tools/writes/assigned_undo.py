@@ -18,32 +18,34 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from tools.logic.assigned import AssignedNow, assignments_now, logged_assignments, standing_together
+from tools.logic.assigned import AssignedNow, AssignedUndo, assignments_now, standing_together
 from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
-from tools.undo.registry import Conflict, UndoPartlyApplied, UndoPlan
-from tools.writes.assigned_pair import Pair, PairFailed, Step, write_pair
-from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
+from tools.undo.handlers import Conflict, UndoPlan
+from tools.writes.assigned_pair import Pair, Step, write_pair
+from tools.ynab import PlanSnapshot, YnabClient
 
 
-def budget_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+def budget_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Step]:
     """`Undo: budget Restaurants for 2026-09-01: 150.00 → 120.00?`, restorable only while still as set."""
-    month, logged = logged_assignments(op.undo_data)
-    (now,) = assignments_now(snapshot, month, logged)
+    logged = AssignedUndo.from_json(op.undo_data)
+    month = logged.month
+    (now,) = assignments_now(snapshot, month, logged.categories)
     words = AssignedWords.of(snapshot)
     name = words.name(now.category, now.logged.category_id)
     question = words.budget_question(name, month, now.logged.after, now.logged.before, undo=True)
     if now.state == "restore":
-        return UndoPlan(question=question, restorable=(_restore_item(now, name),))
+        return UndoPlan(question=question, restorable=(_back(now, name),))
     if now.state == "already_as_before":
         return UndoPlan(question=question, already_as_before=1)
     return UndoPlan(question=question, conflicts=(changed_since(words, now, name),))
 
 
-def move_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+def move_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Step]:
     """`Undo: move 30.00 from Restaurants to Tennis for 2026-09-01?` + one line per category."""
-    month, logged = logged_assignments(op.undo_data)
-    items = standing_together(assignments_now(snapshot, month, logged))
+    logged = AssignedUndo.from_json(op.undo_data)
+    month = logged.month
+    items = standing_together(assignments_now(snapshot, month, logged.categories))
     words = AssignedWords.of(snapshot)
     names = [words.name(item.category, item.logged.category_id) for item in items]
     # Undo writes the destination first: the reverse of the move's order.
@@ -51,7 +53,7 @@ def move_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
     restorable = [(item, name) for item, name in restorable if item.state == "restore"]
     return UndoPlan(
         question=_move_undo_question(words, month, items, names, restorable),
-        restorable=tuple(_restore_item(item, name) for item, name in restorable),
+        restorable=tuple(_back(item, name) for item, name in restorable),
         lines=tuple(_undo_line(words, item, name) for item, name in restorable),
         already_as_before=sum(item.state == "already_as_before" for item in items),
         conflicts=_move_conflicts(words, items, names),
@@ -59,19 +61,28 @@ def move_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
 
 
 async def put_back(
-    client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan, *, check_hint: str
+    client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Step], *, check_hint: str
 ) -> dict[str, Any]:
     """The undo's writes: one PATCH per restorable category, or a move's pair with its rollback.
 
     Returns the undo row's undo data. Failures as the undo framework expects: `YnabError`
-    (nothing changed), `UnknownOutcome` (an answer lost), `UndoPartlyApplied` (half of a pair
+    (nothing changed), `UnknownOutcome` (an answer lost), `WriteFailed` (half of a pair
     in YNAB and putting it back failed too: the message says what to set by hand).
     """
-    month = date.fromisoformat(op.undo_data["month"])
-    steps = [_back(item) for item in plan.restorable]
+    month = AssignedUndo.from_json(op.undo_data).month
+    steps = list(plan.restorable)
     if len(steps) == 2:
-        pair = Pair(snapshot.plan_id, month, steps[0], steps[1], AssignedWords.of(snapshot), check_hint)
-        await _write_pair_for_undo(client, pair)
+        words = AssignedWords.of(snapshot)
+        pair = Pair(
+            snapshot.plan_id,
+            month,
+            steps[0],
+            steps[1],
+            words,
+            check_hint,
+            logged=AssignedUndo(month),
+        )
+        await write_pair(client, pair)
     else:
         for step in steps:
             await client.patch_month_category(
@@ -79,20 +90,6 @@ async def put_back(
             )
     restored = [{"category_id": step.category_id, "assigned": step.after} for step in steps]
     return {"month": month.isoformat(), "restored": restored}
-
-
-async def _write_pair_for_undo(client: YnabClient, pair: Pair) -> None:
-    try:
-        await write_pair(client, pair)
-    except PairFailed as failed:
-        if failed.kind == "half_done":
-            undo_data = {"month": pair.month.isoformat(), **failed.record()}
-            raise UndoPartlyApplied(failed.message, undo_data=undo_data) from None
-        if failed.kind == "unknown":
-            raise UnknownOutcome(
-                failed.message, reason="an answer was lost and could not be checked"
-            ) from None
-        raise YnabError(failed.message) from None
 
 
 def changed_since(words: AssignedWords, now: AssignedNow, name: str) -> Conflict:
@@ -106,14 +103,9 @@ def changed_since(words: AssignedWords, now: AssignedNow, name: str) -> Conflict
     return Conflict(now.logged.category_id, name, reason)
 
 
-def _back(item: dict[str, Any]) -> Step:
-    """A restorable item as the write that puts it back: from the amount left to the one before."""
-    return Step(item["category_id"], item["name"], before=item["after"], after=item["before"])
-
-
-def _restore_item(item: AssignedNow, name: str) -> dict[str, Any]:
-    logged = item.logged
-    return {"category_id": logged.category_id, "name": name, "before": logged.before, "after": logged.after}
+def _back(item: AssignedNow, name: str) -> Step:
+    """A restorable category as the write that puts it back: from the amount left to the one before."""
+    return Step(item.logged.category_id, name, before=item.logged.after, after=item.logged.before)
 
 
 def _move_undo_question(

@@ -11,6 +11,7 @@ does not stop the yes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
@@ -25,9 +26,7 @@ from tools.models import Operation
 from tools.presenting import name as shown_name
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, cannot_tell, settler
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "create_category"
@@ -74,7 +73,19 @@ async def create_category(
     )
 
 
-def build_change(snapshot: PlanSnapshot, group_id: str, name: str) -> Change:
+@dataclass(frozen=True)
+class CategoryCreation:
+    """What the log keeps of a creation (not undoable: settling reads it): the group, and the new
+    category's id once YNAB named it. Stored as `{"category_id", "group_id"}`."""
+
+    category_id: str | None
+    group_id: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"category_id": self.category_id, "group_id": self.group_id}
+
+
+def build_change(snapshot: PlanSnapshot, group_id: str, name: str) -> Change[CategoryCreation]:
     group = destination_group(snapshot, group_id, creating=True)
     if name_holder(snapshot, group.id, name) is not None:
         raise name_taken_refusal(name, group)
@@ -87,7 +98,7 @@ def build_change(snapshot: PlanSnapshot, group_id: str, name: str) -> Change:
         ),
         fields=_fields(None, name, group.name),
         undoable=False,
-        undo_data={"category_id": None, "group_id": group.id},
+        undo_data=CategoryCreation(None, group.id),
         check=CHECK,
     )
 
@@ -103,7 +114,7 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
     category_id = created.get("id") if isinstance(created.get("id"), str) else None
     return Applied(
         fields={"category_id": category_id},
-        undo_data={"category_id": category_id, "group_id": change.subject["category_group_id"]},
+        undo_data=CategoryCreation(category_id, change.subject["category_group_id"]),
         lead=f"Created category {in_quotes(change.subject['name'])} in {change.fields['group']}.",
     )
 
@@ -124,5 +135,5 @@ class CreateCategorySettler:
             said = f"{PREFIX} no category {in_quotes(name)} is in its group: nothing was created."
             return Settlement("failed", said, "none")
         said = f"{PREFIX} category {in_quotes(name)} is in its group ({created.id}): it was created."
-        recorded = {**(op.undo_data or {}), "category_id": created.id}
+        recorded = CategoryCreation(created.id, group_id)
         return Settlement("applied", said, "all", undo_data=recorded)

@@ -25,9 +25,10 @@ from confirmations.preview import Preview
 from tools.arguments import MAX_IDS, AmountValue, PlanIdArg, amount_arg, date_arg, given_text, id_arg
 from tools.logic.new_transactions import (
     CheckedLine,
+    CreationUndo,
+    LoggedCreation,
     NewLine,
     answer_digest,
-    logged_creations,
     new_transactions,
     undo_state,
 )
@@ -36,10 +37,8 @@ from tools.models import Operation
 from tools.plan_lookup import today
 from tools.presenting import account_name, category_name, memo, money, name
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoItems, UndoPartlyApplied, UndoPlan, undo_handler
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteFailed, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from tools.ynab.snapshot import Transaction
 
@@ -107,7 +106,7 @@ async def create_transactions(
     the operation id deletes the transactions still exactly as created.
     """
     account = id_arg(account_id, what="account")
-    lines = _checked(transactions)
+    lines = _check_transactions(transactions)
     return await confirmed_write(
         ctx,
         tool=TOOL,
@@ -119,7 +118,7 @@ async def create_transactions(
     )
 
 
-def _checked(transactions: list[TransactionToCreate]) -> list[NewLine]:
+def _check_transactions(transactions: list[TransactionToCreate]) -> list[NewLine]:
     """Each line's date, amount, text and category id checked: before any request."""
     lines, day = [], today()
     for index, given in enumerate(transactions, start=1):
@@ -173,7 +172,7 @@ def build_change(snapshot: PlanSnapshot, account_id: str, lines: list[NewLine], 
             "transactions": [_entry(snapshot, item) for item in checked],
             "created_ids": [],
         },
-        undo_data={"account_id": account.id, "transactions": []},
+        undo_data=CreationUndo(account.id),
         check=CHECK,
     )
 
@@ -235,10 +234,10 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
     data = await client.post_transactions(snapshot.plan_id, bodies, check_hint=CHECK)
     created = {t["id"]: t for t in data.get("transactions") or []}
     ids = [i for i in data.get("transaction_ids") or created if i in created]  # in the order sent
-    logged = [{"id": i, "digest": answer_digest(created[i])} for i in ids]
+    logged = tuple(LoggedCreation(i, answer_digest(created[i])) for i in ids)
     return Applied(
         fields={"created_ids": ids},
-        undo_data={"account_id": subject["account_id"], "transactions": logged},
+        undo_data=CreationUndo(subject["account_id"], logged),
         lead=f"Created {len(ids)} transaction(s).",
     )
 
@@ -247,9 +246,10 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
 class CreateTransactionsUndo:
     """Deletes each created transaction still exactly as created; one changed since is a conflict."""
 
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
-        items = UndoItems()
-        for item in logged_creations(op.undo_data):
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[str]:
+        logged = CreationUndo.from_json(op.undo_data)
+        items: UndoItems[str] = UndoItems()
+        for item in logged.transactions:
             state, reason = undo_state(snapshot, item)
             if state == "restore":
                 transaction = snapshot.transactions[item.transaction_id]
@@ -259,9 +259,8 @@ class CreateTransactionsUndo:
             else:
                 transaction = snapshot.transactions[item.transaction_id]
                 items.conflict(Conflict(item.transaction_id, transaction_line(snapshot, transaction), reason))
-        account = op.undo_data.get("account_id") if isinstance(op.undo_data, dict) else None
         return items.plan(
-            f"Undo: delete {items.restored} transaction(s) on {account_name(snapshot, account)}?"
+            f"Undo: delete {items.restored} transaction(s) on {account_name(snapshot, logged.account_id)}?"
         )
 
     async def apply(
@@ -276,7 +275,7 @@ class CreateTransactionsUndo:
             except YnabError as error:
                 if not deleted:
                     raise
-                raise _partly_deleted(deleted, plan, error) from error
+                raise _partial_delete_failure(deleted, plan, error) from error
             deleted.append(transaction_id)
         return {"deleted_ids": deleted}
 
@@ -288,11 +287,11 @@ def _undo_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
     return f"{transaction_line(snapshot, transaction)}, {category}"
 
 
-def _partly_deleted(deleted: list[str], plan: UndoPlan, error: YnabError) -> UndoPartlyApplied:
+def _partial_delete_failure(deleted: list[str], plan: UndoPlan, error: YnabError) -> WriteFailed:
     left = plan.restored - len(deleted)
     message = (
         f"{len(deleted)} of the {plan.restored} transaction(s) were deleted ({', '.join(deleted)}); "
         f"the other {left} are still in YNAB because a delete failed: {error.message} "
         "Call undo_operation again to delete the rest (what is gone already counts as done)."
     )
-    return UndoPartlyApplied(message, undo_data={"deleted_ids": deleted}, status=error.status)
+    return WriteFailed(message, undo_data={"deleted_ids": deleted})

@@ -21,19 +21,18 @@ from tools.logic.flags import (
     Colour,
     FlagChange,
     FlagChanges,
+    FlagUndo,
+    LoggedFlag,
     flag_changes,
     flag_shown,
-    logged_flags,
     undo_state,
 )
 from tools.logic.transaction_lines import payee_shown, transaction_line
 from tools.models import Operation
 from tools.presenting import money
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoItems, UndoPlan, undo_handler
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "flag_transactions"
@@ -85,7 +84,7 @@ async def flag_transactions(
     return only once they agreed). A transaction that already has the asked flag is skipped
     (unchanged_count). undo_operation with the operation id puts back the flags still as set.
     """
-    pairs = _checked(flags)
+    pairs = _check_flags(flags)
     return await confirmed_write(
         ctx,
         tool=TOOL,
@@ -97,7 +96,7 @@ async def flag_transactions(
     )
 
 
-def _checked(flags: list[Flag]) -> list[tuple[str, str | None]]:
+def _check_flags(flags: list[Flag]) -> list[tuple[str, str | None]]:
     """Ids checked against the pattern, each transaction once: before any request."""
     transaction_ids = check_ids([f.transaction_id for f in flags], what="transaction", merge_duplicates=False)
     return list(zip(transaction_ids or (), [f.color for f in flags], strict=True))
@@ -121,9 +120,7 @@ def build_change(snapshot: PlanSnapshot, pairs: list[tuple[str, str | None]]) ->
             lines=[_line(snapshot, c) for c in found.changes],
         ),
         fields=fields,
-        undo_data={
-            "flags": [{"id": c.transaction.id, "before": c.before, "after": c.after} for c in found.changes]
-        },
+        undo_data=FlagUndo(tuple(LoggedFlag(c.transaction.id, c.before, c.after) for c in found.changes)),
         check=CHECK,
     )
 
@@ -149,8 +146,9 @@ def _entry(snapshot: PlanSnapshot, change: FlagChange) -> FlagChanged:
     )
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    items = [{"id": item["id"], "flag_color": item["after"]} for item in change.undo_data["flags"]]
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[FlagUndo]) -> Applied:
+    assert change.undo_data is not None  # build_change always sets it
+    items = [{"id": item.transaction_id, "flag_color": item.after} for item in change.undo_data.flags]
     await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
     return Applied(lead=f"Changed the flag of {len(items)} transaction(s).")
 
@@ -161,7 +159,7 @@ class FlagTransactionsUndo:
 
     def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
         items = UndoItems()
-        for item in logged_flags(op.undo_data):
+        for item in FlagUndo.from_json(op.undo_data).flags:
             state, reason = undo_state(snapshot, item)
             if state == "restore":
                 transaction = snapshot.transactions[item.transaction_id]

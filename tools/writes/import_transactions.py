@@ -15,7 +15,8 @@ cannot import anything: that is `nothing_to_do` before any write request, and no
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import dataclass, replace
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
@@ -26,8 +27,7 @@ from tools.arguments import PlanIdArg
 from tools.models import Operation
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, cannot_tell, settler
-from tools.writes.flow import Applied, Change, unconfirmed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import Applied, Change, WriteResult, unconfirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "import_transactions"
@@ -40,6 +40,29 @@ NO_LINKED_ACCOUNT = (
     "Nothing to import: no account of this plan is linked to a bank (list_accounts shows "
     "bank_link); add missing transactions with the person instead."
 )
+
+
+@dataclass(frozen=True)
+class ImportRecord:
+    """What the log keeps of an import (not undoable: settling reads it): the imported ids, and
+    before YNAB answers the plan's knowledge (settling asks what was imported since). Stored as
+    `{"transaction_ids": [...], "knowledge_before": n}` (the knowledge only while it is needed)."""
+
+    transaction_ids: tuple[str, ...]
+    knowledge_before: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        stored: dict[str, Any] = {"transaction_ids": list(self.transaction_ids)}
+        if self.knowledge_before is not None:
+            stored["knowledge_before"] = self.knowledge_before
+        return stored
+
+    @classmethod
+    def from_json(cls, stored: object) -> ImportRecord:
+        data = stored if isinstance(stored, dict) else {}
+        knowledge = data.get("knowledge_before")
+        ids = tuple(str(transaction_id) for transaction_id in data.get("transaction_ids") or ())
+        return cls(ids, knowledge if type(knowledge) is int else None)
 
 
 class TransactionsImported(WriteResult):
@@ -77,7 +100,7 @@ def build_change(snapshot: PlanSnapshot) -> Change:
         fields=fields,
         undoable=False,
         # What the plan's knowledge was before: settling asks YNAB what was imported since.
-        undo_data={"transaction_ids": [], "knowledge_before": snapshot.server_knowledge},
+        undo_data=ImportRecord((), snapshot.server_knowledge),
         check=CHECK,
     )
 
@@ -90,7 +113,7 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
         return Applied(fields=fields, lead="YNAB had nothing new to import.", nothing_changed=True)
     return Applied(
         fields=fields,
-        undo_data={"transaction_ids": ids},
+        undo_data=ImportRecord(tuple(ids)),
         lead=f"Imported {len(ids)} transaction(s), unapproved until the person has reviewed them.",
     )
 
@@ -102,8 +125,8 @@ class ImportSettler:
     with an import id) → `applied` with their ids; none → `failed`, nothing came in."""
 
     async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
-        knowledge = (op.undo_data or {}).get("knowledge_before")
-        if type(knowledge) is not int:
+        knowledge = ImportRecord.from_json(op.undo_data).knowledge_before
+        if knowledge is None:
             return cannot_tell(op)
         delta = await client.get_plan(op.plan_id, knowledge)
         ids = [
@@ -115,4 +138,5 @@ class ImportSettler:
             said = f"{PREFIX} nothing was imported since the request: nothing of it is in YNAB."
             return Settlement("failed", said, "none")
         said = f"{PREFIX} YNAB imported {len(ids)} transaction(s), unapproved until the person reviewed them."
-        return Settlement("applied", said, "all", undo_data={**op.undo_data, "transaction_ids": ids})
+        record = replace(ImportRecord.from_json(op.undo_data), transaction_ids=tuple(ids))
+        return Settlement("applied", said, "all", undo_data=record)

@@ -19,6 +19,7 @@ undo keep the amounts each really went from and to).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from typing import Annotated, Any
 
@@ -30,11 +31,11 @@ from pydantic import BaseModel, Field
 from confirmations.preview import Preview
 from tools.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
 from tools.logic.assigned import (
+    AssignedChange,
     AssignedNow,
-    Assignment,
+    AssignedUndo,
     MoneyMove,
     assignments_now,
-    logged_assignments,
     money_move,
     move_refusal,
 )
@@ -44,14 +45,11 @@ from tools.plan_lookup import require_month, today
 from tools.presenting import money
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, judged, settler
-from tools.undo.registry import UndoPlan, undo_handler
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.assigned_pair import Pair, PairFailed, Step, write_pair
+from tools.undo.handlers import UndoPlan, undo_handler
+from tools.writes.assigned_pair import Pair, Step, write_pair
 from tools.writes.assigned_undo import move_undo_plan, put_back
-from tools.writes.flow import Applied, Change, WriteFailed, confirmed_write
-from tools.writes.results import WriteResult
-from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
-from tools.ynab.pacing import RequestKind, request_kind
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
+from tools.ynab import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 
 TOOL = "move_money"
 CHECK = (
@@ -145,10 +143,7 @@ def build_change(snapshot: PlanSnapshot, month: date, source: str, destination: 
             notes=[note] if note else [],
         ),
         fields=_fields(snapshot, move, words),
-        undo_data={
-            "month": month.isoformat(),
-            "categories": [move.source.logged(), move.destination.logged()],
-        },
+        undo_data=AssignedUndo(month, (move.source.logged(), move.destination.logged())),
         check=CHECK,
     )
 
@@ -166,12 +161,12 @@ def _fields(snapshot: PlanSnapshot, move: MoneyMove, words: AssignedWords) -> di
     return {
         "month": move.month.isoformat(),
         "amount": money(snapshot, move.amount),
-        "from_category": _moved(snapshot, move.source, words),
-        "to_category": _moved(snapshot, move.destination, words),
+        "from_category": _moved_category(snapshot, move.source, words),
+        "to_category": _moved_category(snapshot, move.destination, words),
     }
 
 
-def _moved(snapshot: PlanSnapshot, change: Assignment, words: AssignedWords) -> dict[str, str]:
+def _moved_category(snapshot: PlanSnapshot, change: AssignedChange, words: AssignedWords) -> dict[str, str]:
     return {
         "category_id": change.category_id,
         "name": words.name(change.category),
@@ -181,8 +176,9 @@ def _moved(snapshot: PlanSnapshot, change: Assignment, words: AssignedWords) -> 
     }
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    month, (source, destination) = logged_assignments(change.undo_data)
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[AssignedUndo]) -> Applied:
+    assert change.undo_data is not None  # build_change always sets it
+    month, (source, destination) = change.undo_data.month, change.undo_data.categories
     names = change.fields["from_category"]["name"], change.fields["to_category"]["name"]
     pair = Pair(
         plan_id=snapshot.plan_id,
@@ -192,17 +188,9 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
         words=AssignedWords.of(snapshot),
         check_hint=CHECK,
         settled_later=True,
+        logged=change.undo_data,
     )
-    try:
-        await write_pair(client, pair)
-    except PairFailed as failed:
-        # half_done: the source is lowered and not yet put back; settling keeps putting it back.
-        status = {"unknown": "unknown", "half_done": "pending"}.get(failed.kind, "failed")
-        if failed.still_open:  # a lost request read back not made may still land: settling checks
-            status = "unknown"
-        raise WriteFailed(
-            failed.message, status=status, undo_data={**change.undo_data, **failed.record()}
-        ) from None
+    await write_pair(client, pair)
     amount = pair.words.amount(destination.after - destination.before)
     moved = f"Moved {amount} from {names[0]} to {names[1]} for {month.isoformat()}."
     return Applied(lead=moved)
@@ -239,25 +227,26 @@ class MoveMoneySettler:
     """
 
     async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
-        month, logged = logged_assignments(op.undo_data)
-        source, destination = assignments_now(snapshot, month, logged)
+        logged = AssignedUndo.from_json(op.undo_data)
+        month = logged.month
+        source, destination = assignments_now(snapshot, month, logged.categories)
         words = AssignedWords.of(snapshot)
         states = (source.state, destination.state)
         if states == ("restore", "already_as_before"):
-            return await _set_back(client, snapshot, op, source, words)
+            return await _set_back(client, snapshot, logged, source, words)
         if states == ("already_as_before", "restore"):  # a lost destination write landed late
-            return await _set_back(client, snapshot, op, destination, words)
+            return await _set_back(client, snapshot, logged, destination, words)
         source_changed = source.state == "conflict" and source.assigned is not None
         if source_changed and destination.state == "already_as_before":
-            return _source_changed(op, source, words, month.isoformat())
+            return _settle_changed_source(logged, source, words)
         return judged(move_undo_plan(snapshot, op))
 
 
 async def _set_back(
-    client: YnabClient, snapshot: PlanSnapshot, op: Operation, landed: AssignedNow, words: AssignedWords
+    client: YnabClient, snapshot: PlanSnapshot, move: AssignedUndo, landed: AssignedNow, words: AssignedWords
 ) -> Settlement:
     """Half of the move is in YNAB (`landed`, the other as before): put it back, as a rollback."""
-    logged, month = landed.logged, op.undo_data["month"]
+    logged, month = landed.logged, move.month.isoformat()
     name = words.name(landed.category, logged.category_id)
     half = (
         f"{PREFIX} half of the move is in YNAB: {name} is {words.amount(logged.after)} for {month}, the "
@@ -283,7 +272,7 @@ async def _set_back(
     except YnabError as failed:
         said = f"{half} Setting {name} back failed ({failed.message}); it is tried again."
         return Settlement("pending", said, "part", final=False)
-    record = {**op.undo_data, "outcome": "nothing_moved", "landed": [], "unsure": []}
+    record = replace(move, outcome="nothing_moved", landed=(), unsure=())
     said = (
         f"{PREFIX} nothing moved: half of the move had landed ({name} at {words.amount(logged.after)}), "
         f"and {name} was set back to {words.amount(logged.before)}; both categories are as before."
@@ -291,19 +280,19 @@ async def _set_back(
     return Settlement("failed", said, "none", undo_data=record)
 
 
-def _source_changed(op: Operation, source: AssignedNow, words: AssignedWords, month: str) -> Settlement:
-    logged, now = source.logged, source.assigned or 0
+def _settle_changed_source(move: AssignedUndo, source: AssignedNow, words: AssignedWords) -> Settlement:
+    logged, now, month = source.logged, source.assigned or 0, move.month.isoformat()
     name = words.name(source.category, logged.category_id)
     moved = logged.before - logged.after
     put_back = f"set {name} for {month} to {words.amount(now + moved)} in YNAB"
-    known_half = logged.category_id in (op.undo_data.get("landed") or [])
+    known_half = logged.category_id in move.landed
     if known_half:
         said = (
             f"{PREFIX} half of the move was in YNAB, but {name} changed since (now {words.amount(now)}, not "
             f"{words.amount(logged.after)}), so it was left as it is. To put the move back, {put_back} (what "
             f"it holds now plus the {words.amount(moved)} the move took); the other category is as before."
         )
-        return Settlement("failed", said, "part", undo_data={**op.undo_data, "outcome": "half_done"})
+        return Settlement("failed", said, "part", undo_data=replace(move, outcome="half_done"))
     said = (
         f"{PREFIX} YNAB cannot tell whether the move's first change landed: {name} is now "
         f"{words.amount(now)} (neither {words.amount(logged.before)} nor {words.amount(logged.after)}) and "

@@ -24,6 +24,7 @@ transactions marked are the account's cleared ones when the answer comes.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -43,7 +44,6 @@ from tools.logic.reconcile import (
     Reconciliation,
     adjustment,
     adjustment_state,
-    logged_reconciliation,
     reconciled_state,
     reconciliation,
 )
@@ -53,13 +53,18 @@ from tools.plan_lookup import today
 from tools.presenting import account_name, money, name
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, judged, settler
-from tools.undo.registry import Conflict, UndoItems, UndoPartlyApplied, UndoPlan, undo_handler
-from tools.writes.arguments import ConfirmationArg
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
 from tools.writes.assigned_pair import set_back_wait
-from tools.writes.flow import Applied, Change, WriteFailed, confirmed_write
-from tools.writes.results import STATUS_DESCRIPTION, WriteResult
-from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
-from tools.ynab.pacing import RequestKind, request_kind
+from tools.writes.flow import (
+    STATUS_DESCRIPTION,
+    Applied,
+    Change,
+    ConfirmationArg,
+    WriteFailed,
+    WriteResult,
+    confirmed_write,
+)
+from tools.ynab import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 from tools.ynab.snapshot import Transaction
 
 TOOL = "reconcile_account"
@@ -193,13 +198,11 @@ def build_change(snapshot: PlanSnapshot, account_id: str, bank_balance: int, adj
             notes=notes,
         ),
         fields=fields,
-        undo_data={
-            "account_id": account.id,
-            "reconciled_ids": [t.id for t in found.to_reconcile],
-            "adjustment_id": None,
-            "adjustment_digest": None,
-            "knowledge_before": snapshot.server_knowledge,  # settling finds a lost adjustment from it
-        },
+        undo_data=LoggedReconciliation(
+            account_id=account.id,
+            reconciled_ids=tuple(t.id for t in found.to_reconcile),
+            knowledge_before=snapshot.server_knowledge,  # settling finds a lost adjustment from it
+        ),
         check=CHECK,
     )
 
@@ -236,10 +239,11 @@ def _gap_message(snapshot: PlanSnapshot, found: Reconciliation) -> str:
     )
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    subject, logged = change.subject, dict(change.undo_data)
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[LoggedReconciliation]) -> Applied:
+    subject, logged = change.subject, change.undo_data
+    assert logged is not None  # build_change always sets it
     account = snapshot.accounts[subject["account_id"]]
-    difference, ids = subject["difference"], list(logged["reconciled_ids"])
+    difference, ids = subject["difference"], list(logged.reconciled_ids)
     entered: dict[str, Any] | None = None
     if difference:
         body = adjustment(snapshot, account, difference, today())
@@ -248,7 +252,7 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
         except UnknownOutcome:
             raise _adjustment_lost(snapshot, body, logged) from None
         entered = (data.get("transactions") or [{}])[0]
-        logged |= {"adjustment_id": entered.get("id"), "adjustment_digest": answer_digest(entered)}
+        logged = replace(logged, adjustment_id=entered.get("id"), adjustment_digest=answer_digest(entered))
         ids.append(entered["id"])
     items = [{"id": transaction_id, "cleared": "reconciled"} for transaction_id in ids]
     try:
@@ -256,7 +260,7 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
     except YnabError as error:
         if entered is None:
             raise
-        raise await _half_done(client, snapshot, change, entered, logged, error) from error
+        raise await _half_done_failure(client, snapshot, change, entered, logged, error) from error
     lead = f"Marked {len(ids)} transaction(s) on {name(account.name)} reconciled"
     if entered is not None:
         lead += f", after entering an adjustment of {statement_amount(snapshot, difference)}"
@@ -268,7 +272,9 @@ async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> 
     return Applied(fields=fields, undo_data=logged, lead=f"{lead}. {NOT_MOVED}")
 
 
-def _adjustment_lost(snapshot: PlanSnapshot, body: dict[str, Any], logged: dict[str, Any]) -> WriteFailed:
+def _adjustment_lost(
+    snapshot: PlanSnapshot, body: dict[str, Any], logged: LoggedReconciliation
+) -> WriteFailed:
     """No answer to the adjustment's POST: it may be in YNAB; nothing was marked (never sent)."""
     message = (
         f"No answer came back to entering the adjustment of {statement_amount(snapshot, body['amount'])}: it "
@@ -276,21 +282,21 @@ def _adjustment_lost(snapshot: PlanSnapshot, body: dict[str, Any], logged: dict[
         f"{body['date']} if it is), nothing was marked reconciled, and nothing is sent again."
     )
     return WriteFailed(
-        message, status="unknown", undo_data={**logged, "reconciled_ids": []}, names_operation=True
+        message, outcome="unknown", undo_data=replace(logged, reconciled_ids=()), names_operation=True
     )
 
 
-async def _half_done(
+async def _half_done_failure(
     client: YnabClient,
     snapshot: PlanSnapshot,
-    change: Change,
+    change: Change[LoggedReconciliation],
     entered: dict[str, Any],
-    logged: dict[str, Any],
+    logged: LoggedReconciliation,
     error: YnabError,
 ) -> WriteFailed:
     """The adjustment landed, the marking may have (no answer: say exactly that, settling reads it)
     or did not (refused): the adjustment is deleted again, or left pending for settling to delete."""
-    count = len(logged["reconciled_ids"]) + 1
+    count = len(logged.reconciled_ids) + 1
     amount = statement_amount(snapshot, change.subject["difference"])
     if isinstance(error, UnknownOutcome):
         message = (
@@ -298,7 +304,7 @@ async def _half_done(
             f"to marking the {count} transaction(s) reconciled: they may or may not be, and it is not sent "
             f"again. {CHECK}"
         )
-        return WriteFailed(message, status="unknown", undo_data=logged, names_operation=True)
+        return WriteFailed(message, outcome="unknown", undo_data=logged, names_operation=True)
     refused = f"Marking the {count} transaction(s) reconciled failed, so none is: {error.message}"
     wait = set_back_wait(client, error)
     not_deleted = "YNAB asks to wait longer than a rollback may" if wait is None else None
@@ -310,12 +316,12 @@ async def _half_done(
             f"{refused} The adjustment of {amount} entered first (transaction {entered['id']}) was deleted "
             "again, so nothing changed; calling reconcile_account again starts over."
         )
-        return WriteFailed(message, status="failed", undo_data=logged, names_operation=True)
+        return WriteFailed(message, outcome="failed", undo_data=logged, names_operation=True)
     message = (
         f"{refused} The adjustment of {amount} entered first (transaction {entered['id']}) is still in YNAB "
         f"({not_deleted}); this service deletes it shortly (list_operations shows when)."
     )
-    return WriteFailed(message, status="pending", undo_data=logged, names_operation=True)
+    return WriteFailed(message, outcome="pending", undo_data=logged, names_operation=True)
 
 
 async def delete_adjustment(client: YnabClient, plan_id: str, transaction_id: str) -> str | None:
@@ -338,7 +344,7 @@ class ReconcileAccountUndo:
     """Returns to cleared each transaction still reconciled, and deletes the adjustment while unchanged."""
 
     def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
-        logged = logged_reconciliation(op.undo_data)
+        logged = LoggedReconciliation.from_json(op.undo_data)
         items = UndoItems()
         for transaction_id in logged.reconciled_ids:
             state, reason = reconciled_state(snapshot, transaction_id)
@@ -386,9 +392,7 @@ class ReconcileAccountUndo:
                     f"The {len(cleared)} transaction(s) are cleared again, but deleting the adjustment "
                     f"{transaction_id} failed: {error.message} Call undo_operation again to delete it."
                 )
-                raise UndoPartlyApplied(
-                    message, undo_data={"cleared_ids": cleared}, status=error.status
-                ) from error
+                raise WriteFailed(message, undo_data={"cleared_ids": cleared}) from error
         return {"cleared_ids": cleared, "deleted_ids": deleting}
 
 
@@ -418,7 +422,7 @@ class ReconcileSettler:
     """
 
     async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
-        logged = logged_reconciliation(op.undo_data)
+        logged = LoggedReconciliation.from_json(op.undo_data)
         adjusting = isinstance(op.subject, dict) and bool(op.subject.get("adjusting"))
         if not adjusting:
             return judged(ReconcileAccountUndo().plan(snapshot, op))
@@ -438,11 +442,7 @@ class ReconcileSettler:
                 said = f"{PREFIX} no adjustment is in YNAB and nothing was reconciled: nothing changed."
                 return Settlement("failed", said, "none")
             return judged(ReconcileAccountUndo().plan(snapshot, op))
-        record = {
-            **(op.undo_data or {}),
-            "adjustment_id": found.id,
-            "adjustment_digest": transaction_digest(found),
-        }
+        record = replace(logged, adjustment_id=found.id, adjustment_digest=transaction_digest(found))
         amount = statement_amount(snapshot, found.amount)
         if marked:
             said = (
@@ -476,8 +476,8 @@ async def _adjustment_in_ynab(
         if state == "conflict":
             return "unsure"
         return snapshot.transactions.get(logged.adjustment_id) if state == "restore" else None
-    knowledge = (op.undo_data or {}).get("knowledge_before")
-    if type(knowledge) is not int:
+    knowledge = logged.knowledge_before
+    if knowledge is None:
         return "unsure"
     delta = await client.get_plan(op.plan_id, knowledge)
     new_ids = {

@@ -12,6 +12,8 @@ replaced); the stored subject keeps only the payee id (no payee text).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
@@ -25,10 +27,8 @@ from tools.logic.text import in_quotes
 from tools.models import Operation
 from tools.presenting import name as shown_name
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoPlan, item_state, undo_handler
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.undo.handlers import Conflict, UndoPlan, item_state, undo_handler
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "rename_payee"
@@ -73,7 +73,32 @@ async def rename_payee(
     )
 
 
-def build_change(snapshot: PlanSnapshot, payee_id: str, name: str) -> Change:
+@dataclass(frozen=True)
+class PayeeRename:
+    """rename_payee's undo data: the payee and its name before and after. Stored in the operation
+    row as `{"payee_id", "before", "after"}`."""
+
+    payee_id: str
+    before: str
+    after: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"payee_id": self.payee_id, "before": self.before, "after": self.after}
+
+    @classmethod
+    def from_json(cls, stored: Mapping[str, Any]) -> PayeeRename:
+        return cls(stored["payee_id"], stored["before"], stored["after"])
+
+
+@dataclass(frozen=True)
+class PayeeName:
+    """What the undo puts back: the payee and the name it had before the operation."""
+
+    payee_id: str
+    name: str
+
+
+def build_change(snapshot: PlanSnapshot, payee_id: str, name: str) -> Change[PayeeRename]:
     renaming = payee_renaming(snapshot, payee_id, name)
     fields = {
         "payee_id": renaming.payee.id,
@@ -89,7 +114,7 @@ def build_change(snapshot: PlanSnapshot, payee_id: str, name: str) -> Change:
         stored_subject={"payee_id": renaming.payee.id},  # payee text stays out of the stored subject
         preview=Preview(question=f"{_rename(renaming.payee.name, name)} ({used})?"),
         fields=fields,
-        undo_data={"payee_id": renaming.payee.id, "before": renaming.payee.name, "after": name},
+        undo_data=PayeeRename(renaming.payee.id, renaming.payee.name, name),
         check=CHECK,
     )
 
@@ -99,18 +124,20 @@ def _rename(old: str, new: str, *, undo: bool = False) -> str:
     return f"{verb} payee {in_quotes(old)} to {in_quotes(new)}"
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[PayeeRename]) -> Applied:
     logged = change.undo_data
-    await client.patch_payee(snapshot.plan_id, logged["payee_id"], logged["after"], check_hint=CHECK)
-    return Applied(lead=f"Renamed payee {in_quotes(logged['before'])} to {in_quotes(logged['after'])}.")
+    assert logged is not None  # build_change always sets it
+    await client.patch_payee(snapshot.plan_id, logged.payee_id, logged.after, check_hint=CHECK)
+    return Applied(lead=f"Renamed payee {in_quotes(logged.before)} to {in_quotes(logged.after)}.")
 
 
 @undo_handler(TOOL)
 class RenamePayeeUndo:
     """Puts the old name back while the name is still the new one and the old one is free."""
 
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
-        payee_id, before, after = op.undo_data["payee_id"], op.undo_data["before"], op.undo_data["after"]
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[PayeeName]:
+        logged = PayeeRename.from_json(op.undo_data)
+        payee_id, before, after = logged.payee_id, logged.before, logged.after
         question = f"{_rename(after, before, undo=True)}?"
         payee = snapshot.payees.get(payee_id)
         label = shown_name(payee.name if payee is not None else after)
@@ -129,11 +156,11 @@ class RenamePayeeUndo:
                 f"the name {in_quotes(before)} is now another payee's, and YNAB's API cannot merge payees"
             )
             return UndoPlan(question=question, conflicts=(Conflict(payee_id, label, reason),))
-        return UndoPlan(question=question, restorable=({"payee_id": payee_id, "name": before},))
+        return UndoPlan(question=question, restorable=(PayeeName(payee_id, before),))
 
     async def apply(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[PayeeName]
     ) -> dict[str, Any]:
         (item,) = plan.restorable
-        await client.patch_payee(snapshot.plan_id, item["payee_id"], item["name"], check_hint=CHECK)
-        return {"restored": [{"payee_id": item["payee_id"]}]}
+        await client.patch_payee(snapshot.plan_id, item.payee_id, item.name, check_hint=CHECK)
+        return {"restored": [{"payee_id": item.payee_id}]}

@@ -26,17 +26,15 @@ from pydantic import Field
 
 from confirmations.preview import Preview
 from tools.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
-from tools.logic.assigned import Assignment, budget_setting, logged_assignments
+from tools.logic.assigned import AssignedChange, AssignedUndo, budget_setting
 from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
 from tools.plan_lookup import require_month, today
 from tools.presenting import money
 from tools.registry import write_tool
-from tools.undo.registry import UndoPlan, undo_handler
-from tools.writes.arguments import ConfirmationArg
+from tools.undo.handlers import UndoPlan, undo_handler
 from tools.writes.assigned_undo import budget_undo_plan, put_back
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "set_category_budget"
@@ -111,12 +109,12 @@ def build_change(snapshot: PlanSnapshot, month: date, category_id: str, amount: 
         stored_subject=subject,  # category amounts, no transaction data: nothing the log must not keep
         preview=Preview(question=words.budget_question(name, month, setting.before, setting.after)),
         fields=fields,
-        undo_data={"month": month.isoformat(), "categories": [setting.logged()]},
+        undo_data=AssignedUndo(month, (setting.logged(),)),
         check=CHECK,
     )
 
 
-def _fields(snapshot: PlanSnapshot, setting: Assignment, name: str) -> dict[str, Any]:
+def _fields(snapshot: PlanSnapshot, setting: AssignedChange, name: str) -> dict[str, Any]:
     return {
         "category_id": setting.category_id,
         "category": name,
@@ -126,8 +124,9 @@ def _fields(snapshot: PlanSnapshot, setting: Assignment, name: str) -> dict[str,
     }
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    month, (item,) = logged_assignments(change.undo_data)
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[AssignedUndo]) -> Applied:
+    assert change.undo_data is not None  # build_change always sets it
+    month, (item,) = change.undo_data.month, change.undo_data.categories
     await client.patch_month_category(snapshot.plan_id, month, item.category_id, item.after, check_hint=CHECK)
     words = AssignedWords.of(snapshot)
     shown = f"{words.amount(item.before)} → {words.amount(item.after)}"

@@ -17,6 +17,8 @@ moved in YNAB meanwhile, and the log and undo keep the target it really replaced
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any, Literal
 
@@ -43,10 +45,8 @@ from tools.models import Operation
 from tools.plan_lookup import today
 from tools.presenting import money
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoPlan, item_state, undo_handler
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.undo.handlers import Conflict, UndoPlan, item_state, undo_handler
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 from tools.ynab.snapshot import category_from_row as parsed_category
 
@@ -146,7 +146,7 @@ def build_change(snapshot: PlanSnapshot, category_id: str, request: TargetReques
         ),
         fields=fields,
         undoable=restore is not None,
-        undo_data=_logged(setting.category.id, setting.before, setting.after, restore),
+        undo_data=TargetChange(setting.category.id, setting.before, setting.after, restore),
         check=CHECK,
     )
 
@@ -177,31 +177,57 @@ def _fields(snapshot: PlanSnapshot, setting: TargetSetting, name: str, *, undoab
     }
 
 
-def _logged(
-    category_id: str, before: Target, after: Target, restore: dict[str, Any] | None
-) -> dict[str, Any]:
-    return {
-        "category_id": category_id,
-        "before": before.logged(),
-        "after": after.logged(),
-        "restore": restore,
-    }
+@dataclass(frozen=True)
+class TargetChange:
+    """set_category_target's undo data: the category's target before and after, and the fields
+    that set `before` again (None when YNAB's API cannot). Stored in the operation row as
+    `{"category_id", "before": Target.logged(), "after": ..., "restore": {...} | null}`."""
+
+    category_id: str
+    before: Target
+    after: Target
+    restore: dict[str, Any] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "category_id": self.category_id,
+            "before": self.before.logged(),
+            "after": self.after.logged(),
+            "restore": self.restore,
+        }
+
+    @classmethod
+    def from_json(cls, stored: Mapping[str, Any]) -> TargetChange:
+        before, after = Target.from_logged(stored["before"]), Target.from_logged(stored["after"])
+        return cls(stored["category_id"], before, after, stored.get("restore"))
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    category_id = change.undo_data["category_id"]
+@dataclass(frozen=True)
+class TargetPatch:
+    """What the undo sends: the category and the fields that set its previous target again."""
+
+    category_id: str
+    fields: dict[str, Any] | None  # None only for a target YNAB's API cannot set again (not undoable)
+
+
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[TargetChange]) -> Applied:
+    logged = change.undo_data
+    assert logged is not None  # build_change always sets it
+    category_id = logged.category_id
     answer = await client.patch_category(
         snapshot.plan_id, category_id, change.subject["fields"], check_hint=CHECK
     )
-    before = Target.from_logged(change.undo_data["before"])
-    left = _left_by(answer, snapshot, category_id) or Target.from_logged(change.undo_data["after"])
+    before = logged.before
+    left = _left_by(answer, snapshot, category_id) or logged.after
     restore = restore_fields(before, left) if change.undoable else None
     shown = partial(money, snapshot)
     words = AssignedWords.of(snapshot)
     shift = f"{before.text(words.amount)} → {left.text(words.amount)}"
     lead = f"Set the target of {change.fields['category']}: {shift}."
     return Applied(
-        fields={"after": left.text(shown)}, undo_data=_logged(category_id, before, left, restore), lead=lead
+        fields={"after": left.text(shown)},
+        undo_data=TargetChange(category_id, before, left, restore),
+        lead=lead,
     )
 
 
@@ -223,23 +249,21 @@ def _left_by(answer: dict[str, Any], snapshot: PlanSnapshot, category_id: str) -
 class SetCategoryTargetUndo:
     """Sets the previous target again while the target is still as the operation left it."""
 
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
-        logged = op.undo_data
-        before, after = Target.from_logged(logged["before"]), Target.from_logged(logged["after"])
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[TargetPatch]:
+        logged = TargetChange.from_json(op.undo_data)
+        before, after = logged.before, logged.after
         words = AssignedWords.of(snapshot)
-        category = snapshot.categories.get(logged["category_id"])
-        name = words.name(category, logged["category_id"])
+        category = snapshot.categories.get(logged.category_id)
+        name = words.name(category, logged.category_id)
         question = _question(words, name, after, before, undo=True)
         if category is None:
             return UndoPlan(
-                question=question, conflicts=(Conflict(logged["category_id"], name, "it was deleted"),)
+                question=question, conflicts=(Conflict(logged.category_id, name, "it was deleted"),)
             )
         now = target_of(snapshot, category)
         state = item_state(now, before=before, after=after)
         if state == "restore":
-            return UndoPlan(
-                question=question, restorable=({"category_id": category.id, "fields": logged["restore"]},)
-            )
+            return UndoPlan(question=question, restorable=(TargetPatch(category.id, logged.restore),))
         if state == "already_as_before":
             return UndoPlan(question=question, already_as_before=1)
         reason = (
@@ -249,8 +273,8 @@ class SetCategoryTargetUndo:
         return UndoPlan(question=question, conflicts=(Conflict(category.id, name, reason),))
 
     async def apply(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[TargetPatch]
     ) -> dict[str, Any]:
         (item,) = plan.restorable
-        await client.patch_category(snapshot.plan_id, item["category_id"], item["fields"], check_hint=CHECK)
-        return {"restored": [{"category_id": item["category_id"], "target": op.undo_data["before"]}]}
+        await client.patch_category(snapshot.plan_id, item.category_id, item.fields, check_hint=CHECK)
+        return {"restored": [{"category_id": item.category_id, "target": op.undo_data["before"]}]}

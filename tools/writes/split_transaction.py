@@ -15,6 +15,7 @@ amount) is refused then, like on the first call.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
@@ -29,9 +30,7 @@ from tools.logic.splits import SplitLine, checked_split, split_lines_refusal
 from tools.logic.transaction_lines import category_shown, payee_shown, shown_name, statement_amount
 from tools.presenting import category_name, memo, money
 from tools.registry import write_tool
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 from tools.ynab.snapshot import Category, Transaction
 
@@ -94,7 +93,7 @@ async def split_transaction(
     and the preview says so.
     """
     transaction = id_arg(transaction_id, what="transaction")
-    checked = _checked(lines)
+    checked = _check_lines(lines)
     return await confirmed_write(
         ctx,
         tool=TOOL,
@@ -106,7 +105,7 @@ async def split_transaction(
     )
 
 
-def _checked(lines: list[LineToSplit]) -> list[SplitLine]:
+def _check_lines(lines: list[LineToSplit]) -> list[SplitLine]:
     """The lines' amounts, categories and memos checked, at least two, none zero: before any request."""
     checked = [
         SplitLine(
@@ -120,6 +119,18 @@ def _checked(lines: list[LineToSplit]) -> list[SplitLine]:
     if refusal is not None:
         raise ToolError(refusal)
     return checked
+
+
+@dataclass(frozen=True)
+class SplitRecord:
+    """What the log keeps of a split (not undoable: settling reads it in `tools.settling.from_state`):
+    the transaction and its category before. Stored as `{"transaction_id", "category_before"}`."""
+
+    transaction_id: str
+    category_before: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"transaction_id": self.transaction_id, "category_before": self.category_before}
 
 
 def build_change(snapshot: PlanSnapshot, transaction_id: str, lines: list[SplitLine]) -> Change:
@@ -158,7 +169,7 @@ def build_change(snapshot: PlanSnapshot, transaction_id: str, lines: list[SplitL
             ],
         },
         undoable=False,
-        undo_data={"transaction_id": transaction.id, "category_before": transaction.category_id},
+        undo_data=SplitRecord(transaction.id, transaction.category_id),
         check=CHECK,
     )
 

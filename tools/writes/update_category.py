@@ -16,6 +16,8 @@ group names are the person's own labels, not bank text).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
@@ -30,10 +32,8 @@ from tools.logic.text import in_quotes
 from tools.models import Operation
 from tools.presenting import name as shown_name
 from tools.registry import write_tool
-from tools.undo.registry import Conflict, UndoPlan, undo_handler
-from tools.writes.arguments import ConfirmationArg
-from tools.writes.flow import Applied, Change, confirmed_write
-from tools.writes.results import WriteResult
+from tools.undo.handlers import Conflict, UndoPlan, undo_handler
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "update_category"
@@ -95,124 +95,170 @@ async def update_category(
     )
 
 
-def build_change(snapshot: PlanSnapshot, category_id: str, name: str | None, group_id: str | None) -> Change:
+@dataclass(frozen=True)
+class CategoryPlace:
+    """A category's name and group (`group` is the group's name, for the person)."""
+
+    name: str
+    group_id: str
+    group: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "group_id": self.group_id, "group": self.group}
+
+    @classmethod
+    def from_json(cls, stored: Mapping[str, str]) -> CategoryPlace:
+        return cls(stored["name"], stored["group_id"], stored["group"])
+
+
+@dataclass(frozen=True)
+class CategoryUpdate:
+    """update_category's undo data: the category and its place before and after. Stored in the
+    operation row as `{"category_id", "before": {"name", "group_id", "group"}, "after": {...}}`."""
+
+    category_id: str
+    before: CategoryPlace
+    after: CategoryPlace
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "category_id": self.category_id,
+            "before": self.before.to_json(),
+            "after": self.after.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, stored: Mapping[str, Any]) -> CategoryUpdate:
+        before, after = CategoryPlace.from_json(stored["before"]), CategoryPlace.from_json(stored["after"])
+        return cls(stored["category_id"], before, after)
+
+
+@dataclass(frozen=True)
+class CategoryPatch:
+    """What the undo sends: the category and the fields that put it back."""
+
+    category_id: str
+    fields: dict[str, str]
+
+
+def build_change(
+    snapshot: PlanSnapshot, category_id: str, name: str | None, group_id: str | None
+) -> Change[CategoryUpdate]:
     move = category_move(snapshot, category_id, name, group_id)
-    before = _state(move.from_name, move.from_group_id, move.from_group.name if move.from_group else "")
-    after = _state(move.to_name, move.to_group_id, move.to_group.name if move.to_group else "")
+    before = CategoryPlace(
+        move.from_name, move.from_group_id, move.from_group.name if move.from_group else ""
+    )
+    after = CategoryPlace(move.to_name, move.to_group_id, move.to_group.name if move.to_group else "")
     fields = _fields(move.category.id, before, after)
     if move.unchanged:
-        shown = f"{in_quotes(before['name'])} ({shown_name(before['group'])})"
+        shown = f"{in_quotes(before.name)} ({shown_name(before.group)})"
         return Change.nothing(f"Nothing to change: the category is already {shown}.", fields)
-    subject = {"category_id": move.category.id, "name": after["name"], "category_group_id": after["group_id"]}
+    subject = {"category_id": move.category.id, "name": after.name, "category_group_id": after.group_id}
     return Change(
         subject=subject,
         stored_subject=subject,  # category and group names: nothing the log must not keep
         preview=Preview(question=question(before, after)),
         fields=fields,
-        undo_data={"category_id": move.category.id, "before": before, "after": after},
+        undo_data=CategoryUpdate(move.category.id, before, after),
         check=CHECK,
     )
 
 
-def _state(name: str, group_id: str, group: str) -> dict[str, str]:
-    return {"name": name, "group_id": group_id, "group": group}
-
-
-def question(before: dict[str, str], after: dict[str, str], *, undo: bool = False) -> str:
+def question(before: CategoryPlace, after: CategoryPlace, *, undo: bool = False) -> str:
     """`Change category ‘Tennis’ (Leisure) to ‘Sport’ (Leisure)?` (`Undo: change …` with `undo`)."""
     verb = "Undo: change" if undo else "Change"
     return f"{verb} {_change_words(before, after)}?"
 
 
-def _change_words(before: dict[str, str], after: dict[str, str]) -> str:
+def _change_words(before: CategoryPlace, after: CategoryPlace) -> str:
     return (
-        f"category {in_quotes(before['name'])} ({shown_name(before['group'])}) "
-        f"to {in_quotes(after['name'])} ({shown_name(after['group'])})"
+        f"category {in_quotes(before.name)} ({shown_name(before.group)}) "
+        f"to {in_quotes(after.name)} ({shown_name(after.group)})"
     )
 
 
-def _fields(category_id: str, before: dict[str, str], after: dict[str, str]) -> dict[str, Any]:
+def _fields(category_id: str, before: CategoryPlace, after: CategoryPlace) -> dict[str, Any]:
     return {
         "category_id": category_id,
-        "from_name": shown_name(before["name"]),
-        "to_name": shown_name(after["name"]),
-        "from_group": shown_name(before["group"]),
-        "to_group": shown_name(after["group"]),
+        "from_name": shown_name(before.name),
+        "to_name": shown_name(after.name),
+        "from_group": shown_name(before.group),
+        "to_group": shown_name(after.group),
     }
 
 
-def sent_fields(now: dict[str, str], wanted: dict[str, str]) -> dict[str, str]:
+def sent_fields(now: CategoryPlace, wanted: CategoryPlace) -> dict[str, str]:
     """What a PATCH must carry to go from `now` to `wanted`: only what differs."""
     sent = {}
-    if now["name"] != wanted["name"]:
-        sent["name"] = wanted["name"]
-    if now["group_id"] != wanted["group_id"]:
-        sent["category_group_id"] = wanted["group_id"]
+    if now.name != wanted.name:
+        sent["name"] = wanted.name
+    if now.group_id != wanted.group_id:
+        sent["category_group_id"] = wanted.group_id
     return sent
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
+async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[CategoryUpdate]) -> Applied:
     logged = change.undo_data
-    sent = sent_fields(logged["before"], logged["after"])
-    await client.patch_category(snapshot.plan_id, logged["category_id"], sent, check_hint=CHECK)
-    return Applied(lead=f"Changed {_change_words(logged['before'], logged['after'])}.")
+    assert logged is not None  # build_change always sets it
+    sent = sent_fields(logged.before, logged.after)
+    await client.patch_category(snapshot.plan_id, logged.category_id, sent, check_hint=CHECK)
+    return Applied(lead=f"Changed {_change_words(logged.before, logged.after)}.")
 
 
 @undo_handler(TOOL)
 class UpdateCategoryUndo:
     """Puts name and group back while both are as left and the old name is still free there."""
 
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
-        logged = op.undo_data
-        before, after, category_id = logged["before"], logged["after"], logged["category_id"]
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[CategoryPatch]:
+        logged = CategoryUpdate.from_json(op.undo_data)
+        before, after, category_id = logged.before, logged.after, logged.category_id
         undo_question = question(after, before, undo=True)
         category = snapshot.categories.get(category_id)
-        label = shown_name(category.name if category is not None else after["name"])
+        label = shown_name(category.name if category is not None else after.name)
         if category is None:
             return UndoPlan(
                 question=undo_question, conflicts=(Conflict(category_id, label, "it was deleted"),)
             )
-        now = {"name": category.name, "group_id": category.category_group_id}
-        if now == {"name": before["name"], "group_id": before["group_id"]}:
+        now = (category.name, category.category_group_id)
+        if now == (before.name, before.group_id):
             return UndoPlan(question=undo_question, already_as_before=1)
-        if now != {"name": after["name"], "group_id": after["group_id"]}:
+        if now != (after.name, after.group_id):
             return UndoPlan(
                 question=undo_question,
-                conflicts=(Conflict(category_id, label, _moved(snapshot, after, now)),),
+                conflicts=(Conflict(category_id, label, _group_move_line(snapshot, after, *now)),),
             )
         reason = _old_place_taken(snapshot, category_id, before)
         if reason is not None:
             return UndoPlan(question=undo_question, conflicts=(Conflict(category_id, label, reason),))
-        item = {"category_id": category_id, "fields": sent_fields(after, before)}
-        return UndoPlan(question=undo_question, restorable=(item,))
+        return UndoPlan(
+            question=undo_question, restorable=(CategoryPatch(category_id, sent_fields(after, before)),)
+        )
 
     async def apply(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[CategoryPatch]
     ) -> dict[str, Any]:
         (item,) = plan.restorable
-        await client.patch_category(snapshot.plan_id, item["category_id"], item["fields"], check_hint=CHECK)
-        before = op.undo_data["before"]
+        await client.patch_category(snapshot.plan_id, item.category_id, item.fields, check_hint=CHECK)
+        before = CategoryUpdate.from_json(op.undo_data).before
         return {
-            "restored": [
-                {"category_id": item["category_id"], "name": before["name"], "group_id": before["group_id"]}
-            ]
+            "restored": [{"category_id": item.category_id, "name": before.name, "group_id": before.group_id}]
         }
 
 
-def _moved(snapshot: PlanSnapshot, after: dict[str, str], now: dict[str, str]) -> str:
-    group = snapshot.category_groups.get(now["group_id"])
-    place = f"{in_quotes(now['name'])} ({shown_name(group.name if group else now['group_id'])})"
-    left = f"{in_quotes(after['name'])} ({shown_name(after['group'])})"
+def _group_move_line(snapshot: PlanSnapshot, after: CategoryPlace, name: str, group_id: str) -> str:
+    group = snapshot.category_groups.get(group_id)
+    place = f"{in_quotes(name)} ({shown_name(group.name if group else group_id)})"
+    left = f"{in_quotes(after.name)} ({shown_name(after.group)})"
     return f"it is now {place}, not {left} as the operation left it"
 
 
-def _old_place_taken(snapshot: PlanSnapshot, category_id: str, before: dict[str, str]) -> str | None:
+def _old_place_taken(snapshot: PlanSnapshot, category_id: str, before: CategoryPlace) -> str | None:
     """Why the name and group before cannot be had again (taken, or the group gone), or None."""
-    group = snapshot.category_groups.get(before["group_id"])
+    group = snapshot.category_groups.get(before.group_id)
     if group is None:
-        return f"its group before, {shown_name(before['group'])}, was deleted"
-    holder = name_holder(snapshot, before["group_id"], before["name"], besides=category_id)
+        return f"its group before, {shown_name(before.group)}, was deleted"
+    holder = name_holder(snapshot, before.group_id, before.name, besides=category_id)
     if holder is not None:
-        taken = in_quotes(before["name"])
+        taken = in_quotes(before.name)
         return f"the name {taken} is now taken by another category in {shown_name(group.name)}"
     return None

@@ -23,12 +23,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from confirmations.preview import render
 from tools import settling, ynab
 from tools.auth import Principal
+from tools.logic.refusal import Refusal
 from tools.models import Operation
-from tools.undo.change import TOOL, UndoWrite
-from tools.undo.choose import UndoRefused, target_of
-from tools.undo.registry import UndoPlan
-from tools.undo.tool import UndoResult
-from tools.undo.words import nothing_to_restore_message, undo_preview
+from tools.undo.handlers import UndoPlan, nothing_to_restore_message, undo_preview
+from tools.undo.undo_operation import TOOL, UndoResult, UndoWrite, target_of
 from tools.writes.flow import agreed_write
 
 
@@ -80,7 +78,7 @@ async def propose(op: Operation) -> Proposal:
         undo = UndoWrite(target_of(op))
         with ynab.request_kind(ynab.RequestKind.WRITE):  # fresh, and the hour's reserve is open
             snapshot = await ynab.plan_snapshot(op.plan_id)
-    except UndoRefused as refused:
+    except Refusal as refused:
         return Proposal(op, refusal=str(refused))
     except ynab.YnabError as error:
         return Proposal(op, refusal=f"The plan could not be read, so nothing can be undone: {error.message}")
@@ -100,7 +98,7 @@ async def undo_agreed(op: Operation, *, digest: str, username: str) -> AdminOutc
         undo = UndoWrite(target_of(op))
         with ynab.request_kind(ynab.RequestKind.WRITE):  # fresh, and the hour's reserve is open
             snapshot = await ynab.plan_snapshot(op.plan_id)
-    except UndoRefused as refused:
+    except Refusal as refused:
         return AdminOutcome(str(refused))
     except ynab.YnabError as error:
         return AdminOutcome(f"The plan could not be read, so nothing was undone: {error.message}")

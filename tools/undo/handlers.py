@@ -16,7 +16,7 @@ An undoable write tool registers one handler next to its own code
 `undo_operation` (and the admin's Undo button) finds the handler with `handler_for(op.tool)`,
 calls `plan` on a fresh snapshot to build the preview, asks the person, claims the
 operation (`oplog.claim_for_undo`: of two concurrent undos one proceeds), then calls `apply`
-with the plan it rebuilt from the freshest snapshot. Everything around it (asking, the log
+with that same plan (computed once per snapshot). Everything around it (asking, the log
 rows, the claim and its release) is done by `tools.undo`; a handler only decides and writes.
 
 The rule every `plan` follows, item by item (docs/undo.md#the-rule):
@@ -30,8 +30,9 @@ The rule every `plan` follows, item by item (docs/undo.md#the-rule):
 
 `item_state(current, before=, after=)` is that comparison for one value; `UndoItems` gathers
 the sorted items into the `UndoPlan`. `plan` must be pure
-(no I/O, no clock): it is called once for the preview and again, on fresh data, right
-before `apply`, and the two must agree whenever the plan did not change.
+(no I/O, no clock): it is called once per snapshot read, for the preview and then `apply`
+(after a long question the plan is read again and `plan` called on the fresh snapshot; the two
+must agree whenever the plan did not change).
 
 `apply` contract:
 - send only what `plan.restorable` lists, through `client` (never resend a write);
@@ -41,13 +42,24 @@ before `apply`, and the two must agree whenever the plan did not change.
   row becomes `unknown`), `YnabError` (refused: the undo row becomes `failed`). When several
   writes are needed and a later one fails, first put back what already landed (the same
   rollback as the tool's own, e.g. move_money); if even that fails, raise
-  `UndoPartlyApplied` saying exactly what landed and what to set in YNAB by hand.
+  `WriteFailed` (`tools.writes.flow`) saying exactly what landed and what to set in YNAB by hand.
   In every failure case the operation's claim is released, so the person can try the undo
   again: it re-reads the plan and restores only what is still as the operation left it.
 
 What the undo relies on in the original row: `op.undo_data`, written by the tool as its undo needs
 (docs/undo.md#per-tool). It must be recorded for an `unknown` outcome too (the values are known before the
 request is sent), or an unknown operation cannot be undone.
+
+What an undo says (`undo_preview`, `nothing_to_restore_message`) is a pure function of the
+`UndoPlan`: Preview (docs/undo.md#the-preview): `Undo: ` + the original question reversed (the handler's
+`question`), one line per item that will be restored, then the items changed since, by
+name, which the undo leaves alone:
+
+    Undo: recategorise 2 transaction(s)?
+    - 2026-09-12, Market, 86.40: Groceries → (uncategorised)
+    - 2026-09-13, Bakery, 4.20: Groceries → (uncategorised)
+    Left as they are, changed since: 2026-09-14, Cinema (its category is now Leisure).
+    Already as before, nothing to do: 1 item(s).
 """
 
 from __future__ import annotations
@@ -56,9 +68,14 @@ import importlib
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
-from tools.ynab.errors import YnabError
+from confirmations.preview import MAX_ITEM_LINES, Preview
+
+if TYPE_CHECKING:
+    from tools.models import Operation
+    from tools.ynab import PlanSnapshot, YnabClient
+
 
 if TYPE_CHECKING:
     from tools.models import Operation
@@ -80,14 +97,18 @@ class Conflict:
     reason: str
 
 
+ItemT = TypeVar("ItemT")
+"""A handler's own restorable item: what its `apply` needs to put one item back (e.g. a `Step`)."""
+
+
 @dataclass(frozen=True)
-class UndoPlan:
+class UndoPlan(Generic[ItemT]):
     """What undoing one operation would do now, as a handler's `plan` found it.
 
     `question`: the preview's first line, the wording of docs/undo.md#the-preview counting only what will be
     restored, e.g. `Undo: recategorise 2 transaction(s)?`.
-    `restorable`: the handler's own items, whatever its `apply` needs (JSON-like data is
-    easiest to log), one per item to restore.
+    `restorable`: the handler's own typed items (`ItemT`), whatever its `apply` needs, one per
+    item to restore.
     `lines`: the preview lines of those items, in the same order, WITHOUT the leading `- `
     (e.g. `2026-09-12, Market, 86.40: Groceries → (uncategorised)`); empty when the question
     says it all (set_category_budget).
@@ -97,7 +118,7 @@ class UndoPlan:
     """
 
     question: str
-    restorable: tuple[Any, ...] = ()
+    restorable: tuple[ItemT, ...] = ()
     lines: tuple[str, ...] = ()
     already_as_before: int = 0
     conflicts: tuple[Conflict, ...] = ()
@@ -124,23 +145,11 @@ class UndoPlan:
 class UndoHandler(Protocol):
     """How one tool's operations are undone; see the module docstring for the contract."""
 
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan: ...
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Any]: ...
 
     async def apply(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Any]
     ) -> dict[str, Any]: ...
-
-
-class UndoPartlyApplied(YnabError):
-    """Some of an undo's writes landed and putting them back failed too.
-
-    `message` says exactly what is in YNAB now and what to set by hand; `undo_data` records
-    which writes landed (it is kept on the undo's row, which becomes `failed`).
-    """
-
-    def __init__(self, message: str, *, undo_data: dict[str, Any], status: int | None = None) -> None:
-        super().__init__(message, status=status)
-        self.undo_data = undo_data
 
 
 ItemState = Literal["restore", "already_as_before", "conflict"]
@@ -158,7 +167,7 @@ def item_state(current: object, *, before: object, after: object) -> ItemState:
     return "conflict"
 
 
-class UndoItems:
+class UndoItems(Generic[ItemT]):
     """An `UndoPlan` gathered item by item, as a handler's `plan` sorts them by the rule above.
 
     items = UndoItems()
@@ -174,7 +183,7 @@ class UndoItems:
     """
 
     def __init__(self) -> None:
-        self._restorable: list[Any] = []
+        self._restorable: list[ItemT] = []
         self._lines: list[str] = []
         self._already_as_before = 0
         self._conflicts: list[Conflict] = []
@@ -184,7 +193,7 @@ class UndoItems:
         """How many items the undo would restore so far (for the question)."""
         return len(self._restorable)
 
-    def restore(self, item: Any, line: str) -> None:
+    def restore(self, item: ItemT, line: str) -> None:
         """An item still as the operation left it: `item` for `apply`, `line` for the preview."""
         self._restorable.append(item)
         self._lines.append(line)
@@ -195,7 +204,7 @@ class UndoItems:
     def conflict(self, conflict: Conflict) -> None:
         self._conflicts.append(conflict)
 
-    def plan(self, question: str) -> UndoPlan:
+    def plan(self, question: str) -> UndoPlan[ItemT]:
         return UndoPlan(
             question=question,
             restorable=tuple(self._restorable),
@@ -262,3 +271,42 @@ def load_handlers() -> None:
     for module in TOOL_MODULES:
         importlib.import_module(module)
     _loaded = True
+
+
+# --- what an undo says ---
+
+
+LEFT_ALONE = "Left as it is, changed since"
+
+
+def undo_preview(plan: UndoPlan) -> Preview:
+    """The question, the items to restore, then the conflicts by name and the handler's notes."""
+    notes = [*conflict_lines(plan.conflicts), *plan.notes]
+    if plan.already_as_before:
+        notes.append(f"Already as before, nothing to do: {plan.already_as_before} item(s).")
+    return Preview(question=plan.question, lines=list(plan.lines), notes=notes)
+
+
+def conflict_lines(conflicts: tuple[Conflict, ...]) -> list[str]:
+    """One line per conflict (at most 20, then how many more), each naming the item and why."""
+    shown = [f"{LEFT_ALONE}: {conflict.name} ({conflict.reason})." for conflict in conflicts[:MAX_ITEM_LINES]]
+    hidden = len(conflicts) - len(shown)
+    if hidden > 0:
+        shown.append(f"… and {hidden} more left as they are, changed since.")
+    return shown
+
+
+def nothing_to_restore_message(op: Operation, plan: UndoPlan) -> str:
+    """Why undoing `op` writes nothing: every item is already as before, or changed since."""
+    parts = []
+    if plan.already_as_before:
+        parts.append(f"{plan.already_as_before} item(s) already as before")
+    if plan.conflicts:
+        names = ", ".join(conflict.name for conflict in plan.conflicts[:3])
+        more = f" and {len(plan.conflicts) - 3} more" if len(plan.conflicts) > 3 else ""
+        parts.append(f"{len(plan.conflicts)} changed since and left as they are ({names}{more})")
+    found = "; ".join(parts) if parts else "nothing of it is left in YNAB"
+    return (
+        f"Nothing to undo in operation {op.pk}: {found}. Nothing was written, "
+        f"and {op.pk} keeps its status ({op.status})."
+    )
