@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 export PORT
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint mutation bench clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] >= (3, 11) else "avenir-mcp needs Python 3.11 or newer")'
@@ -37,6 +37,14 @@ test: $(VENV)/.installed-dev
 	$(BIN)/python -m coverage run -m pytest $(PYTEST_ARGS)
 	$(BIN)/python -m coverage combine --quiet
 	$(BIN)/python -m coverage report $(if $(PYTEST_ARGS),--fail-under=0)
+
+# Mutation testing of the confirmation contract and the write flow ([tool.mutmut] in
+# pyproject.toml; docs/mutation.md lists what survives and why). A developer's tool, not CI's:
+# one mutant at a time, about an hour on 2 cores. Starts afresh (mutmut copies the code).
+mutation: $(VENV)/.installed-dev
+	rm -rf mutants
+	$(BIN)/mutmut run --max-children 1
+	$(BIN)/mutmut results
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check --output-format concise .
