@@ -40,10 +40,10 @@ test: $(VENV)/.installed-dev
 
 # Mutation testing of the confirmation contract and the write flow ([tool.mutmut] in
 # pyproject.toml; docs/mutation.md lists what survives and why). A developer's tool, not CI's:
-# one mutant at a time, about an hour on 2 cores. Starts afresh (mutmut copies the code).
+# two mutants at a time. Starts afresh (mutmut copies the code).
 mutation: $(VENV)/.installed-dev
 	rm -rf mutants
-	$(BIN)/mutmut run --max-children 1
+	$(BIN)/mutmut run --max-children 2
 	$(BIN)/mutmut results
 
 lint: $(VENV)/.installed-dev
