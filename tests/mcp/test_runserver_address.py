@@ -46,9 +46,12 @@ def test_the_port_served_becomes_the_services_own_address_and_its_sandboxs(setti
     assert settings.AVENIR_MCP_YNAB_URL == "http://127.0.0.1:9010/sandbox/v1"
 
 
-@pytest.mark.parametrize(("self_url_given", "embedded"), [(True, True), (False, False)])
+@pytest.mark.parametrize(
+    ("self_url_given", "embedded", "own_url"),
+    [(True, True, "https://budget.example"), (False, False, "http://127.0.0.1:9011")],
+)
 def test_an_address_or_a_ynab_given_in_the_settings_stays_as_given(
-    settings, monkeypatch, self_url_given, embedded
+    settings, monkeypatch, self_url_given, embedded, own_url
 ):
     monkeypatch.setenv("PORT", "8000")
     settings.AVENIR_MCP_SELF_URL_GIVEN = self_url_given
@@ -58,7 +61,6 @@ def test_an_address_or_a_ynab_given_in_the_settings_stays_as_given(
 
     serve_on(9011)
 
-    expected_self = "https://budget.example" if self_url_given else "http://127.0.0.1:9011"
     assert settings.PORT == 9011
-    assert settings.AVENIR_MCP_SELF_URL == expected_self
+    assert own_url == settings.AVENIR_MCP_SELF_URL
     assert settings.AVENIR_MCP_YNAB_URL == "https://api.ynab.com/v1"
