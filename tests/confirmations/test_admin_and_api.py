@@ -86,6 +86,17 @@ def test_revoking_makes_the_code_unusable(waiting):
     assert codes.store.spend(Kind.CODE, code, binding) is False
 
 
+@pytest.mark.parametrize("posted", [{"id": "no-such-id"}, {}])
+def test_revoking_what_no_longer_waits_says_so_and_revokes_nothing(waiting, posted):
+    code, binding = waiting
+
+    response = logged_in(staff=True).post(PAGE, posted, follow=True)
+
+    assert response.status_code == 200
+    assert "Nothing to revoke: it was already used, expired or revoked." in response.content.decode()
+    assert codes.store.spend(Kind.CODE, code, binding) is True
+
+
 def test_revoking_needs_the_csrf_token(waiting):
     code, binding = waiting
     [item] = [item for item in codes.store.pending() if item.plan_id == binding.plan_id]
