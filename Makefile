@@ -28,13 +28,15 @@ run: $(VENV)/.installed
 	exec $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # PYTEST_ARGS: extra pytest arguments (e.g. `make test PYTEST_ARGS="tests/oplog -x"`).
-# The suite runs under coverage.py (lines and branches, every process the tests start: see
-# [tool.coverage.*] in pyproject.toml); the whole suite fails under the gate there (fail_under),
-# a subset (PYTEST_ARGS given) only prints its figures.
+# TEST_WORKERS: pytest-xdist processes, each with its own test database and served service.
+# The suite runs under coverage.py (lines and branches, in every process: the xdist workers and
+# the processes tests start; see [tool.coverage.*] in pyproject.toml); the whole suite fails
+# under the gate there (fail_under), a subset (PYTEST_ARGS given) only prints its figures.
+TEST_WORKERS ?= auto
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check --output-format concise .
 	rm -f .coverage .coverage.*
-	$(BIN)/python -m coverage run -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m coverage run -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 	$(BIN)/python -m coverage combine --quiet
 	$(BIN)/python -m coverage report $(if $(PYTEST_ARGS),--fail-under=0)
 

@@ -1,4 +1,5 @@
-"""The ASGI application: /mcp to the MCP servers, everything else to Django.
+"""The ASGI application: /mcp to the MCP servers, the OAuth endpoints (`oauth.endpoints`) to
+the SDK's handlers, everything else to Django.
 
 Served by uvicorn (`make run`, `python manage.py runserver`). Django refuses lifespan
 events; this application answers them itself and, for the length of the lifespan, runs
@@ -21,12 +22,14 @@ from starlette.types import Receive, Scope, Send  # noqa: E402
 from avenir_site.home import where_it_serves  # noqa: E402
 from avenir_site.mcp_http import McpHttpApp, is_mcp_request  # noqa: E402
 from avenir_site.mcp_server import HttpServers  # noqa: E402
+from oauth.endpoints import OAuthApp, is_oauth_request  # noqa: E402
 from sandbox.traffic import SandboxTraffic  # noqa: E402
 
 # Requests to the sandbox pass through its traffic layer (request log, limit, faults).
 django_with_sandbox = SandboxTraffic(django_application)
 
 mcp_application = McpHttpApp(HttpServers.build())
+oauth_application = OAuthApp()
 logger = logging.getLogger(__name__)
 
 
@@ -35,5 +38,7 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
         await mcp_application.serve_lifespan(receive, send, started=lambda: logger.info(where_it_serves()))
     elif is_mcp_request(scope):
         await mcp_application(scope, receive, send)
+    elif is_oauth_request(scope):
+        await oauth_application(scope, receive, send)
     else:
         await django_with_sandbox(scope, receive, send)

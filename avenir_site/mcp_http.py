@@ -5,8 +5,10 @@ Each request to /mcp passes, in order:
    `.example.com` for a domain and its subdomains, `*`; any port), so /mcp accepts exactly
    the hosts the rest of the site does: 421 for a bad Host, 403 for a bad Origin. The SDK's
    own check is off: it matches exact strings and cannot express Django's patterns.
-2. `Authorization: Bearer <token>`: 401 with `WWW-Authenticate: Bearer ...` when it is
-   missing, unknown or revoked.
+2. `Authorization: Bearer <token>`: a static MCP token (`tools.auth`) or an OAuth access
+   token issued for this /mcp (`oauth.provider`); 401 with `WWW-Authenticate: Bearer ...`
+   naming the Protected Resource Metadata (RFC 9728 §5.1) when it is missing, unknown,
+   expired or revoked, so an OAuth client can start signing in from there.
 3. The MCP server for this principal (`HttpServers.for_principal`: with or without the
    write tools), streamable HTTP, stateful with SSE responses: the SDK's defaults, which
    older clients need for in-call elicitation.
@@ -30,6 +32,9 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
 from avenir_site.mcp_server import HttpServers
+from oauth.addresses import resource_metadata_url
+from oauth.models import SCOPES
+from oauth.provider import principal_of_access_token
 from tools import settling, ynab
 from tools.auth import PRINCIPAL_SCOPE_KEY, Principal, authenticate
 
@@ -100,7 +105,7 @@ class McpHttpApp:
             await refusal(scope, receive, send)
             return
         token = bearer_token(headers)
-        principal = await authenticate(token) if token is not None else None
+        principal = await principal_of_bearer(token) if token is not None else None
         if principal is None:
             await unauthorized(has_credentials=token is not None)(scope, receive, send)
             return
@@ -185,17 +190,26 @@ def bearer_token(headers: Headers) -> str | None:
     return token.strip()
 
 
+async def principal_of_bearer(token: str) -> Principal | None:
+    """The principal of a static MCP token, else of an OAuth access token, else None."""
+    return await authenticate(token) or await principal_of_access_token(token)
+
+
 def unauthorized(*, has_credentials: bool) -> Response:
-    """401 with the challenge RFC 6750 describes (an error code only when a token was sent)."""
+    """401 with the challenge RFC 6750 describes (an error code only when a token was sent),
+    naming where OAuth clients find how to sign in (RFC 9728 §5.1)."""
+    # The scopes to ask for (MCP authorization, scope selection): both, so that the owner
+    # chooses on the consent page between reading and proposing changes.
+    metadata = f'resource_metadata="{resource_metadata_url()}", scope="{" ".join(SCOPES)}"'
     if not has_credentials:
-        challenge = f'Bearer realm="{_REALM}"'
+        challenge = f'Bearer realm="{_REALM}", {metadata}'
         body = {"error": "invalid_request", "error_description": "Authorization: Bearer <token> is required"}
     else:
         challenge = (
-            f'Bearer realm="{_REALM}", error="invalid_token", '
-            'error_description="The token is unknown or revoked"'
+            f'Bearer realm="{_REALM}", {metadata}, error="invalid_token", '
+            'error_description="The token is unknown, expired or revoked"'
         )
-        body = {"error": "invalid_token", "error_description": "The token is unknown or revoked"}
+        body = {"error": "invalid_token", "error_description": "The token is unknown, expired or revoked"}
     return JSONResponse(body, status_code=401, headers={"WWW-Authenticate": challenge})
 
 

@@ -11,6 +11,7 @@ import hashlib
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -93,6 +94,7 @@ INSTALLED_APPS = [
     "sandbox",
     "tools",
     "confirmations",
+    "oauth",
 ]
 
 MIDDLEWARE = [
@@ -206,6 +208,19 @@ SANDBOX_FAULTS_ENABLED = env_bool("SANDBOX_FAULTS", False)
 # --- The MCP service -----------------------------------------------------------------------
 
 AVENIR_MCP_WRITE = env_bool("AVENIR_MCP_WRITE", False)
+# The address MCP clients use (https://mcp.example.com behind a proxy): the OAuth issuer, and
+# /mcp under it the only resource its tokens are for. Empty: the local address, AVENIR_MCP_SELF_URL.
+AVENIR_MCP_PUBLIC_URL = env_str("AVENIR_MCP_PUBLIC_URL").rstrip("/")
+if AVENIR_MCP_PUBLIC_URL:
+    _public = urlsplit(AVENIR_MCP_PUBLIC_URL)
+    _loopback = _public.hostname in {"127.0.0.1", "::1", "localhost"}
+    if (_public.scheme != "https" and not (_public.scheme == "http" and _loopback)) or (
+        _public.path or _public.query or _public.fragment or not _public.hostname
+    ):
+        raise ImproperlyConfigured(
+            "AVENIR_MCP_PUBLIC_URL must be an https origin without a path, like https://mcp.example.com "
+            f"(http only on a loopback address), not {AVENIR_MCP_PUBLIC_URL!r}."
+        )
 AVENIR_MCP_REQUIRE_ELICITATION = env_bool("AVENIR_MCP_REQUIRE_ELICITATION", False)
 # How long an in-call question (protocols before 2026-07-28) waits for the person; no answer
 # by then counts as dismissed.

@@ -204,8 +204,8 @@ async def _inbox_compute_median(service: Service, plan_id: str, runs: int = 3) -
     from django.utils import timezone
 
     from tools.logic.classify import pending_inbox
-    from tools.ynab.merge import apply_delta
-    from tools.ynab.parse import parse_plan_delta
+    from tools.ynab.cache import apply_delta
+    from tools.ynab.snapshot import parse_plan_delta
 
     headers = {"Authorization": f"Bearer {sandbox_token()}"}
     async with httpx.AsyncClient(base_url=service.sandbox_url, headers=headers, timeout=300) as http:

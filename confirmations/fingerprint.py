@@ -39,11 +39,6 @@ def fingerprint(plan_id: str, subject: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def canonical_json(value: Any) -> str:
-    """The canonical JSON text of `value`: sorted keys, compact, every list order-free."""
-    return _dumps(_canonical(value))
-
-
 def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 

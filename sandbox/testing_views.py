@@ -22,8 +22,7 @@ from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PayloadError
 
 from sandbox import faults
-from sandbox.api.errors import ApiError
-from sandbox.api.http import authenticate, render
+from sandbox.api.http import ApiError, authenticate, render
 from sandbox.models import Fault, RequestLogEntry
 
 DEFAULT_LIMIT = 100

@@ -2,7 +2,8 @@
 
 Counted in memory (the sandbox is served by one process) and keyed by the token's tag, so
 no raw token is kept. Only admitted requests fill the window: a client that keeps knocking
-while refused does not push its own wait further back, as with YNAB's rolling hour.
+while refused does not push its own wait further back, as with YNAB's rolling hour. The
+window is the client's own (`tools.ynab.pacing.SlidingWindow`): one rolling count for both.
 """
 
 from __future__ import annotations
@@ -10,11 +11,10 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-WINDOW_SECONDS = 3600
+from tools.ynab.pacing import WINDOW_SECONDS, SlidingWindow
 
 
 @dataclass(frozen=True)
@@ -36,26 +36,24 @@ class RateLimiter:
     """A rolling window of admitted requests per key (thread-safe; tests reset it)."""
 
     def __init__(self, window_seconds: float = WINDOW_SECONDS, clock: Callable[[], float] = time.monotonic):
-        self._window = window_seconds
+        self._seconds = window_seconds
         self._clock = clock
         self._lock = threading.Lock()
-        self._admitted: dict[str, deque[float]] = {}
+        self._admitted: dict[str, SlidingWindow] = {}
 
     def admit(self, key: str, limit: int) -> Admission:
         """Count one request for `key` if fewer than `limit` were admitted in the window."""
         now = self._clock()
         with self._lock:
-            times = self._admitted.setdefault(key, deque())
-            while times and times[0] <= now - self._window:
-                times.popleft()
-            if len(times) < limit:
-                times.append(now)
-                return Admission(admitted=True, used=len(times), limit=limit, retry_after=0)
-            # Enough of the oldest must leave the window for one more to fit (the limit may
-            # have been lowered below what was already admitted).
-            frees_a_place = times[len(times) - limit] + self._window
-            wait = max(1, math.ceil(frees_a_place - now))
-            return Admission(admitted=False, used=len(times), limit=limit, retry_after=wait)
+            window = self._admitted.get(key)
+            if window is None:
+                window = self._admitted[key] = SlidingWindow(self._seconds)
+            used = window.count(now)
+            if used < limit:
+                window.add(now)
+                return Admission(admitted=True, used=used + 1, limit=limit, retry_after=0)
+            wait = max(1, math.ceil(window.free_at(limit) - now))
+            return Admission(admitted=False, used=used, limit=limit, retry_after=wait)
 
     def reset(self) -> None:
         """Forget every request counted so far, for every key."""

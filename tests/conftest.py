@@ -1,9 +1,12 @@
 """Shared test harness: a real database and the real service on a real socket.
 
-The whole suite shares one test database (created once by pytest-django) and one uvicorn
-server running `avenir_site.asgi:application` in a background thread, as `make run` does.
+The whole suite (each pytest-xdist worker, under `make test`) shares one test database
+(created once by pytest-django, its name suffixed per worker) and one uvicorn server running
+`avenir_site.asgi:application` in a background thread on a free port, as `make run` does.
 Tests isolate themselves by working on plans of their own (each seeded with a fresh id),
-not by rolling back: the server thread must see what a test writes, and the reverse.
+not by rolling back: the server thread must see what a test writes, and the reverse. Tests
+that only read may share a module's plan (`tests.helpers.shared_plans`).
+Helpers the tests import are in `tests/helpers/`; conftest.py files hold only fixtures.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from django.utils.timezone import localtime
 
 from tools import oplog, settling
 from tools.models import Operation
-from tools.plan_names import plan_label, plan_names
+from tools.plan_lookup import plan_label, plan_names
 from tools.undo.outside import Proposal, propose, undo_agreed
 
 UNDO_PERMISSION = "tools.undo_operation"

@@ -1,6 +1,6 @@
 """The YNAB request log in the admin, with the hourly budget and the plan cache on top.
 
-Rows are written only by the YNAB client (`tools.ynab.records`), one per attempt; no one
+Rows are written only by the YNAB client (`tools.ynab.pacing`), one per attempt; no one
 adds, changes or deletes them here. The list page also shows what `tools.ynab.ynab_status`
 reports: requests in the last hour against the limit, a pause after a 429, and each cached
 plan (id, name, server_knowledge, when loaded and refreshed, entity counts).

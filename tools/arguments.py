@@ -13,7 +13,7 @@ helpers below (`id_arg`, `check_ids`, `month_arg`, `date_arg`, `window_args`, `a
 `given_text`), so a bad one gets a one-line `ToolError` that says what to give, rather than
 a schema error. `refusals()` turns the logic layer's argument errors into such `ToolError`s.
 What needs the plan itself (an account that must exist, a month it must have) is
-`tools.access`'s.
+`tools.plan_lookup`'s.
 """
 
 from __future__ import annotations

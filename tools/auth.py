@@ -1,8 +1,9 @@
 """Who is calling: bearer tokens turned into a `Principal`, and `principal_of(ctx)` for tools.
 
 Every MCP request has exactly one principal. Over HTTP it is the `McpToken` the request
-presented (checked by `avenir_site.mcp_http` before the MCP app sees the request, and put
-in the ASGI scope under `PRINCIPAL_SCOPE_KEY`). Over stdio, and for the SDK's in-memory
+presented, or the OAuth grant behind an access token (`oauth.provider`), checked by
+`avenir_site.mcp_http` before the MCP app sees the request and put in the ASGI scope under
+`PRINCIPAL_SCOPE_KEY`. Over stdio, and for the SDK's in-memory
 `Client(server)`, there is no credential: the server was built for one local principal,
 which its lifespan state carries (`ServerState`).
 
@@ -36,22 +37,25 @@ LAST_USED_RESOLUTION = timedelta(minutes=1)
 # Issued tokens are 47 characters; anything far longer is not one of ours.
 _MAX_TOKEN_LENGTH = 200
 _TOKEN_KEY_PREFIX = "token:"
+_GRANT_KEY_PREFIX = "oauth:"
 
 
 @dataclass(frozen=True)
 class Principal:
     """The caller of an MCP request.
 
-    `token_id` is the `McpToken` row over HTTP, None for the local person (stdio,
-    in-memory tests). `read_only` principals never see or call write tools.
+    `token_id` is the `McpToken` row of a static token, `grant_id` the `oauth.OAuthGrant` of
+    an OAuth access token; both None for the local person (stdio, in-memory tests).
+    `read_only` principals never see or call write tools.
     """
 
     token_id: int | None
     name: str
     read_only: bool
+    grant_id: int | None = None
 
     def __post_init__(self) -> None:
-        if self.token_id is None and self.name.startswith(_TOKEN_KEY_PREFIX):
+        if self.token_id is None and self.name.startswith((_TOKEN_KEY_PREFIX, _GRANT_KEY_PREFIX)):
             raise ValueError(f"A local principal cannot be named {self.name!r}: it would pass for a token.")
 
     @classmethod
@@ -65,9 +69,12 @@ class Principal:
 
     @property
     def key(self) -> str:
-        """A stable string naming this principal: `token:<id>` for a token, else its name."""
+        """A stable string naming this principal: `token:<id>` for a token, `oauth:<id>` for an
+        OAuth grant (the same across its refreshed tokens), else its name."""
         if self.token_id is not None:
             return f"{_TOKEN_KEY_PREFIX}{self.token_id}"
+        if self.grant_id is not None:
+            return f"{_GRANT_KEY_PREFIX}{self.grant_id}"
         return self.name
 
 

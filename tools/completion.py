@@ -30,8 +30,8 @@ from mcp.types import (
 )
 
 from tools import ynab
-from tools.access import open_plan, plan_listing
 from tools.logic.accounts import listed_accounts
+from tools.plan_lookup import open_plan, plan_listing
 
 logger = logging.getLogger(__name__)
 

@@ -1,12 +1,17 @@
-"""Pages of a read tool's list, with opaque cursors bound to one query.
+"""Pages of a read tool's list, and the opaque cursors every paged listing hands out.
 
 A paged tool builds its whole, ordered list (or an iterator over it) and calls
 `paginate(items, limit=..., cursor=..., query={...})`. `query` names everything the list
 depends on: the tool, the plan's real id, every filter (not `limit`, which may change
-from page to page). The cursor carries the next offset and a digest of that query,
-HMAC-signed with a key derived from `settings.SECRET_KEY`, base64url so it is one opaque
-token. A cursor given to another query (another tool, plan or filter), altered, or not a
-cursor at all is refused: `This cursor belongs to another query; call again without cursor.`
+from page to page). Its cursor carries the next offset.
+
+Every cursor (these offsets, the operation log's keyset positions) is made by
+`sign_cursor(kind, query, position)` and read back by `read_cursor`: `django.core.signing`
+with a salt per kind of cursor, so one is never accepted as another, holding the position
+and a digest of the query, so it is refused by any other query. A cursor of another kind or
+query, altered, signed under a secret key no longer in use (Django's SECRET_KEY_FALLBACKS keep
+one valid through a rotation), or not a cursor at all is refused as `InvalidCursor`:
+`This cursor belongs to another query; call again without cursor.`
 
 Offsets index the list as it is at each call: a plan changed between two pages may shift
 an item across a page boundary. A read is a view at one moment; the agent can start over.
@@ -14,23 +19,28 @@ an item across a page boundary. A read is a view at one moment; the agent can st
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
-import hmac
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Generic, TypeVar
 
-from django.conf import settings
+from django.core import signing
 from mcp.server.mcpserver.exceptions import ToolError
 
 MAX_PAGE = 200
 CURSOR_REFUSAL = "This cursor belongs to another query; call again without cursor."
-_MAX_CURSOR_LENGTH = 500
-_SIGNATURE_BYTES = 16
+_MAX_CURSOR_LENGTH = 500  # as the tools' `cursor` argument allows
+OFFSET_CURSOR = "offset"  # the kind of `paginate`'s cursors (its salt)
+
+
+class InvalidCursor(ToolError):
+    """A cursor this listing did not hand out for this query (with a key still in use)."""
+
+    def __init__(self) -> None:
+        super().__init__(CURSOR_REFUSAL)
+
 
 T = TypeVar("T")
 
@@ -56,70 +66,35 @@ def paginate(
     """
     if not 1 <= limit <= MAX_PAGE:
         raise ValueError(f"limit must be 1 to {MAX_PAGE}, not {limit}")
-    offset = cursor_offset(cursor, query)
+    offset = 0 if cursor is None else read_cursor(OFFSET_CURSOR, cursor, query)
     if isinstance(items, Sequence):
         window, total = tuple(items[offset : offset + limit + 1]), len(items)
     else:
         window, total = tuple(islice(items, offset, offset + limit + 1)), None
     more = len(window) > limit
-    next_cursor = make_cursor(offset + limit, query) if more else None
+    next_cursor = sign_cursor(OFFSET_CURSOR, query, offset + limit) if more else None
     return Page(items=window[:limit], next_cursor=next_cursor, offset=offset, total=total)
 
 
-def make_cursor(offset: int, query: Mapping[str, Any]) -> str:
-    """The opaque cursor for `offset` in the list `query` describes."""
-    payload = json.dumps([offset, _digest(query)], separators=(",", ":")).encode()
-    return f"{_b64(payload)}.{_b64(_signature(payload))}"
+def sign_cursor(kind: str, query: Mapping[str, Any], position: Any) -> str:
+    """An opaque cursor for `position` (JSON-able) in the list of `kind` that `query` describes."""
+    return signing.dumps([_digest(query), position], salt=f"{__name__}.{kind}")
 
 
-def cursor_offset(cursor: str | None, query: Mapping[str, Any]) -> int:
-    """The offset `cursor` carries, 0 without one; refused unless it was made for `query`."""
-    if cursor is None:
-        return 0
-    payload = _verified_payload(cursor)
+def read_cursor(kind: str, cursor: str, query: Mapping[str, Any]) -> Any:
+    """The position `cursor` carries; `InvalidCursor` unless `sign_cursor(kind, query, ...)` made it."""
+    if len(cursor) > _MAX_CURSOR_LENGTH:  # never one of ours: not worth checking its signature
+        raise InvalidCursor
     try:
-        offset, digest = json.loads(payload)
-    except (ValueError, TypeError):
-        raise ToolError(CURSOR_REFUSAL) from None
-    if type(offset) is not int or offset < 0 or digest != _digest(query):
-        raise ToolError(CURSOR_REFUSAL)
-    return offset
-
-
-def _verified_payload(cursor: str) -> bytes:
-    if not isinstance(cursor, str) or len(cursor) > _MAX_CURSOR_LENGTH or cursor.count(".") != 1:
-        raise ToolError(CURSOR_REFUSAL)
-    encoded_payload, encoded_signature = cursor.split(".")
-    try:
-        payload, signature = _unb64(encoded_payload), _unb64(encoded_signature)
-    except (ValueError, binascii.Error):
-        raise ToolError(CURSOR_REFUSAL) from None
-    if not hmac.compare_digest(signature, _signature(payload)):
-        raise ToolError(CURSOR_REFUSAL)
-    return payload
+        digest, position = signing.loads(cursor, salt=f"{__name__}.{kind}")
+    except (signing.BadSignature, ValueError, TypeError):
+        raise InvalidCursor from None
+    if digest != _digest(query):
+        raise InvalidCursor
+    return position
 
 
 def _digest(query: Mapping[str, Any]) -> str:
     """A short digest of the query; equal queries (in any key order) give equal digests."""
     canonical = json.dumps(query, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()[:16]
-
-
-def _signature(payload: bytes) -> bytes:
-    return hmac.new(_key(), payload, hashlib.sha256).digest()[:_SIGNATURE_BYTES]
-
-
-def _key() -> bytes:
-    # Derived, so a cursor never reveals anything about the secret key, and read per call,
-    # so a changed key (tests, a rotation) invalidates old cursors instead of crashing.
-    return hashlib.sha256(f"avenir-mcp paging cursor {settings.SECRET_KEY}".encode()).digest()
-
-
-def _b64(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
-
-
-def _unb64(text: str) -> bytes:
-    if not text.isascii():
-        raise ValueError("not base64url")
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))

@@ -26,8 +26,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.prompts import Prompt
 from pydantic import Field
 
-from tools.access import open_plan, require_account, require_month, today
 from tools.arguments import amount_arg, id_arg, month_arg
+from tools.plan_lookup import open_plan, require_account, require_month, today
 from tools.presenting import money, name
 from tools.ynab.snapshot import PlanSnapshot
 

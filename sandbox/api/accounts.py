@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from sandbox import ledger
-from sandbox.api.delta import changed, since
-from sandbox.api.errors import not_found
 from sandbox.api.fields import Body
-from sandbox.api.http import Answer, Call
+from sandbox.api.http import Answer, Call, not_found
+from sandbox.api.params import changed, since
 from sandbox.models import Account, Plan
 from sandbox.serialize.accounts import ACCOUNT_FIELDS, account
 from sandbox.serialize.money import MoneyFormat

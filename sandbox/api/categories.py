@@ -6,9 +6,8 @@ from datetime import date
 from typing import Any
 
 from sandbox.api import params
-from sandbox.api.delta import since
-from sandbox.api.errors import not_found
-from sandbox.api.http import Call
+from sandbox.api.http import Call, not_found
+from sandbox.api.params import since
 from sandbox.ledger.budget import PlanBudget, load_budget
 from sandbox.models import CategoryGroup, Plan
 from sandbox.serialize.categories import GROUP_FIELDS, category, category_group

@@ -7,10 +7,9 @@ from typing import Any
 from sandbox import ledger
 from sandbox.api import params
 from sandbox.api.categories import category_answer
-from sandbox.api.errors import bad_request, not_found
 from sandbox.api.fields import MISSING, Body
 from sandbox.api.goal_input import apply_goal_fields
-from sandbox.api.http import Answer, Call
+from sandbox.api.http import Answer, Call, bad_request, not_found
 from sandbox.api.plans import sandbox_user_id
 from sandbox.ledger.budget import load_budget
 from sandbox.ledger.catalog import create_category, create_category_group, set_budgeted

@@ -11,9 +11,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from sandbox.api.delta import changed, since
-from sandbox.api.http import Call
-from sandbox.api.plans_lookup import mark_opened
+from sandbox.api.http import Call, mark_opened
+from sandbox.api.params import changed, since
 from sandbox.ledger.budget import load_budget
 from sandbox.ledger.rows import fetch
 from sandbox.models import (

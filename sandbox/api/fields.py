@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any, Final
 
-from sandbox.api.errors import bad_request
+from sandbox.api.http import bad_request
 
 
 class _Missing:
@@ -44,9 +44,6 @@ class Body:
         if member not in body or body[member] is None:
             raise bad_request(f"{member} is required")
         return cls(body[member], where=member)
-
-    def has(self, name: str) -> bool:
-        return name in self.data
 
     def fail(self, detail: str) -> Exception:
         return bad_request(detail, self.index)

@@ -1,5 +1,5 @@
-"""The plumbing every sandbox endpoint shares: bearer auth, method dispatch, plan ids,
-JSON in and out, YNAB's error envelope, and the old `/budgets` member names.
+"""The plumbing every sandbox endpoint shares: bearer auth, method dispatch, plan ids in
+paths, JSON in and out, YNAB's error envelope, and the old `/budgets` member names.
 
 A handler is a plain function `handler(call, **path_params) -> dict | Answer`; it raises
 `ApiError` for anything YNAB answers with an error. `route(get=..., post=...)` turns handlers
@@ -17,16 +17,21 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse
+from django.db.models import F
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
-from sandbox.api.errors import ApiError, bad_request, no_such_route, unauthorized
-from sandbox.api.plans_lookup import resolve_plan
+from sandbox.models import Plan
 
 logger = logging.getLogger(__name__)
 
 # /budgets/... keeps YNAB's member names from before the budgets -> plans rename (spec 1.79).
 LEGACY_MEMBERS = {"plans": "budgets", "plan": "budget", "default_plan": "default_budget"}
+INTERNAL_ERROR = {"error": {"id": "500", "name": "internal_server_error", "detail": "Internal server error"}}
+_JSON = "application/json; charset=utf-8"
+# ASCII escapes and no cycle check: the C encoder's fastest path (a 30 MB export).
+_FAST_JSON = {"separators": (",", ":"), "check_circular": False}
 
 
 @dataclass
@@ -63,7 +68,11 @@ Handler = Callable[..., "dict[str, Any] | Answer"]
 
 
 def route(**handlers: Handler) -> Callable[..., HttpResponse]:
-    """One view for a path, dispatching on the HTTP method (get=, post=, put=, patch=, delete=)."""
+    """One view for a path, dispatching on the HTTP method (get=, post=, put=, patch=, delete=).
+
+    Any other method is YNAB's 404.1 (401 first, without the token): `route()` with no handler
+    at all serves every path that is not an operation.
+    """
     by_method = {method.upper(): handler for method, handler in handlers.items()}
 
     @csrf_exempt
@@ -81,7 +90,7 @@ def route(**handlers: Handler) -> Callable[..., HttpResponse]:
             return render(error.body, error.status)
         except Exception:
             logger.exception("sandbox %s %s failed", request.method, request.path)
-            return render(_internal_error(), 500)
+            return render(INTERNAL_ERROR, 500)
         if not isinstance(answer, Answer):
             answer = Answer(answer)
         data = _legacy_names(answer.data) if legacy else answer.data
@@ -90,20 +99,8 @@ def route(**handlers: Handler) -> Callable[..., HttpResponse]:
     return view
 
 
-@csrf_exempt
-def unknown_route(request: HttpRequest, rest: str = "") -> HttpResponse:
-    """Anything under /sandbox/v1/ that is not an operation: 401 without a token, else 404.1."""
-    try:
-        authenticate(request)
-        raise no_such_route()
-    except ApiError as error:
-        return render(error.body, error.status)
-
-
-def render(body: dict[str, Any], status: int) -> HttpResponse:
-    # ASCII escapes and no cycle check: the C encoder's fastest path (a 30 MB export).
-    content = json.dumps(body, separators=(",", ":"), check_circular=False)
-    return HttpResponse(content, status=status, content_type="application/json; charset=utf-8")
+def render(body: dict[str, Any], status: int) -> JsonResponse:
+    return JsonResponse(body, status=status, json_dumps_params=_FAST_JSON, content_type=_JSON)
 
 
 def authenticate(request: HttpRequest) -> None:
@@ -119,5 +116,72 @@ def _legacy_names(data: dict[str, Any]) -> dict[str, Any]:
     return {LEGACY_MEMBERS.get(key, key): value for key, value in data.items()}
 
 
-def _internal_error() -> dict[str, Any]:
-    return {"error": {"id": "500", "name": "internal_server_error", "detail": "Internal server error"}}
+# --- YNAB's error envelope: `{"error": {"id", "name", "detail"}}` with YNAB's ids ----------
+
+
+class ApiError(Exception):
+    """An answer YNAB gives instead of data; raised anywhere in a view, rendered once."""
+
+    def __init__(self, status: int, error_id: str, name: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.body = {"error": {"id": error_id, "name": name, "detail": detail}}
+
+
+def bad_request(detail: str, index: int | None = None) -> ApiError:
+    """400, naming the field; `(index: N)` for the item of an array the problem is in."""
+    suffix = f" (index: {index})" if index is not None else ""
+    return ApiError(400, "400", "bad_request", detail + suffix)
+
+
+def unauthorized() -> ApiError:
+    return ApiError(401, "401", "unauthorized", "Unauthorized")
+
+
+def not_found() -> ApiError:
+    """404.2: an id that does not exist in this plan (or was deleted)."""
+    return ApiError(404, "404.2", "resource_not_found", "Resource not found")
+
+
+def no_such_route() -> ApiError:
+    """404.1: the URI does not exist."""
+    return ApiError(404, "404.1", "not_found", "Not found")
+
+
+def conflict(detail: str) -> ApiError:
+    return ApiError(409, "409", "conflict", detail)
+
+
+# --- plan ids in paths: a plan's id, `last-used` (the plan opened most recently) or `default` ---
+
+
+def resolve_plan(plan_id: str) -> Plan:
+    """The plan a path names; 404.2 when there is none."""
+    if plan_id == "last-used":
+        plan = last_used_plan()
+    elif plan_id == "default":
+        plan = default_plan() or last_used_plan()
+    else:
+        plan = Plan.objects.filter(pk=plan_id).first()
+    if plan is None:
+        raise not_found()
+    return plan
+
+
+def last_used_plan() -> Plan | None:
+    """The plan opened most recently; before any was opened, the newest plan."""
+    ordering = (F("last_used_on").desc(nulls_last=True), "-created_at")
+    return Plan.objects.order_by(*ordering).first()
+
+
+def default_plan() -> Plan | None:
+    """The plan marked default (YNAB: the OAuth app's default plan selection), if any."""
+    return Plan.objects.filter(is_default=True).order_by("-created_at").first()
+
+
+def mark_opened(plan: Plan) -> None:
+    """Make `plan` the last-used one (a write only when another plan was opened since)."""
+    if plan.last_used_on and not Plan.objects.filter(last_used_on__gt=plan.last_used_on).exists():
+        return
+    plan.last_used_on = timezone.now()
+    Plan.objects.filter(pk=plan.pk).update(last_used_on=plan.last_used_on)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from sandbox.api import params
-from sandbox.api.delta import since
 from sandbox.api.http import Call
+from sandbox.api.params import since
 from sandbox.ledger.budget import load_budget
 from sandbox.models import MoneyMovement, MoneyMovementGroup, Month, Plan
 from sandbox.serialize.money import MoneyFormat

@@ -1,10 +1,18 @@
-"""Query-string and path values, checked the way YNAB checks them (400 naming the value)."""
+"""Query-string and path values, checked the way YNAB checks them (400 naming the value).
+
+Delta requests: `last_knowledge_of_server=N` returns what changed since N, deletions included
+(`since`, `changed`). Without it, deleted entities are never returned. An answer's
+`server_knowledge` is the plan's counter as read at the start of the request, so a write
+landing meanwhile is sent again next time rather than missed.
+"""
 
 from __future__ import annotations
 
 from datetime import date
 
-from sandbox.api.errors import bad_request, not_found
+from django.db.models import QuerySet
+
+from sandbox.api.http import Call, bad_request, not_found
 from sandbox.budget_math.calendar import month_of
 from sandbox.ledger import utc_today
 from sandbox.models import Plan
@@ -59,3 +67,14 @@ def transaction_type(value: str | None) -> str | None:
     if value is None or value in ("uncategorized", "unapproved"):
         return value
     raise bad_request("type must be one of: uncategorized, unapproved")
+
+
+def since(call: Call) -> int | None:
+    return knowledge(call.query("last_knowledge_of_server"))
+
+
+def changed(rows: QuerySet, last_known: int | None) -> QuerySet:
+    """Rows changed after `last_known` (tombstones included), or every live row when None."""
+    if last_known is None:
+        return rows.filter(deleted=False)
+    return rows.filter(knowledge__gt=last_known)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sandbox.api.delta import changed, since
-from sandbox.api.errors import bad_request, not_found
 from sandbox.api.fields import MISSING, Body
-from sandbox.api.http import Answer, Call
+from sandbox.api.http import Answer, Call, bad_request, not_found
+from sandbox.api.params import changed, since
 from sandbox.ledger import plan_write
 from sandbox.models import Payee, PayeeLocation, Plan
 from sandbox.serialize.payees import LOCATION_FIELDS, PAYEE_FIELDS, payee, payee_location

@@ -8,8 +8,7 @@ from typing import Any
 from django.conf import settings
 
 from sandbox.api import params
-from sandbox.api.http import Call
-from sandbox.api.plans_lookup import default_plan
+from sandbox.api.http import Call, default_plan
 from sandbox.models import Account, Plan
 from sandbox.serialize.accounts import ACCOUNT_FIELDS, account
 from sandbox.serialize.money import MoneyFormat

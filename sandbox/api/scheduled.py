@@ -13,12 +13,10 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from sandbox.api.delta import changed, since
-from sandbox.api.errors import not_found
 from sandbox.api.fields import MISSING, Body
-from sandbox.api.http import Answer, Call
-from sandbox.api.references import PlanReferences
-from sandbox.api.transaction_input import FLAGS
+from sandbox.api.http import Answer, Call, not_found
+from sandbox.api.params import changed, since
+from sandbox.api.transaction_input import FLAGS, PlanReferences
 from sandbox.budget_math.calendar import add_years_clamped
 from sandbox.ledger import plan_write
 from sandbox.ledger.payees import payee_named

@@ -16,9 +16,8 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from sandbox.api import params
-from sandbox.api.delta import changed, since
-from sandbox.api.errors import not_found
-from sandbox.api.http import Call
+from sandbox.api.http import Call, not_found
+from sandbox.api.params import changed, since
 from sandbox.budget_math.calendar import add_months
 from sandbox.ledger import utc_today
 from sandbox.ledger.rows import fetch

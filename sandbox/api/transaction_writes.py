@@ -1,4 +1,5 @@
-"""Creating (one or many), updating (one, or many by id or import_id) and deleting transactions.
+"""Creating (one or many), updating (one, or many by id or import_id) and deleting transactions,
+and importing what linked banks hold (201 with the new ids, 200 when there is nothing new).
 
 Each request is checked whole before anything is written, then written in one database
 transaction (a `plan_write` session: one knowledge bump, figures kept right).
@@ -8,13 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sandbox.api.errors import bad_request, conflict, not_found
 from sandbox.api.fields import Body
-from sandbox.api.http import Answer, Call
-from sandbox.api.references import PlanReferences
-from sandbox.api.transaction_input import TransactionReader
+from sandbox.api.http import Answer, Call, bad_request, conflict, not_found
+from sandbox.api.transaction_input import PlanReferences, TransactionReader
 from sandbox.api.transaction_reads import details_of, transaction_answer
 from sandbox.ledger import PlanWrite, plan_write
+from sandbox.ledger.imports import import_waiting, waiting_lines
 from sandbox.ledger.transactions import (
     TransactionSpec,
     create_transaction,
@@ -129,3 +129,11 @@ def delete(call: Call, plan: Plan, transaction_id: str) -> dict[str, Any]:
         delete_transaction(write, txn)
     answer = transaction_answer(plan, transaction_id, deleted=True)
     return {"transaction": answer, "server_knowledge": write.knowledge}
+
+
+def import_transactions(call: Call, plan: Plan) -> Answer:
+    if not waiting_lines(plan):
+        return Answer({"transaction_ids": []}, status=200)
+    with plan_write(plan.id) as write:
+        created = import_waiting(write, waiting_lines(plan))
+    return Answer({"transaction_ids": created}, status=201 if created else 200)

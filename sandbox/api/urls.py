@@ -3,6 +3,10 @@
 Every plan-scoped operation is served twice: under `plans/<plan_id>/` (spec 1.79+) and
 under the older `budgets/<plan_id>/`, whose answers use the old member names. Anything
 else answers 404.1 (401 first, without the token).
+
+Plain Django views (`sandbox.api.http.route`), not django-ninja: ninja answers a method a
+path lacks with its own bare 405 and pydantic's own wording, where YNAB answers 404.1 and
+400s whose detail names the field in its own words (`sandbox.api.fields`).
 """
 
 from __future__ import annotations
@@ -14,7 +18,6 @@ from sandbox.api import (
     categories,
     category_writes,
     export,
-    imports,
     months,
     payees,
     plans,
@@ -22,7 +25,7 @@ from sandbox.api import (
     transaction_reads,
     transaction_writes,
 )
-from sandbox.api.http import route, unknown_route
+from sandbox.api.http import route
 
 # (path after plans/<plan_id>, view); "" is the plan itself.
 PLAN_ROUTES = [
@@ -61,7 +64,7 @@ PLAN_ROUTES = [
             patch=transaction_writes.update_many,
         ),
     ),
-    ("/transactions/import", route(post=imports.import_transactions)),
+    ("/transactions/import", route(post=transaction_writes.import_transactions)),
     (
         "/transactions/<str:transaction_id>",
         route(
@@ -89,4 +92,4 @@ urlpatterns = [
 for suffix, view in PLAN_ROUTES:
     urlpatterns.append(path(f"plans/<str:plan_id>{suffix}", view))
     urlpatterns.append(path(f"budgets/<str:plan_id>{suffix}", view, {"legacy": True}))
-urlpatterns.append(re_path(r"^(?P<rest>.*)$", unknown_route))
+urlpatterns.append(re_path(r"", route()))  # anything else: 404.1

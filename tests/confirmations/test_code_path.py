@@ -10,8 +10,8 @@ from mcp import Client
 
 from confirmations import messages
 from confirmations.codes import ConfirmationStore
-from tests.confirmations.conftest import ADD, START
 from tests.confirmations.write_server import TOOL, build_server
+from tests.helpers.confirmations import ADD, START
 from tools.auth import Principal
 
 pytestmark = pytest.mark.anyio

@@ -16,8 +16,8 @@ from mcp.types import INVALID_REQUEST, ElicitResult, ErrorData
 
 from confirmations import messages
 from confirmations.confirm import CONFIRM_SCHEMA
-from tests.confirmations.conftest import ADD, START, answering, pinned_session
 from tests.confirmations.write_server import TOOL
+from tests.helpers.confirmations import ADD, START, answering, pinned_session
 
 pytestmark = pytest.mark.anyio
 

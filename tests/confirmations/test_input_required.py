@@ -14,8 +14,8 @@ from confirmations import messages
 from confirmations.codes import ConfirmationStore, Kind
 from confirmations.confirm import CONFIRM_SCHEMA
 from confirmations.fingerprint import fingerprint
-from tests.confirmations.conftest import ADD, START, answering
 from tests.confirmations.write_server import TOOL, build_server
+from tests.helpers.confirmations import ADD, START, answering
 from tools.auth import Principal
 
 pytestmark = pytest.mark.anyio

@@ -11,8 +11,8 @@ from mcp import Client
 from mcp.types import INVALID_REQUEST, ErrorData
 
 from confirmations import messages
-from tests.confirmations.conftest import ADD, START, answering
 from tests.confirmations.write_server import TOOL
+from tests.helpers.confirmations import ADD, START, answering
 
 pytestmark = pytest.mark.anyio
 

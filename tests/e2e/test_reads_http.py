@@ -12,11 +12,11 @@ from mcp.types import CallToolResult, ResourceTemplateReference
 
 from sandbox.models import Plan
 from sandbox.seeding import seed_demo_plan
+from tests.helpers.mcp_http import MODES, mcp_over_http
 from tests.mcp.answers import summary
-from tests.mcp.conftest import MODES, mcp_over_http
 from tests.reads.month_truth import SandboxPlan, milliunits
-from tools.access import forget_plan_listing
 from tools.models import McpToken
+from tools.plan_lookup import forget_plan_listing
 from tools.ynab.pacing import reset_pacing
 
 pytestmark = pytest.mark.anyio

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tools.ynab.merge import apply_delta
-from tools.ynab.parse import parse_plan_delta
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.cache import apply_delta
+from tools.ynab.snapshot import PlanSnapshot, parse_plan_delta
 
 Row = dict[str, Any]
 

@@ -15,7 +15,7 @@ from tools.logic.forecast import spread
 from tools.logic.recurring import Charge, all_within_tolerance, find_recurring, median_amount
 from tools.logic.runway import runway_tenths
 from tools.logic.savings import rate_tenths
-from tools.ynab.entities import Account
+from tools.ynab.snapshot import Account
 
 MONTHS = [date(2026, m, 1) for m in (5, 6, 7, 8)]
 

@@ -25,12 +25,12 @@ from mcp.types import CallToolResult, TextContent
 
 from sandbox.models import Category, Payee, Plan
 from sandbox.seeding import seed_demo_plan
-from tests.mcp.conftest import MODES
+from tests.helpers.mcp_http import MODES
 from tests.writes.assigned_plans import budget_home
 from tests.writes.checks import connected, ynab
 from tests.writes.households import household
-from tools.access import today
 from tools.catalog import catalog_specs
+from tools.plan_lookup import today
 
 pytestmark = pytest.mark.anyio
 

@@ -10,7 +10,7 @@ import pytest
 from mcp import Client
 
 from avenir_site.mcp_server import build_server
-from tests.mcp.conftest import instructions_of
+from tests.helpers.mcp_http import instructions_of
 from tests.mcp.sample_tools import SAMPLE_GUIDE, SAMPLE_SPECS
 from tools.catalog import catalog_specs
 from tools.registry import ToolSpec, hidden_tool_names

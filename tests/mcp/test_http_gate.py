@@ -12,7 +12,7 @@ from mcp.client import ClientRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp.types import ElicitRequestParams, ElicitResult
 
-from tests.mcp.conftest import MODES, instructions_of, mcp_over_http
+from tests.helpers.mcp_http import MODES, instructions_of, mcp_over_http
 
 pytestmark = pytest.mark.anyio
 

@@ -9,8 +9,8 @@ import anyio
 import pytest
 
 from sandbox.ledger import create_plan
+from tests.helpers.mcp_http import MODES, mcp_over_http
 from tests.mcp.answers import summary
-from tests.mcp.conftest import MODES, mcp_over_http
 
 EUR = {
     "iso_code": "EUR",

@@ -13,7 +13,7 @@ from mcp.types import INVALID_PARAMS
 
 from sandbox.models import Account, Plan
 from sandbox.seeding import seed_demo_plan
-from tests.mcp.conftest import MODES, mcp_over_http
+from tests.helpers.mcp_http import MODES, mcp_over_http
 from tests.mcp.test_guide import names_out_of_sight
 from tools.catalog import catalog_specs
 from tools.logic.money import amount_text

@@ -24,11 +24,11 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, PromptReference, ResourceTemplateReference
 
 from avenir_site.mcp_server import build_server
-from tests.mcp.conftest import MODES
+from tests.helpers.mcp_http import MODES
 from tests.sandbox.plans import SmallPlan, small_plan
-from tools.access import forget_plan_listing, open_plan, today
 from tools.arguments import month_arg
 from tools.auth import Principal
+from tools.plan_lookup import forget_plan_listing, open_plan, today
 
 pytestmark = pytest.mark.anyio
 

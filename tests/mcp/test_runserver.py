@@ -19,7 +19,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from tests.mcp.conftest import mcp_over_http
+from tests.helpers.mcp_http import mcp_over_http
 from tests.mcp.test_stdio import port_nobody_serves, this_runs_database_url
 
 pytestmark = pytest.mark.anyio
@@ -106,7 +106,9 @@ async def test_it_serves_its_port_says_where_on_each_start_and_ctrl_c_ends_it_cl
             seconds = await anyio.to_thread.run_sync(served.ctrl_c)
 
     watched = {Path(path) for path in re.findall(r"'([^']+)'", watching)}
-    project = {settings.BASE_DIR / name for name in ("avenir_site", "sandbox", "tools", "confirmations")}
+    project = {
+        settings.BASE_DIR / name for name in ("avenir_site", "sandbox", "tools", "confirmations", "oauth")
+    }
     assert health["ynab"]["base_url"] == f"{url}/sandbox/v1"  # its own sandbox, on its own port
     assert watched == project  # not .venv
     assert seconds < 10, served.lines

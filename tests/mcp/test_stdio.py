@@ -16,7 +16,7 @@ from django.conf import settings
 from mcp import Client, StdioServerParameters
 
 from sandbox.ledger import create_account, create_plan
-from tests.mcp.conftest import MODES, instructions_of
+from tests.helpers.mcp_http import MODES, instructions_of
 from tools.client_config import stdio_entry
 from tools.resources import GUIDE_URI, guide_text
 

@@ -1,59 +1,24 @@
-"""Helpers of the operation log's tests: a plan of one's own, and operations made through the log."""
+"""Fixtures of the operation log's tests: a plan of one's own, operations made through the log, users.
+
+The helpers they use are in `tests.helpers.operations`.
+"""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.auth.models import Permission, User
 
-from tools import oplog
-from tools.auth import Principal
+from tests.helpers.operations import fresh_plan_id, record
 from tools.models import McpToken, Operation
-
-LOCAL = Principal.local("stdio")
-
-
-def fresh_plan_id() -> str:
-    """A plan id no other test uses: tests share one database and never roll back."""
-    return f"plan-{uuid.uuid4().hex[:16]}"
 
 
 @pytest.fixture
 def plan_id() -> str:
     return fresh_plan_id()
-
-
-async def record(
-    plan_id: str,
-    *,
-    tool: str = "set_category_budget",
-    status: str = "applied",
-    preview: str = "Budget Restaurants for 2026-09-01: 120.00 → 150.00?",
-    principal: Principal = LOCAL,
-    undoable: bool = True,
-    undo_of: Operation | None = None,
-    confirmed_by: str = "elicitation",
-    undo_data: Any = None,
-) -> Operation:
-    """An operation as a write tool leaves it: begun, then completed with `status`."""
-    op = await oplog.begin(
-        plan_id=plan_id,
-        tool=tool,
-        subject={"category_id": "cat-1", "month": "2026-09-01", "budgeted": 150000},
-        fingerprint="f" * 64,
-        preview=preview,
-        confirmed_by=confirmed_by,
-        principal=principal,
-        undoable=undoable,
-        undo_of=undo_of,
-    )
-    if status != "pending":
-        await oplog.complete(op, status=status, undo_data=undo_data)
-    return op
 
 
 @pytest.fixture

@@ -19,8 +19,8 @@ from avenir_site.mcp_server import build_server, local_server
 from sandbox import faults
 from sandbox.ledger import create_plan
 from sandbox.models import Plan as SandboxPlan
+from tests.helpers.operations import LOCAL, fresh_plan_id, record
 from tests.mcp.answers import summary
-from tests.oplog.conftest import LOCAL, fresh_plan_id, record
 from tools import oplog
 from tools.auth import Principal
 from tools.models import Operation

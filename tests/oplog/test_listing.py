@@ -7,10 +7,12 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from tests.oplog.conftest import fresh_plan_id, record
+from tests.helpers.operations import fresh_plan_id, record
 from tools import oplog
 from tools.auth import Principal
 from tools.models import Operation
+from tools.oplog import listing
+from tools.paging import CURSOR_REFUSAL, OFFSET_CURSOR, sign_cursor
 
 pytestmark = pytest.mark.anyio
 
@@ -133,6 +135,32 @@ async def test_it_refuses_a_cursor_from_another_query_or_a_tampered_one(plan_id)
     for other_query, scope, given in refused:
         with pytest.raises(oplog.InvalidCursor, match="call again without cursor"):
             await oplog.page(other_query, limit=1, cursor=given, scope=scope)
+
+
+async def test_it_refuses_a_cursor_of_another_kind_of_listing_for_the_same_query(plan_id):
+    first, second = await record(plan_id), await record(plan_id)
+    query = oplog.OperationQuery(plan_id=plan_id)
+    key = listing._query_key("list_operations", query)
+    position = [second.created_at.isoformat(), second.pk]
+
+    resumed = await oplog.page(query, limit=1, cursor=sign_cursor(listing.KEYSET_CURSOR, key, position))
+    with pytest.raises(oplog.InvalidCursor) as refused:
+        await oplog.page(query, limit=1, cursor=sign_cursor(OFFSET_CURSOR, key, position))
+
+    assert [op.pk for op in resumed.operations] == [first.pk]
+    assert str(refused.value) == CURSOR_REFUSAL
+
+
+async def test_it_refuses_a_stale_cursor_made_under_a_retired_secret_key(plan_id, settings):
+    for _ in range(2):
+        await record(plan_id)
+    query = oplog.OperationQuery(plan_id=plan_id)
+    cursor = (await oplog.page(query, limit=1)).next_cursor
+    settings.SECRET_KEY = "another key " + settings.SECRET_KEY
+
+    with pytest.raises(oplog.InvalidCursor) as refused:
+        await oplog.page(query, limit=1, cursor=cursor)
+    assert str(refused.value) == CURSOR_REFUSAL
 
 
 async def test_it_keeps_pages_within_bounds(plan_id):

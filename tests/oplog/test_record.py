@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.db import connection, transaction
 
-from tests.oplog.conftest import LOCAL, fresh_plan_id, record
+from tests.helpers.operations import LOCAL, fresh_plan_id, record
 from tools import oplog
 from tools.auth import Principal
 from tools.models import Operation, new_operation_id

@@ -10,19 +10,12 @@ import pytest
 from django.conf import settings
 
 from sandbox.models import Category
-from tests.reads.conftest import (
-    call,
-    every_page,
-    milliunits,
-    ok,
-    refusal,
-    request_mark,
-    requests_after,
-    sandbox_get,
-)
-from tools.access import today
+from tests.helpers.reads import call, every_page, milliunits
+from tests.helpers.results import ok, refusal
+from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 from tools.logic.payees import normalise_payee
 from tools.logic.text import safe_text
+from tools.plan_lookup import today
 
 pytestmark = pytest.mark.anyio
 
@@ -144,24 +137,24 @@ async def test_memos_written_to_instruct_the_agent_are_shown_as_one_line_of_data
     assert imitation.endswith("…")
 
 
-async def test_a_transaction_in_ynabs_uncategorized_category_shows_no_category(demo_plan):
-    uncategorized = await Category.objects.aget(plan=demo_plan, role=Category.ROLE_UNCATEGORIZED)
-    expected = await held(demo_plan.id, today() - timedelta(days=40), today())
+async def test_a_transaction_in_ynabs_uncategorized_category_shows_no_category(own_demo_plan):
+    uncategorized = await Category.objects.aget(plan=own_demo_plan, role=Category.ROLE_UNCATEGORIZED)
+    expected = await held(own_demo_plan.id, today() - timedelta(days=40), today())
     chosen = next(
         t for t in expected if t["category_id"] and not t["subtransactions"] and not t["transfer_account_id"]
     )
     body = {"transactions": [{"id": chosen["id"], "category_id": uncategorized.id}]}
     async with httpx.AsyncClient(timeout=30) as http:
         response = await http.patch(
-            f"{settings.AVENIR_MCP_YNAB_URL}/plans/{demo_plan.id}/transactions",
+            f"{settings.AVENIR_MCP_YNAB_URL}/plans/{own_demo_plan.id}/transactions",
             json=body,
             headers={"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"},
         )
     response.raise_for_status()
 
-    found = {t["transaction_id"]: t for t in await search(demo_plan.id, **window(40))}
+    found = {t["transaction_id"]: t for t in await search(own_demo_plan.id, **window(40))}
 
-    now = await sandbox_get(f"/plans/{demo_plan.id}/transactions/{chosen['id']}")
+    now = await sandbox_get(f"/plans/{own_demo_plan.id}/transactions/{chosen['id']}")
     assert now["transaction"]["category_name"] == "Uncategorized"  # YNAB names it; to the person it is none
     assert found[chosen["id"]]["category"] is None
 

@@ -6,7 +6,9 @@ import itertools
 
 import pytest
 
-from tests.reads.conftest import call, ok, sandbox_get
+from tests.helpers.reads import call
+from tests.helpers.results import ok
+from tests.helpers.sandbox_side import sandbox_get
 from tests.reads.hand_plans import hand_plan, month_of
 
 pytestmark = pytest.mark.anyio

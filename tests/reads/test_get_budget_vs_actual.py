@@ -7,8 +7,9 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from django.utils import timezone
 
+from tests.helpers.reads import agent, call
+from tests.helpers.results import ok, refusal
 from tests.mcp.answers import summary
-from tests.reads.conftest import agent, call, ok, refusal
 from tests.reads.month_truth import in_budget_view, milliunits
 from tools.logic.months import add_months, month_start
 
@@ -70,12 +71,14 @@ async def test_it_measures_spending_against_what_was_assigned_in_each_category(
     } == expected
 
 
-async def test_utilisation_is_over_100_for_an_overspent_budget_and_null_without_one(demo_plan, sandbox):
-    truth = await sandbox.month("current")
+async def test_utilisation_is_over_100_for_an_overspent_budget_and_null_without_one(
+    own_demo_plan, own_sandbox
+):
+    truth = await own_sandbox.month("current")
     by_name = {category["name"]: category for category in truth["categories"]}
-    await sandbox.assign("current", by_name["Health"]["id"], 0)
+    await own_sandbox.assign("current", by_name["Health"]["id"], 0)
 
-    rows = {row["name"]: row for row in await every_row(demo_plan.id, "current", limit=200)}
+    rows = {row["name"]: row for row in await every_row(own_demo_plan.id, "current", limit=200)}
 
     dining = by_name["Dining Out"]
     assert -dining["activity"] > dining["budgeted"] > 0, "the demo overspends Dining Out"
@@ -84,16 +87,16 @@ async def test_utilisation_is_over_100_for_an_overspent_budget_and_null_without_
     assert rows["Health"]["utilisation_pct"] is None
 
 
-async def test_its_line_counts_the_categories_over_budget_not_the_overspent_ones(demo_plan, sandbox):
-    truth = await sandbox.month("current")
+async def test_its_line_counts_the_categories_over_budget_not_the_overspent_ones(own_demo_plan, own_sandbox):
+    truth = await own_sandbox.month("current")
     # The category with the most money left from before, made over budget but not overspent:
     # 0.01 assigned, at least 0.02 spent this month, what it had before still covering it.
     saved = max(truth["categories"], key=spare)
     assert spare(saved) >= 10, "the demo has savings"
-    await sandbox.assign("current", saved["id"], 10)
-    await sandbox.spend(saved["id"], 20 + max(saved["activity"], 0), timezone.localdate())
+    await own_sandbox.assign("current", saved["id"], 10)
+    await own_sandbox.spend(saved["id"], 20 + max(saved["activity"], 0), timezone.localdate())
 
-    result = await call("get_budget_vs_actual", plan_id=demo_plan.id, limit=200)
+    result = await call("get_budget_vs_actual", plan_id=own_demo_plan.id, limit=200)
 
     answer = ok(result)
     over = {row["name"] for row in answer["categories"] if (row["utilisation_pct"] or 0) > 100}

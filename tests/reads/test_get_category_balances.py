@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from tests.helpers.reads import agent, call
+from tests.helpers.results import ok, refusal
 from tests.mcp.answers import summary
-from tests.reads.conftest import agent, call, ok, refusal
 from tests.reads.month_truth import in_budget_view, milliunits
 from tools.logic.months import add_months, month_start
 

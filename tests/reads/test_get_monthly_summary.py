@@ -10,8 +10,9 @@ from django.utils import timezone
 
 from sandbox.ledger import utc_today
 from sandbox.models import Account
+from tests.helpers.reads import call
+from tests.helpers.results import ok, refusal
 from tests.mcp.answers import summary as summary_line
-from tests.reads.conftest import call, ok, refusal
 from tests.reads.month_truth import SandboxPlan, is_internal, milliunits
 from tests.sandbox.plans import SmallPlan, small_plan
 from tests.writes.checks import sandbox_http
@@ -82,17 +83,17 @@ async def test_its_text_is_one_line_with_the_figures_in_the_plans_own_format(dem
     )
 
 
-async def test_an_overspent_hidden_category_still_shows(demo_plan, sandbox):
-    before = await sandbox.month("current")
+async def test_an_overspent_hidden_category_still_shows(own_demo_plan, own_sandbox):
+    before = await own_sandbox.month("current")
     hidden = next(category for category in before["categories"] if category["name"] == "Old Gym Membership")
-    await sandbox.assign("current", hidden["id"], hidden["budgeted"] - 12_340)
+    await own_sandbox.assign("current", hidden["id"], hidden["budgeted"] - 12_340)
     after = next(
         category
-        for category in (await sandbox.month("current"))["categories"]
+        for category in (await own_sandbox.month("current"))["categories"]
         if category["id"] == hidden["id"]
     )
 
-    result = ok(await call("get_monthly_summary", plan_id=demo_plan.id))
+    result = ok(await call("get_monthly_summary", plan_id=own_demo_plan.id))
 
     assert hidden["hidden"]
     assert after["balance"] < 0

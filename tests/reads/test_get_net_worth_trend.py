@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reads.conftest import call, ok
+from tests.helpers.reads import call
+from tests.helpers.results import ok
 from tests.reads.hand_plans import day_in, hand_plan, month_of, today
 
 pytestmark = pytest.mark.anyio

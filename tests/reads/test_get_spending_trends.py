@@ -7,8 +7,9 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from django.utils import timezone
 
+from tests.helpers.reads import agent, call
+from tests.helpers.results import ok, refusal
 from tests.mcp.answers import summary
-from tests.reads.conftest import agent, call, ok, refusal
 from tests.reads.month_truth import SandboxPlan, is_internal, milliunits
 from tools.logic.months import add_months, month_start
 

@@ -6,7 +6,8 @@ import pytest
 from django.utils import timezone
 
 from sandbox.models import Category
-from tests.reads.conftest import call, ok, refusal
+from tests.helpers.reads import call
+from tests.helpers.results import ok, refusal
 from tests.reads.hand_plans import hand_plan, last_day, month_of
 
 pytestmark = pytest.mark.anyio

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reads.conftest import call, ok
+from tests.helpers.reads import call
+from tests.helpers.results import ok
 
 pytestmark = pytest.mark.anyio
 

@@ -6,17 +6,19 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from sandbox.models import CategoryGroup
+from tests.helpers.reads import call
+from tests.helpers.results import ok
+from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 from tests.mcp.answers import summary
-from tests.reads.conftest import call, ok, request_mark, requests_after, sandbox_get
 
 pytestmark = pytest.mark.anyio
 
 
-async def test_it_lists_the_visible_groups_and_leaves_out_hidden_internal_and_card_payments(demo_plan):
-    await sync_to_async(CategoryGroup.objects.filter(plan=demo_plan, name="Fun").update)(hidden=True)
-    held = (await sandbox_get(f"/plans/{demo_plan.id}/categories"))["category_groups"]
+async def test_it_lists_the_visible_groups_and_leaves_out_hidden_internal_and_card_payments(own_demo_plan):
+    await sync_to_async(CategoryGroup.objects.filter(plan=own_demo_plan, name="Fun").update)(hidden=True)
+    held = (await sandbox_get(f"/plans/{own_demo_plan.id}/categories"))["category_groups"]
 
-    result = await call("list_category_groups", plan_id=demo_plan.id)
+    result = await call("list_category_groups", plan_id=own_demo_plan.id)
 
     groups = ok(result)["groups"]
     creatable = [

@@ -6,8 +6,10 @@ from collections import Counter
 
 import pytest
 
+from tests.helpers.reads import call, every_page
+from tests.helpers.results import ok, refusal
+from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 from tests.mcp.answers import summary
-from tests.reads.conftest import call, every_page, ok, refusal, request_mark, requests_after, sandbox_get
 from tools.logic.text import safe_text
 
 pytestmark = pytest.mark.anyio

@@ -9,18 +9,11 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from sandbox.models import ScheduledTransaction
+from tests.helpers.reads import call, every_page, milliunits
+from tests.helpers.results import ok, refusal
+from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 from tests.mcp.answers import summary
-from tests.reads.conftest import (
-    call,
-    every_page,
-    milliunits,
-    ok,
-    refusal,
-    request_mark,
-    requests_after,
-    sandbox_get,
-)
-from tools.access import today
+from tools.plan_lookup import today
 
 pytestmark = pytest.mark.anyio
 
@@ -117,13 +110,13 @@ async def test_names_memos_and_frequencies_are_the_sandboxs(demo_plan):
             assert occurrence["category"] == schedule["category_name"]
 
 
-async def test_a_split_schedule_shows_split_as_its_category(demo_plan):
+async def test_a_split_schedule_shows_split_as_its_category(own_demo_plan):
     schedule = await sync_to_async(
-        ScheduledTransaction.objects.filter(plan=demo_plan, transfer_account__isnull=True).first
+        ScheduledTransaction.objects.filter(plan=own_demo_plan, transfer_account__isnull=True).first
     )()
     await sync_to_async(_split_in_two)(schedule)
 
-    listed = ok(await call("list_scheduled_transactions", plan_id=demo_plan.id, until_date=_far()))
+    listed = ok(await call("list_scheduled_transactions", plan_id=own_demo_plan.id, until_date=_far()))
 
     mine = [o for o in listed["occurrences"] if o["scheduled_id"] == schedule.id]
     assert mine

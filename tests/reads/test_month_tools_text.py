@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sandbox.models import Plan
-from tests.reads.conftest import call, ok
+from tests.helpers.reads import call
+from tests.helpers.results import ok
 from tests.reads.month_truth import SandboxPlan
 
 pytestmark = pytest.mark.anyio
@@ -16,9 +17,9 @@ GROUP = "Every\u2028day\u200b  spending"
 
 
 @pytest.fixture
-async def renamed_dining_out(demo_plan: Plan, sandbox_url: str) -> str:
+async def renamed_dining_out(own_demo_plan: Plan, sandbox_url: str) -> str:
     """The demo's Dining Out (spent every month, overspent this one), renamed as a bank could."""
-    sandbox = SandboxPlan(sandbox_url, demo_plan.id)
+    sandbox = SandboxPlan(sandbox_url, own_demo_plan.id)
     dining = next(c for c in (await sandbox.month("current"))["categories"] if c["name"] == "Dining Out")
     await sandbox.rename_category(dining["id"], RENAMED)
     await sandbox.rename_group(dining["category_group_id"], GROUP)
@@ -35,9 +36,9 @@ async def renamed_dining_out(demo_plan: Plan, sandbox_url: str) -> str:
     ],
 )
 async def test_names_are_shown_on_one_line_without_invisible_characters_and_cut(
-    demo_plan, renamed_dining_out, tool, rows, arguments
+    own_demo_plan, renamed_dining_out, tool, rows, arguments
 ):
-    result = ok(await call(tool, plan_id=demo_plan.id, **arguments))
+    result = ok(await call(tool, plan_id=own_demo_plan.id, **arguments))
 
     (row,) = [row for row in result[rows] if row["category_id"] == renamed_dining_out]
     assert row["name"] == SHOWN

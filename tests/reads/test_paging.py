@@ -1,4 +1,5 @@
-"""Cursors of paged reads: opaque, bound to one query, refused when altered or reused elsewhere."""
+"""Cursors of paged reads: opaque, bound to one query and one kind of listing, refused when
+altered, reused elsewhere or signed under a secret key no longer in use."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mcp.server.mcpserver.exceptions import ToolError
 
-from tools.paging import CURSOR_REFUSAL, make_cursor, paginate
+from tools.oplog.listing import KEYSET_CURSOR
+from tools.paging import CURSOR_REFUSAL, paginate, sign_cursor
 
 QUERY = {"tool": "list_payees", "plan": "p1", "search": None}
 
@@ -81,15 +83,32 @@ def test_a_cursor_of_another_tool_plan_or_filter_is_refused(other_query):
         paginate(list(range(10)), limit=4, cursor=cursor, query=other_query)
 
 
-def test_an_altered_cursor_is_refused():
-    cursor = make_cursor(4, QUERY)
-    payload, signature = cursor.split(".")
-    forged_payload = base64.urlsafe_b64encode(b'[400,"' + b"0" * 16 + b'"]').rstrip(b"=").decode()
+def first_cursor(query=QUERY) -> str:
+    return paginate(list(range(10)), limit=4, cursor=None, query=query).next_cursor
 
-    for forged in (f"{forged_payload}.{signature}", f"{payload}.{signature[:-2]}AA", cursor + "x"):
+
+def test_an_altered_cursor_is_refused():
+    cursor = first_cursor()
+    payload, stamp, signature = cursor.split(":")
+    forged_payload = base64.urlsafe_b64encode(b'["0000000000000000",400]').rstrip(b"=").decode()
+
+    for forged in (
+        f"{forged_payload}:{stamp}:{signature}",
+        f"{payload}:{stamp}:{signature[:-2]}{'BB' if signature.endswith('AA') else 'AA'}",
+        cursor + "x",
+        cursor + "x" * 500,
+    ):
         with pytest.raises(ToolError) as refused:
             paginate(list(range(10)), limit=4, cursor=forged, query=QUERY)
         assert str(refused.value) == CURSOR_REFUSAL
+
+
+def test_a_cursor_of_another_kind_of_listing_is_refused_even_for_the_same_query():
+    other_kind = sign_cursor(KEYSET_CURSOR, QUERY, 4)
+
+    with pytest.raises(ToolError) as refused:
+        paginate(list(range(10)), limit=4, cursor=other_kind, query=QUERY)
+    assert str(refused.value) == CURSOR_REFUSAL
 
 
 @given(st.text(max_size=600))
@@ -100,18 +119,27 @@ def test_any_text_that_is_not_a_cursor_is_refused_in_one_line(text):
     assert str(refused.value) == CURSOR_REFUSAL
 
 
-def test_a_cursor_made_under_another_secret_key_is_refused(settings):
-    cursor = make_cursor(4, QUERY)
+def test_a_stale_cursor_made_under_a_retired_secret_key_is_refused(settings):
+    cursor = first_cursor()
     settings.SECRET_KEY = "another key " + settings.SECRET_KEY
 
-    with pytest.raises(ToolError, match="another query"):
+    with pytest.raises(ToolError) as refused:
         paginate(list(range(10)), limit=4, cursor=cursor, query=QUERY)
+    assert str(refused.value) == CURSOR_REFUSAL
+
+
+def test_a_cursor_made_before_a_key_rotation_stays_valid_while_the_old_key_is_a_fallback(settings):
+    cursor = first_cursor()
+    settings.SECRET_KEY_FALLBACKS = [settings.SECRET_KEY]
+    settings.SECRET_KEY = "another key " + settings.SECRET_KEY
+
+    assert paginate(list(range(10)), limit=4, cursor=cursor, query=QUERY).items == (4, 5, 6, 7)
 
 
 def test_a_cursor_reveals_no_filter_it_is_bound_to():
     query = {**QUERY, "search": "NETFLIX secret words"}
-    cursor = make_cursor(50, query)
-    decoded = base64.urlsafe_b64decode(cursor.split(".")[0] + "==")
+    cursor = first_cursor(query)
+    decoded = base64.urlsafe_b64decode(cursor.split(":")[0] + "==")
 
     assert b"NETFLIX" not in decoded
     assert b"p1" not in decoded

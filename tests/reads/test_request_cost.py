@@ -18,7 +18,7 @@ from mcp.types import CallToolResult
 from sandbox import faults
 from sandbox.models import Plan, RequestLogEntry
 from sandbox.seeding import seed_demo_plan
-from tests.reads.conftest import agent
+from tests.helpers.reads import agent
 from tests.reads.read_calls import READ_CALLS, read_arguments, read_tool_names
 from tools import ynab
 

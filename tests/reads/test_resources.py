@@ -10,7 +10,8 @@ from mcp import MCPError
 
 from sandbox.ledger import rebuild_derived
 from sandbox.models import Category
-from tests.reads.conftest import agent, milliunits, request_mark, requests_after, sandbox_get
+from tests.helpers.reads import agent, milliunits
+from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 
 pytestmark = pytest.mark.anyio
 
@@ -48,11 +49,11 @@ async def test_plans_lists_each_plan_with_its_last_change_for_one_request(demo_p
     assert requests == 1
 
 
-async def test_categories_come_by_group_in_ynabs_order_without_hidden_or_internal_ones(demo_plan):
-    await sync_to_async(hide_category)(demo_plan, "Gifts")
-    held = (await sandbox_get(f"/plans/{demo_plan.id}/categories"))["category_groups"]
+async def test_categories_come_by_group_in_ynabs_order_without_hidden_or_internal_ones(own_demo_plan):
+    await sync_to_async(hide_category)(own_demo_plan, "Gifts")
+    held = (await sandbox_get(f"/plans/{own_demo_plan.id}/categories"))["category_groups"]
 
-    groups, requests = await read(f"ynab://plans/{demo_plan.id}/categories")
+    groups, requests = await read(f"ynab://plans/{own_demo_plan.id}/categories")
 
     expected = [
         {

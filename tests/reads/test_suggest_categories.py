@@ -11,7 +11,9 @@ from asgiref.sync import sync_to_async
 from sandbox.ledger import plan_write, utc_today
 from sandbox.ledger.catalog import create_category
 from sandbox.models import Category
-from tests.reads.conftest import call, every_page, milliunits, ok, refusal, sandbox_get
+from tests.helpers.reads import call, every_page, milliunits
+from tests.helpers.results import ok, refusal
+from tests.helpers.sandbox_side import sandbox_get
 from tests.sandbox.plans import SmallPlan, small_plan
 from tests.writes.checks import sandbox_http, ynab
 from tools.logic.text import safe_text

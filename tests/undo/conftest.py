@@ -1,40 +1,21 @@
-"""Fixtures for the undo tests: writes on, a fresh demo plan, agents, the sandbox's side.
+"""Fixtures for the undo tests: writes on, a fresh demo plan, the operation of `budgets`.
 
-Tools run in memory (`Client(local_server(...))`) and reach the live sandbox over HTTP, as
-in production; what "YNAB" holds is read back from the sandbox's rows, and what reached it
-from its request log. Changes "made in YNAB since" go through the sandbox's own API, so
-they show in the next delta read like a change made in YNAB's app.
+The agents, logged operations and the sandbox's side are `tests.helpers.undo` and
+`tests.helpers.sandbox_side`.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
-from datetime import date
-from typing import Any
+from collections.abc import Iterator
 
-import anyio
-import httpx
 import pytest
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from mcp import Client
-from mcp.types import CallToolResult, ElicitResult
 
-from avenir_site.mcp_server import local_server
 from sandbox import faults
-from sandbox.models import Category, MonthCategory, Plan
+from sandbox.models import Plan
 from sandbox.seeding import seed_demo_plan
-from tests.undo import budget_undo  # registers the framework tests' handler
-from tools import oplog
-from tools.auth import Principal
-from tools.models import Operation
-
-PERSON = Principal.local("undo test")
-LEGACY = "legacy"
-MODERN = "2026-07-28"
-BUDGETS_TOOL = budget_undo.TOOL
+from tests.helpers.undo import Budgets, make_budgets  # registers the framework tests' undo handler
 
 
 @pytest.fixture
@@ -58,180 +39,6 @@ def demo_plan(live_service) -> Plan:
     return seed_demo_plan(plan_id=str(uuid.uuid4()))
 
 
-# --- agents ------------------------------------------------------------------------------------
-
-
-def answering(action: str, value: object = True):
-    """An elicitation callback giving one answer: accept with `value`, decline or cancel."""
-
-    async def callback(_context, _params) -> ElicitResult:
-        if action == "accept":
-            return ElicitResult(action="accept", content={"value": value})
-        return ElicitResult(action=action)
-
-    return callback
-
-
-@asynccontextmanager
-async def agent(
-    mode: str = LEGACY, *, answer: str | None = None, principal: Principal = PERSON
-) -> AsyncIterator[Client]:
-    """An agent in memory on the catalog's server; `answer` None = a client that cannot ask."""
-    options: dict[str, Any] = {"mode": mode}
-    if answer is not None:
-        options["elicitation_callback"] = answering(answer)
-    with anyio.fail_after(60):
-        async with Client(local_server(principal), **options) as client:
-            yield client
-
-
-async def undo(client: Client, **arguments: Any) -> CallToolResult:
-    return await client.call_tool("undo_operation", arguments)
-
-
-async def undo_with_code(plan_id: str, **arguments: Any) -> tuple[dict, dict]:
-    """The code path: preview and code, then the call with the code. (first, second) content."""
-    async with agent() as client:
-        first = ok(await undo(client, plan_id=plan_id, **arguments))
-        assert first["status"] == "confirmation_required", first
-        second = ok(await undo(client, plan_id=plan_id, confirmation=first["confirmation"], **arguments))
-    return first, second
-
-
-def ok(result: CallToolResult) -> dict:
-    assert not result.is_error, result.content[0].text
-    return result.structured_content
-
-
-def refusal(result: CallToolResult) -> str:
-    """The one-line message of a refused call: exactly the tool's sentence."""
-    assert result.is_error, result.structured_content
-    text = result.content[0].text
-    assert "\n" not in text, text
-    return text
-
-
-# --- the sandbox's side ------------------------------------------------------------------------
-
-
-async def sandbox_call(method: str, path: str, body: dict | None = None) -> dict:
-    """The sandbox's own API, as YNAB's app would change the plan (`data` of the answer)."""
-    async with httpx.AsyncClient(timeout=30) as http:
-        response = await http.request(
-            method,
-            f"{settings.AVENIR_MCP_YNAB_URL}{path}",
-            json=body,
-            headers={"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"},
-        )
-    response.raise_for_status()
-    return response.json()["data"]
-
-
-async def set_assigned(plan_id: str, month: str, category_id: str, milliunits: int) -> None:
-    path = f"/plans/{plan_id}/months/{month}/categories/{category_id}"
-    await sandbox_call("PATCH", path, {"category": {"budgeted": milliunits}})
-
-
-async def assigned(plan_id: str, month: str, category_id: str) -> int:
-    row = await MonthCategory.objects.filter(
-        plan_id=plan_id, month=date.fromisoformat(month), category_id=category_id
-    ).afirst()
-    return row.budgeted if row is not None else 0
-
-
-async def category_id(plan: Plan, name: str) -> str:
-    return (await Category.objects.aget(plan=plan, name=name)).id
-
-
-async def request_mark() -> int:
-    return await sync_to_async(faults.last_request_id)()
-
-
-async def writes_after(mark: int) -> list:
-    """The write requests (anything but GET) the sandbox served after `mark`."""
-    served = await sync_to_async(faults.requests_since)(mark)
-    return [entry for entry in served if entry.method != "GET"]
-
-
-async def inject(kind: str, **options: Any) -> None:
-    await sync_to_async(faults.inject)(kind, **options)
-
-
-# --- the log -------------------------------------------------------------------------------------
-
-
-async def logged(
-    plan_id: str,
-    *,
-    tool: str = BUDGETS_TOOL,
-    status: str = "applied",
-    undo_data: Any = None,
-    undoable: bool = True,
-    undo_of: Operation | None = None,
-    preview: str = "Budget 2 category(ies)?",
-) -> Operation:
-    """An operation as a write tool leaves it in the log: begun, then completed with `status`."""
-    op = await oplog.begin(
-        plan_id=plan_id,
-        tool=tool,
-        subject={"test": True},
-        fingerprint="0" * 64,
-        preview=preview,
-        confirmed_by="code",
-        principal=PERSON,
-        undoable=undoable,
-        undo_of=undo_of,
-    )
-    if status != "pending":
-        await oplog.complete(op, status=status, undo_data=undo_data)
-    return op
-
-
-async def fresh(op: Operation) -> Operation:
-    return await Operation.objects.aget(pk=op.pk)
-
-
 @pytest.fixture
 async def budgets(demo_plan: Plan) -> Budgets:
     return await make_budgets(demo_plan)
-
-
-async def make_budgets(plan: Plan) -> Budgets:
-    """Two categories of the demo plan moved by a logged operation, as the tool would leave them."""
-    month = plan.last_month.isoformat()
-    ids = [await category_id(plan, "Groceries"), await category_id(plan, "Dining Out")]
-    items = []
-    for index, category in enumerate(ids):
-        before = await assigned(plan.id, month, category)
-        after = before + 10_000 * (index + 1)
-        await set_assigned(plan.id, month, category, after)
-        items.append({"category_id": category, "before": before, "after": after})
-    op = await logged(plan.id, undo_data={"month": month, "categories": items})
-    return Budgets(plan.id, month, items, op)
-
-
-class Budgets:
-    """The operation of the `budgets` fixture and the categories it moved."""
-
-    def __init__(self, plan_id: str, month: str, items: list[dict], op: Operation) -> None:
-        self.plan_id, self.month, self.items, self.op = plan_id, month, items, op
-
-    async def current(self) -> list[int]:
-        return [await assigned(self.plan_id, self.month, item["category_id"]) for item in self.items]
-
-    @property
-    def before(self) -> list[int]:
-        return [item["before"] for item in self.items]
-
-    @property
-    def after(self) -> list[int]:
-        return [item["after"] for item in self.items]
-
-
-async def write_with_code(tool: str, arguments: dict[str, Any]) -> dict:
-    """A confirmed write made the way a client without elicitation makes it; its applied result."""
-    async with agent() as client:
-        first = ok(await client.call_tool(tool, arguments))
-        if first["status"] != "confirmation_required":
-            return first
-        return ok(await client.call_tool(tool, {**arguments, "confirmation": first["confirmation"]}))

@@ -13,7 +13,8 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.urls import reverse
 
-from tests.undo.conftest import Budgets, logged, make_budgets, request_mark, set_assigned, writes_after
+from tests.helpers.sandbox_side import request_mark, writes_after
+from tests.helpers.undo import Budgets, logged, make_budgets, set_assigned
 from tools.models import Operation
 
 sync = async_to_sync

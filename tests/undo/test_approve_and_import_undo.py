@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.undo.conftest import agent, ok, refusal, request_mark, undo, undo_with_code, writes_after
+from tests.helpers.results import ok, refusal
+from tests.helpers.sandbox_side import request_mark, writes_after
+from tests.helpers.undo import agent, undo, undo_with_code
 from tests.writes.checks import ynab
 from tests.writes.households import Household, household
 from tools.models import Operation

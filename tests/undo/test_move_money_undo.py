@@ -15,18 +15,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from tests.helpers.results import ok
+from tests.helpers.sandbox_side import request_mark, writes_after
+from tests.helpers.undo import agent, assigned, set_assigned, undo, undo_with_code, write_with_code
 from tests.sandbox.plans import SmallPlan, small_plan
-from tests.undo.conftest import (
-    agent,
-    assigned,
-    ok,
-    request_mark,
-    set_assigned,
-    undo,
-    undo_with_code,
-    write_with_code,
-    writes_after,
-)
 from tools.models import Operation
 
 pytestmark = pytest.mark.anyio

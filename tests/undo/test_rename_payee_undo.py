@@ -8,7 +8,9 @@ from __future__ import annotations
 import pytest
 
 from sandbox.models import Payee
-from tests.undo.conftest import agent, ok, request_mark, undo, undo_with_code, write_with_code, writes_after
+from tests.helpers.results import ok
+from tests.helpers.sandbox_side import request_mark, writes_after
+from tests.helpers.undo import agent, undo, undo_with_code, write_with_code
 from tests.writes.category_plans import payee_name, rename_in_ynab
 from tests.writes.checks import ynab
 from tests.writes.households import Household, household

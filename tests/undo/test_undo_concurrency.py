@@ -7,7 +7,9 @@ import pytest
 from mcp.types import CallToolResult
 
 from confirmations import messages
-from tests.undo.conftest import agent, fresh, ok, request_mark, undo, write_with_code, writes_after
+from tests.helpers.results import ok
+from tests.helpers.sandbox_side import request_mark, writes_after
+from tests.helpers.undo import agent, fresh, undo, write_with_code
 from tests.writes.households import Household, household
 from tools.models import Operation
 

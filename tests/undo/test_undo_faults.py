@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.undo.conftest import agent, fresh, inject, ok, request_mark, undo, undo_with_code, writes_after
+from tests.helpers.results import ok
+from tests.helpers.sandbox_side import inject, request_mark, writes_after
+from tests.helpers.undo import agent, fresh, undo, undo_with_code
 from tools.models import Operation
 
 pytestmark = pytest.mark.anyio

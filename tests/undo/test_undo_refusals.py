@@ -6,16 +6,9 @@ import pytest
 from django.conf import settings
 
 from confirmations import messages
-from tests.undo.conftest import (
-    agent,
-    fresh,
-    logged,
-    refusal,
-    request_mark,
-    undo,
-    undo_with_code,
-    writes_after,
-)
+from tests.helpers.results import refusal
+from tests.helpers.sandbox_side import request_mark, writes_after
+from tests.helpers.undo import agent, fresh, logged, undo, undo_with_code
 from tools.models import Operation
 
 pytestmark = pytest.mark.anyio

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from sandbox import faults
+from tests.helpers.shared_plans import read_only
 from tests.writes.assigned_plans import BudgetHome, budget_home
 from tests.writes.households import Household, household
 
@@ -39,3 +40,19 @@ def home(live_service) -> Household:
 def budget(live_service) -> BudgetHome:
     """A fresh plan with categories assigned this month, to budget and move money in."""
     return budget_home()
+
+
+@pytest.fixture(scope="module")
+def shared_home(live_service) -> Iterator[Household]:
+    """`home` shared by a module's tests that must write nothing (refusals); checked unchanged after."""
+    shared = household()
+    with read_only(shared.home.plan):
+        yield shared
+
+
+@pytest.fixture(scope="module")
+def shared_budget(live_service) -> Iterator[BudgetHome]:
+    """`budget` shared by a module's tests that must write nothing (refusals); checked unchanged after."""
+    shared = budget_home()
+    with read_only(shared.home.plan):
+        yield shared

@@ -24,7 +24,7 @@ async def write(tool: str, arguments: dict, stop_before: int) -> str:
 
     from avenir_site.mcp_server import build_server
     from tools.auth import Principal
-    from tools.ynab.transport import Sender
+    from tools.ynab.client import Sender
 
     send = Sender.send
     writes = 0

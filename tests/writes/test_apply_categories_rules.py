@@ -66,9 +66,13 @@ async def refused_without_asking(case: WriteCase) -> str:
         ),
     ],
 )
-async def test_it_refuses_a_transaction_whose_category_cannot_be_set(home, which, expected):
-    transaction_id = getattr(home, which)
-    case = assigning(home, (home.market, home.home.groceries), (transaction_id, home.home.groceries))
+async def test_it_refuses_a_transaction_whose_category_cannot_be_set(shared_home, which, expected):
+    transaction_id = getattr(shared_home, which)
+    case = assigning(
+        shared_home,
+        (shared_home.market, shared_home.home.groceries),
+        (transaction_id, shared_home.home.groceries),
+    )
 
     text = await refused_without_asking(case)
 
@@ -82,18 +86,18 @@ async def test_it_refuses_a_transaction_whose_category_cannot_be_set(home, which
         ("card_payment", "is a credit card payment category, which YNAB drops from a transaction; "),
     ],
 )
-async def test_it_refuses_a_category_a_transaction_cannot_take(home, which, expected):
-    category_id = getattr(home.home, which)
-    case = assigning(home, (home.market, category_id))
+async def test_it_refuses_a_category_a_transaction_cannot_take(shared_home, which, expected):
+    category_id = getattr(shared_home.home, which)
+    case = assigning(shared_home, (shared_home.market, category_id))
 
     text = await refused_without_asking(case)
 
     assert text.startswith(f"Category '{category_id}' {expected}")
 
 
-async def test_it_refuses_an_unknown_transaction_or_category_pointing_to_where_ids_come_from(home):
-    unknown_transaction = assigning(home, ("t-unknown", home.home.groceries))
-    unknown_category = assigning(home, (home.market, "c-unknown"))
+async def test_it_refuses_an_unknown_transaction_or_category_pointing_to_where_ids_come_from(shared_home):
+    unknown_transaction = assigning(shared_home, ("t-unknown", shared_home.home.groceries))
+    unknown_category = assigning(shared_home, (shared_home.market, "c-unknown"))
 
     assert await refused_without_asking(unknown_transaction) == (
         "No transaction 't-unknown' in this plan; find_transactions gives the valid ids."
@@ -103,28 +107,32 @@ async def test_it_refuses_an_unknown_transaction_or_category_pointing_to_where_i
     )
 
 
-async def test_it_refuses_a_transaction_listed_twice_before_any_request(home):
-    case = assigning(home, (home.market, home.home.groceries), (home.market, home.home.dining))
+async def test_it_refuses_a_transaction_listed_twice_before_any_request(shared_home):
+    case = assigning(
+        shared_home,
+        (shared_home.market, shared_home.home.groceries),
+        (shared_home.market, shared_home.home.dining),
+    )
     start = await standing(case)
 
     async with connected(MODERN) as client:
         refused = await call(client, case)
     sent = await requests_since(start.mark)
 
-    assert error_text(refused, case) == f"Transaction '{home.market}' is listed twice; give it once."
+    assert error_text(refused, case) == f"Transaction '{shared_home.market}' is listed twice; give it once."
     assert sent == []
 
 
-async def test_it_refuses_an_empty_list_and_a_malformed_id_before_any_request(home):
-    start = await standing(assigning(home, (home.market, home.home.groceries)))
+async def test_it_refuses_an_empty_list_and_a_malformed_id_before_any_request(shared_home):
+    start = await standing(assigning(shared_home, (shared_home.market, shared_home.home.groceries)))
 
     async with connected(MODERN) as client:
-        empty = await client.call_tool(TOOL, {"plan_id": home.id, "assignments": []})
+        empty = await client.call_tool(TOOL, {"plan_id": shared_home.id, "assignments": []})
         malformed = await client.call_tool(
             TOOL,
             {
-                "plan_id": home.id,
-                "assignments": [{"transaction_id": "../x", "category_id": home.home.dining}],
+                "plan_id": shared_home.id,
+                "assignments": [{"transaction_id": "../x", "category_id": shared_home.home.dining}],
             },
         )
     sent = await requests_since(start.mark)

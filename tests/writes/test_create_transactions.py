@@ -29,9 +29,9 @@ from tests.writes.harness import (
     expect_nothing_written,
 )
 from tests.writes.households import Household
-from tools.access import today
 from tools.logic.new_transactions import digest
 from tools.models import Operation
+from tools.plan_lookup import today
 from tools.writes.create_transactions import CHECK
 
 pytestmark = pytest.mark.anyio
@@ -346,8 +346,8 @@ def _line(**fields) -> dict:
         ),
     ],
 )
-async def test_what_the_plan_refuses_is_refused_before_asking(home, which, line, expected):
-    h = home.home
+async def test_what_the_plan_refuses_is_refused_before_asking(shared_home, which, line, expected):
+    h = shared_home.home
     account = (
         "a-unknown"
         if line is None
@@ -356,7 +356,7 @@ async def test_what_the_plan_refuses_is_refused_before_asking(home, which, line,
     fields = dict(line or {})
     if fields.get("category_id") in ("uncategorized", "card_payment", "groceries"):
         fields["category_id"] = getattr(h, fields["category_id"])
-    case = creating(home, [_line(**fields)], await ids_on(home.id, h.checking))
+    case = creating(shared_home, [_line(**fields)], await ids_on(shared_home.id, h.checking))
     case.arguments["account_id"] = account
     start = await standing(case)
     person = says_yes()
@@ -403,8 +403,8 @@ async def test_what_the_plan_refuses_is_refused_before_asking(home, which, line,
         ),
     ],
 )
-async def test_what_the_arguments_alone_show_is_refused_before_any_request(home, line, expected):
-    case = creating(home, [line], set())
+async def test_what_the_arguments_alone_show_is_refused_before_any_request(shared_home, line, expected):
+    case = creating(shared_home, [line], set())
     start = await standing(case)
 
     async with connected(MODERN, says_yes()) as client:
@@ -415,10 +415,10 @@ async def test_what_the_arguments_alone_show_is_refused_before_any_request(home,
     assert await requests_since(start.mark) == []
 
 
-async def test_an_empty_list_is_refused_by_the_schema(home):
+async def test_an_empty_list_is_refused_by_the_schema(shared_home):
     async with connected(MODERN) as client:
         refused = await client.call_tool(
-            TOOL, {"plan_id": home.id, "account_id": home.home.checking, "transactions": []}
+            TOOL, {"plan_id": shared_home.id, "account_id": shared_home.home.checking, "transactions": []}
         )
     assert refused.is_error
     assert "at least 1 item" in refused.content[0].text

@@ -190,24 +190,29 @@ async def test_a_flag_already_of_that_colour_is_skipped_and_all_skipped_asks_not
     assert await flags(home, home.cafe, home.market) == {home.cafe: "yellow", home.market: "green"}
 
 
-async def test_an_empty_list_a_transaction_twice_or_an_unknown_colour_is_refused_before_any_request(home):
-    case = flagging(home, {home.market: "red"})
+async def test_an_empty_list_a_transaction_twice_or_an_unknown_colour_is_refused_before_any_request(
+    shared_home,
+):
+    case = flagging(shared_home, {shared_home.market: "red"})
     start = await standing(case)
     twice = [
-        {"transaction_id": home.market, "color": "red"},
-        {"transaction_id": home.market, "color": "blue"},
+        {"transaction_id": shared_home.market, "color": "red"},
+        {"transaction_id": shared_home.market, "color": "blue"},
     ]
 
     async with connected(MODERN) as client:
-        empty = await client.call_tool(TOOL, {"plan_id": home.id, "flags": []})
-        listed_twice = await client.call_tool(TOOL, {"plan_id": home.id, "flags": twice})
+        empty = await client.call_tool(TOOL, {"plan_id": shared_home.id, "flags": []})
+        listed_twice = await client.call_tool(TOOL, {"plan_id": shared_home.id, "flags": twice})
         colour = await client.call_tool(
-            TOOL, {"plan_id": home.id, "flags": [{"transaction_id": home.market, "color": "pink"}]}
+            TOOL,
+            {"plan_id": shared_home.id, "flags": [{"transaction_id": shared_home.market, "color": "pink"}]},
         )
 
     assert empty.is_error
     assert "at least 1 item" in empty.content[0].text
-    assert error_text(listed_twice, case) == f"Transaction '{home.market}' is listed twice; give it once."
+    assert (
+        error_text(listed_twice, case) == f"Transaction '{shared_home.market}' is listed twice; give it once."
+    )
     assert colour.is_error
     assert "'red', 'orange', 'yellow', 'green', 'blue' or 'purple'" in colour.content[0].text
     assert await requests_since(start.mark) == []

@@ -250,11 +250,13 @@ async def test_money_can_go_to_a_category_with_nothing_assigned(budget):
         ({"to_category_id": "UNCATEGORIZED"}, "internal categories"),
     ],
 )
-async def test_it_refuses_what_cannot_be_moved_before_asking_and_writes_nothing(budget, arguments, refusal):
-    h = budget.home
+async def test_it_refuses_what_cannot_be_moved_before_asking_and_writes_nothing(
+    shared_budget, arguments, refusal
+):
+    h = shared_budget.home
     named = {"SAME": h.groceries, "READY": h.ready_to_assign, "UNCATEGORIZED": h.uncategorized}
-    case = move_case(budget, **{key: named.get(value, value) for key, value in arguments.items()})
-    start = await before(move_case(budget))
+    case = move_case(shared_budget, **{key: named.get(value, value) for key, value in arguments.items()})
+    start = await before(move_case(shared_budget))
 
     async with connected(MODERN) as client:
         refused = await call(client, case)

@@ -32,9 +32,9 @@ from tests.writes.harness import (
     expect_nothing_written,
 )
 from tests.writes.households import Household
-from tools.access import today
 from tools.logic.reconcile import ADJUSTMENT_MEMO, ADJUSTMENT_PAYEE
 from tools.models import Operation
+from tools.plan_lookup import today
 from tools.writes.reconcile_account import CHECK, NOT_MOVED
 
 pytestmark = pytest.mark.anyio

@@ -176,9 +176,9 @@ async def test_the_same_amount_is_nothing_to_do_and_nothing_is_asked(budget):
         ({"amount": "1e3"}, "exponent"),
     ],
 )
-async def test_it_refuses_bad_arguments_before_asking_and_writes_nothing(budget, arguments, refusal):
-    case = budget_case(budget, **arguments)
-    start = await before(budget_case(budget))
+async def test_it_refuses_bad_arguments_before_asking_and_writes_nothing(shared_budget, arguments, refusal):
+    case = budget_case(shared_budget, **arguments)
+    start = await before(budget_case(shared_budget))
 
     async with connected(MODERN) as client:
         refused = await call(client, case)
@@ -194,9 +194,9 @@ async def test_it_refuses_bad_arguments_before_asking_and_writes_nothing(budget,
         ("uncategorized", "Category 'Uncategorized' is one of YNAB's internal categories"),
     ],
 )
-async def test_it_refuses_ynabs_internal_categories(budget, internal, refusal):
-    case = budget_case(budget, category_id=getattr(budget.home, internal))
-    start = await before(budget_case(budget))
+async def test_it_refuses_ynabs_internal_categories(shared_budget, internal, refusal):
+    case = budget_case(shared_budget, category_id=getattr(shared_budget.home, internal))
+    start = await before(budget_case(shared_budget))
 
     async with connected(MODERN) as client:
         refused = await call(client, case)

@@ -251,21 +251,21 @@ def _yesterday() -> str:
         ),
     ],
 )
-async def test_it_refuses_before_asking_and_writes_nothing(budget, arguments, refusal):
-    h = budget.home
+async def test_it_refuses_before_asking_and_writes_nothing(shared_budget, arguments, refusal):
+    h = shared_budget.home
     if arguments.get("by_date") == "past":
         arguments = {**arguments, "by_date": _yesterday()}
         refusal = refusal.format(past=arguments["by_date"])
     if arguments.get("category_id") in ("ready_to_assign", "card_payment"):
         arguments = {**arguments, "category_id": getattr(h, arguments["category_id"])}
-    case = target_case(budget, **arguments)
-    start = await before(target_case(budget))
+    case = target_case(shared_budget, **arguments)
+    start = await before(target_case(shared_budget))
 
     async with connected(MODERN) as client:
         refused = await call(client, case)
 
     assert error_text(refused, case).startswith(refusal)
-    await expect_nothing_written(target_case(budget), start)
+    await expect_nothing_written(target_case(shared_budget), start)
 
 
 def _make_debt_target(plan_id: str, category_id: str) -> None:

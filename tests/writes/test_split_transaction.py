@@ -256,9 +256,11 @@ async def test_an_inflow_splits_with_plus_signs_and_twenty_one_lines_show_twenty
         ),
     ],
 )
-async def test_a_transaction_that_cannot_be_split_is_refused_before_asking(home, which, expected):
-    transaction_id = getattr(home, which)
-    case = splitting(home, transaction_id, [{"amount": "-1", "category_id": home.home.groceries}] * 2)
+async def test_a_transaction_that_cannot_be_split_is_refused_before_asking(shared_home, which, expected):
+    transaction_id = getattr(shared_home, which)
+    case = splitting(
+        shared_home, transaction_id, [{"amount": "-1", "category_id": shared_home.home.groceries}] * 2
+    )
     start = await standing(case)
     person = says_yes()
 
@@ -295,8 +297,8 @@ async def test_a_transaction_that_cannot_be_split_is_refused_before_asking(home,
         ),
     ],
 )
-async def test_lines_the_plan_refuses_are_refused_before_asking(home, lines, expected):
-    h = home.home
+async def test_lines_the_plan_refuses_are_refused_before_asking(shared_home, lines, expected):
+    h = shared_home.home
     ids = {
         "groceries": h.groceries,
         "dining": h.dining,
@@ -304,7 +306,7 @@ async def test_lines_the_plan_refuses_are_refused_before_asking(home, lines, exp
         "card_payment": h.card_payment,
     }
     given = [{"amount": amount, "category_id": ids.get(category, category)} for amount, category in lines]
-    case = splitting(home, home.market, given)
+    case = splitting(shared_home, shared_home.market, given)
     start = await standing(case)
     person = says_yes()
 
@@ -319,9 +321,13 @@ async def test_lines_the_plan_refuses_are_refused_before_asking(home, lines, exp
     await expect_nothing_written(case, start)
 
 
-async def test_one_line_or_an_unknown_transaction_is_refused_saying_what_to_use(home):
-    one = splitting(home, home.market, [{"amount": "-86.43", "category_id": home.home.groceries}])
-    unknown = splitting(home, "t-unknown", [{"amount": "-1", "category_id": home.home.groceries}] * 2)
+async def test_one_line_or_an_unknown_transaction_is_refused_saying_what_to_use(shared_home):
+    one = splitting(
+        shared_home, shared_home.market, [{"amount": "-86.43", "category_id": shared_home.home.groceries}]
+    )
+    unknown = splitting(
+        shared_home, "t-unknown", [{"amount": "-1", "category_id": shared_home.home.groceries}] * 2
+    )
     start = await standing(one)
 
     async with connected(MODERN) as client:

@@ -6,12 +6,11 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from sandbox import faults
-from sandbox.models import RequestLogEntry
 from sandbox.seeding import seed_demo_plan
+from tests.helpers.sandbox_side import SandboxLog
 from tools.ynab.cache import PlanCache
 from tools.ynab.client import YnabClient
 from tools.ynab.pacing import Pacer
@@ -49,23 +48,6 @@ def demo_plan_id(live_service) -> str:
     return seed_demo_plan(plan_id=str(uuid.uuid4())).id
 
 
-class SandboxLog:
-    """What reached the sandbox after a mark: `log.mark()`, act, `await log.requests()`."""
-
-    def __init__(self) -> None:
-        self._mark = 0
-
-    async def mark(self) -> None:
-        self._mark = await sync_to_async(faults.last_request_id)()
-
-    async def requests(self, containing: str = "") -> list[RequestLogEntry]:
-        entries = await sync_to_async(faults.requests_since)(self._mark)
-        return [entry for entry in entries if containing in entry.path]
-
-
 @pytest.fixture
 def sandbox_log(live_service) -> SandboxLog:
     return SandboxLog()
-
-
-inject = sync_to_async(faults.inject)

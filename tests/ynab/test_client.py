@@ -8,13 +8,12 @@ import anyio
 import pytest
 from asgiref.sync import sync_to_async
 
-from tests.ynab.conftest import inject
+from tests.helpers.sandbox_side import inject
 from tools.logic.ids import IdError
 from tools.models import YnabRequest
 from tools.ynab.client import YnabClient
 from tools.ynab.errors import YnabError
 from tools.ynab.pacing import Pacer
-from tools.ynab.paths import MonthSegmentError
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 
@@ -22,9 +21,8 @@ pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 @pytest.mark.parametrize(
     "call",
     [
-        lambda c, plan: c.get_transaction(plan, "../../user"),
+        lambda c, plan: c.get_month_category(plan, "current", "../../user"),
         lambda c, plan: c.patch_payee(plan, "p?x=1", "New name"),
-        lambda c, plan: c.get_plan("plan/../other"),
         lambda c, plan: c.patch_month_category(plan, "current", "cat%2F", 1),
         lambda c, plan: c.delete_transaction(plan, ""),
     ],
@@ -44,8 +42,8 @@ async def test_a_month_that_is_not_current_or_a_real_date_is_refused_before_any_
 ):
     await sandbox_log.mark()
 
-    with pytest.raises(MonthSegmentError):
-        await client.get_month("a-plan-id", month)
+    with pytest.raises(ValueError, match="is not a month for YNAB: give 'current' or YYYY-MM-DD"):
+        await client.get_month_category("a-plan-id", month, "a-category-id")
 
     assert await sandbox_log.requests() == []
 
@@ -75,15 +73,15 @@ async def test_a_revoked_token_says_to_set_a_new_ynab_api_key(sandbox_url, demo_
     )
 
     with pytest.raises(YnabError) as refused:
-        await stranger.get_settings(demo_plan_id)
+        await stranger.get_categories(demo_plan_id)
 
     assert (refused.value.status, refused.value.error_id, refused.value.retryable) == (401, "401", False)
     assert "set it as YNAB_API_KEY" in refused.value.message
 
 
-async def test_an_unknown_transaction_is_404_2_with_advice_to_use_listed_ids(client, demo_plan_id):
+async def test_an_unknown_category_is_404_2_with_advice_to_use_listed_ids(client, demo_plan_id):
     with pytest.raises(YnabError) as refused:
-        await client.get_transaction(demo_plan_id, "0000-not-here")
+        await client.get_month_category(demo_plan_id, "current", "0000-not-here")
 
     assert (refused.value.status, refused.value.error_id, refused.value.name) == (
         404,
@@ -122,7 +120,7 @@ async def test_ynab_refusals_keep_their_id_and_detail_and_say_what_happened(
 async def test_every_attempt_is_recorded_with_its_outcome(client, demo_plan_id):
     await client.get_plan(demo_plan_id, last_knowledge=5)
     with pytest.raises(YnabError):
-        await client.get_transaction(demo_plan_id, "missing")
+        await client.get_month_category(demo_plan_id, "current", "missing")
 
     rows = await sync_to_async(list)(
         YnabRequest.objects.filter(token_tag=client.token_tag, path__contains=demo_plan_id).order_by("id")
@@ -130,7 +128,7 @@ async def test_every_attempt_is_recorded_with_its_outcome(client, demo_plan_id):
 
     assert [(r.method, r.path, r.status, r.outcome) for r in rows] == [
         ("GET", f"/plans/{demo_plan_id}?last_knowledge_of_server=5", 200, "ok"),
-        ("GET", f"/plans/{demo_plan_id}/transactions/missing", 404, "refused"),
+        ("GET", f"/plans/{demo_plan_id}/months/current/categories/missing", 404, "refused"),
     ]
     assert all(row.duration_ms > 0 for row in rows)
 

@@ -11,9 +11,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from tests.ynab.conftest import inject
+from tests.helpers.sandbox_side import inject
 from tools.models import YnabRequest
-from tools.ynab.client import YnabClient, token_tag
+from tools.ynab.client import YnabClient, ynab_token_tag
 from tools.ynab.errors import PacingRefused, UnknownOutcome, YnabError
 from tools.ynab.pacing import LIMIT, Pacer
 
@@ -27,25 +27,25 @@ async def _rows(token_tag: str, containing: str) -> list[YnabRequest]:
 
 
 async def test_a_get_that_met_a_502_is_retried_and_succeeds(client, demo_plan_id, sandbox_log):
-    await inject("status", method="GET", path=f"{demo_plan_id}/settings", status=502)
+    await inject("status", method="GET", path=f"{demo_plan_id}/categories", status=502)
     await sandbox_log.mark()
 
-    settings_read = await client.get_settings(demo_plan_id)
+    categories = await client.get_categories(demo_plan_id)
 
-    assert settings_read.currency_format is not None
+    assert categories["category_groups"]
     assert [r.status for r in await sandbox_log.requests(demo_plan_id)] == [502, 200]
-    rows = await _rows(client.token_tag, f"{demo_plan_id}/settings")
+    rows = await _rows(client.token_tag, f"{demo_plan_id}/categories")
     assert [(row.status, row.outcome) for row in rows] == [(502, "failed"), (200, "ok")]
 
 
 async def test_a_get_still_failing_after_three_attempts_says_ynab_is_unavailable(
     client, demo_plan_id, sandbox_log
 ):
-    await inject("status", method="GET", path=f"{demo_plan_id}/settings", status=503, count=5)
+    await inject("status", method="GET", path=f"{demo_plan_id}/categories", status=503, count=5)
     await sandbox_log.mark()
 
     with pytest.raises(YnabError) as failed:
-        await client.get_settings(demo_plan_id)
+        await client.get_categories(demo_plan_id)
 
     assert len(await sandbox_log.requests(demo_plan_id)) == 3
     assert (failed.value.status, failed.value.retryable) == (503, True)
@@ -53,10 +53,10 @@ async def test_a_get_still_failing_after_three_attempts_says_ynab_is_unavailable
 
 
 async def test_a_get_whose_answer_was_dropped_is_read_again(client, demo_plan_id, sandbox_log):
-    await inject("drop_after_write", method="GET", path=f"{demo_plan_id}/settings")
+    await inject("drop_after_write", method="GET", path=f"{demo_plan_id}/categories")
     await sandbox_log.mark()
 
-    await client.get_settings(demo_plan_id)
+    await client.get_categories(demo_plan_id)
 
     assert len(await sandbox_log.requests(demo_plan_id)) == 2
 
@@ -72,9 +72,7 @@ async def test_a_patch_that_met_a_500_is_not_retried(client, demo_plan_id, sandb
     assert [r.method for r in await sandbox_log.requests(demo_plan_id)] == ["PATCH"]
     assert (failed.value.status, failed.value.retryable) == (500, False)
     assert "was not retried" in failed.value.message
-    assert (await client.get_transaction(demo_plan_id, transaction_id))["transaction"][
-        "memo"
-    ] != "not applied"
+    assert await _memo(client, demo_plan_id, transaction_id) != "not applied"
 
 
 async def test_a_write_whose_answer_is_lost_may_or_may_not_be_applied_and_is_never_resent(
@@ -93,7 +91,7 @@ async def test_a_write_whose_answer_is_lost_may_or_may_not_be_applied_and_is_nev
     assert "the change may or may not be in YNAB" in lost.value.message
     assert lost.value.message.endswith(f"{CHECK} It was not sent again.")
     assert not lost.value.retryable
-    assert (await client.get_transaction(demo_plan_id, transaction_id))["transaction"]["memo"] == "landed"
+    assert await _memo(client, demo_plan_id, transaction_id) == "landed"
     rows = await _rows(client.token_tag, f"{demo_plan_id}/transactions")
     assert [(row.status, row.outcome) for row in rows if row.method == "PATCH"] == [(None, "no_answer")]
 
@@ -120,10 +118,10 @@ async def test_a_write_that_times_out_is_reported_as_unknown_not_resent(
 
 
 async def test_a_429_pauses_every_request_until_retry_after(client, demo_plan_id, sandbox_log):
-    await inject("status", method="GET", path=f"{demo_plan_id}/settings", status=429, delay_ms=120_000)
+    await inject("status", method="GET", path=f"{demo_plan_id}/categories", status=429, delay_ms=120_000)
 
     with pytest.raises(YnabError) as limited:
-        await client.get_settings(demo_plan_id)
+        await client.get_categories(demo_plan_id)
     await sandbox_log.mark()
     with pytest.raises(PacingRefused) as paused:
         await client.get_plan(demo_plan_id)
@@ -140,7 +138,7 @@ async def test_a_429_pauses_every_request_until_retry_after(client, demo_plan_id
 def _restarted_service_token(*, rows: list[tuple[timedelta, str]]) -> str:
     """A token of this test's own whose last hour (rows: how long ago, outcome) is on record."""
     token = f"pacing-{uuid.uuid4().hex}"
-    tag, now = token_tag(token), datetime.now(UTC)
+    tag, now = ynab_token_tag(token), datetime.now(UTC)
     YnabRequest.objects.bulk_create(
         YnabRequest(
             sent_at=now - ago, token_tag=tag, method="GET", path="/plans", status=200, outcome=outcome
@@ -159,7 +157,7 @@ async def test_the_181st_request_of_the_hour_is_refused_without_being_sent(
     await sandbox_log.mark()
 
     with pytest.raises(PacingRefused) as refused:
-        await restarted.get_settings(demo_plan_id)
+        await restarted.get_categories(demo_plan_id)
 
     assert (
         await sandbox_log.requests(demo_plan_id) == []
@@ -176,7 +174,7 @@ async def test_a_restart_remembers_a_429_pause(sandbox_url, demo_plan_id, sandbo
     await sandbox_log.mark()
 
     with pytest.raises(PacingRefused) as refused:
-        await restarted.get_settings(demo_plan_id)
+        await restarted.get_categories(demo_plan_id)
 
     assert await sandbox_log.requests(demo_plan_id) == []
     # Paused 600 s from a 429 one minute ago: about nine minutes are left.
@@ -206,3 +204,10 @@ async def test_a_closed_port_is_tried_three_times_then_reported_unreachable():
 async def _some_transaction(client, plan_id: str) -> str:
     export = await client.get_plan(plan_id)
     return export["plan"]["transactions"][0]["id"]
+
+
+async def _memo(client, plan_id: str, transaction_id: str) -> str | None:
+    """A transaction's memo as the plan export shows it (how the service reads a write back)."""
+    export = await client.get_plan(plan_id)
+    [transaction] = [row for row in export["plan"]["transactions"] if row["id"] == transaction_id]
+    return transaction["memo"]

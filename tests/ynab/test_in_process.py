@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 from sandbox.traffic import SandboxTraffic
-from tests.ynab.conftest import inject
+from tests.helpers.sandbox_side import inject
 from tools.ynab.client import InProcessTransport, YnabClient
 from tools.ynab.errors import UnknownOutcome, YnabError
 from tools.ynab.pacing import Pacer
@@ -36,20 +36,23 @@ async def test_it_reads_and_writes_the_sandbox_with_no_server(in_process, demo_p
     await in_process.patch_transactions(demo_plan_id, [{"id": transaction_id, "memo": "in process"}])
 
     assert demo_plan_id in [plan.id for plan in plans.plans]
-    assert (await in_process.get_transaction(demo_plan_id, transaction_id))["transaction"][
-        "memo"
-    ] == "in process"
+    [written] = [
+        row
+        for row in (await in_process.get_plan(demo_plan_id))["plan"]["transactions"]
+        if row["id"] == transaction_id
+    ]
+    assert written["memo"] == "in process"
     assert [entry.method for entry in await sandbox_log.requests(demo_plan_id)] == ["GET", "PATCH", "GET"]
 
 
 async def test_a_lost_answer_is_a_lost_answer_and_a_refusal_a_refusal(in_process, demo_plan_id, sandbox_log):
     transaction_id = (await in_process.get_plan(demo_plan_id))["plan"]["transactions"][0]["id"]
     await inject("drop_after_write", method="PATCH", path=f"{demo_plan_id}/transactions")
-    await inject("status", method="GET", path=f"{demo_plan_id}/settings", status=404)
+    await inject("status", method="GET", path=f"{demo_plan_id}/categories", status=404)
 
     with pytest.raises(UnknownOutcome):
         await in_process.patch_transactions(demo_plan_id, [{"id": transaction_id, "memo": "landed"}])
     with pytest.raises(YnabError) as refused:
-        await in_process.get_settings(demo_plan_id)
+        await in_process.get_categories(demo_plan_id)
 
     assert refused.value.status == 404

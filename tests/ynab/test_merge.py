@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from tests.ynab import plan_json as pj
 from tests.ynab.compare import differences, index_errors
-from tools.ynab.merge import apply_delta
-from tools.ynab.parse import parse_plan_delta
+from tools.ynab.cache import apply_delta
+from tools.ynab.snapshot import parse_plan_delta
 
 ACCOUNTS = ["a0", "a1", "a2"]
 GROUPS = ["g0", "g1"]

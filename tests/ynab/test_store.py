@@ -139,9 +139,9 @@ async def test_a_plan_is_stored_at_once_then_at_most_once_a_minute_and_at_shutdo
     later = dataclasses.replace(first, server_knowledge=first.server_knowledge + 1)
     saver = store.Saver()
 
-    saver.changed(client.base_url, client.token_tag, first)
+    saver.plan_changed(client.base_url, client.token_tag, first)
     saver.wait()
-    saver.changed(client.base_url, client.token_tag, later)  # within the minute: kept for later
+    saver.plan_changed(client.base_url, client.token_tag, later)  # within the minute: kept for later
     saver.wait()
     kept_meanwhile = store.load(client.base_url, client.token_tag, demo_plan_id).server_knowledge
     saver.flush()

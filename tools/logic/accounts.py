@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from tools.ynab.entities import Account
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Account, PlanSnapshot
 
 BankLink = Literal["healthy", "broken", "none"]
 

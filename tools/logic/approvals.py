@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tools.logic.refusal import not_in_plan
-from tools.ynab.entities import Transaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import PlanSnapshot, Transaction
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,7 @@ from typing import Any, Literal
 from tools.logic.budget import is_internal
 from tools.logic.refusal import Refusal
 from tools.logic.text import quoted
-from tools.ynab.entities import Category
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Category, PlanSnapshot
 
 CATEGORY_SOURCE = "get_category_balances"
 READY_TO_ASSIGN_PREFIX = "Inflow:"  # "Inflow: Ready to Assign" (formerly "Inflow: To be Budgeted")

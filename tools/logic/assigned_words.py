@@ -20,8 +20,7 @@ from tools.logic.assigned import Assignment
 from tools.logic.money import format_amount
 from tools.logic.text import safe_text
 from tools.logic.transaction_lines import currency_format
-from tools.ynab.entities import Category
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Category, PlanSnapshot
 
 NAME_LIMIT = 80
 

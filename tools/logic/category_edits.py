@@ -17,8 +17,7 @@ from tools.logic.budget import is_card_payment, is_internal
 from tools.logic.category_groups import CREDIT_CARD_PAYMENTS
 from tools.logic.refusal import Refusal, not_in_plan
 from tools.logic.text import quoted
-from tools.ynab.entities import Category, CategoryGroup
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Category, CategoryGroup, PlanSnapshot
 
 CATEGORY_SOURCE = "get_category_balances"
 GROUP_SOURCE = "list_category_groups"

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tools.ynab.entities import CategoryGroup
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import CategoryGroup, PlanSnapshot
 
 CREDIT_CARD_PAYMENTS = "Credit Card Payments"
 """YNAB's own group of card payment categories: it holds one per card and takes no others."""

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from tools.logic.payees import normalise_payee
-from tools.ynab.entities import Transaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import PlanSnapshot, Transaction
 
 RECENT_DAYS = 60
 NEAR_DAYS = 3

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tools.logic.refusal import not_in_plan
-from tools.ynab.entities import Transaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import PlanSnapshot, Transaction
 
 Colour = Literal["red", "orange", "yellow", "green", "blue", "purple"]
 NO_FLAG = "none"

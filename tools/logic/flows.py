@@ -23,8 +23,7 @@ from datetime import date
 from typing import NamedTuple
 
 from tools.logic.months import add_months, month_start
-from tools.ynab.entities import Account, Transaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Account, PlanSnapshot, Transaction
 
 STARTING_BALANCE = "Starting Balance"
 """The payee YNAB gives the transaction that opens an account with its balance."""

@@ -29,8 +29,7 @@ from tools.logic.payees import normalise_payee
 from tools.logic.recurring import LOOKBACK_MONTHS, Recurring, charges_in, find_recurring
 from tools.logic.schedules import on_day, upcoming
 from tools.logic.trends import average, full_months_before, smallest_unit
-from tools.ynab.entities import ScheduledTransaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import PlanSnapshot, ScheduledTransaction
 
 AVERAGE_MONTHS = 3
 MAX_MONTHS_AHEAD = 24

@@ -16,8 +16,6 @@ from tools.logic.text import quoted
 MILLIUNITS_PER_UNIT = 1000
 MAX_UNITS = 1_000_000_000
 MAX_MILLIUNITS = MAX_UNITS * MILLIUNITS_PER_UNIT
-# What YNAB stores (int64 milliunits); only exact conversions within it are offered.
-INT64_MAX = 2**63 - 1
 DEFAULT_DECIMAL_DIGITS = 2
 DEFAULT_DECIMAL_SEPARATOR = "."
 
@@ -83,40 +81,6 @@ def _within_range(milliunits: int, field: str, given: str | int) -> int:
     if abs(milliunits) <= MAX_MILLIUNITS:
         return milliunits
     raise AmountError(f"{field} {quoted(given)} is beyond ±{MAX_UNITS:,} units: give a smaller amount.")
-
-
-def to_units(milliunits: int) -> Decimal:
-    """Milliunits as currency units, exactly, with 3 decimal places: 150000 → `Decimal("150.000")`."""
-    _require_int(milliunits)
-    parts = Decimal(milliunits).as_tuple()
-    return Decimal((parts.sign, parts.digits, -3))
-
-
-def from_units(units: Decimal) -> int:
-    """Currency units as milliunits, exactly: `Decimal("-42.5")` → -42500.
-
-    Refused with `AmountError`: not finite, a nonzero digit beyond the 3rd decimal (that
-    would need rounding; `Decimal("1.2500")` is fine), beyond YNAB's int64 milliunits.
-    """
-    if not isinstance(units, Decimal):
-        raise TypeError(f"from_units takes a Decimal, not {type(units).__name__}")
-    if not units.is_finite():
-        raise AmountError(f"{units} is not a finite amount: give currency units like -42.50.")
-    if not units:
-        return 0
-    # Checked before building any int: Decimal("1E+999999999") would not fit in memory.
-    if units.adjusted() > 18:
-        raise AmountError(f"{units} is beyond what YNAB can store.")
-    sign, digits, exponent = units.as_tuple()
-    shift = exponent + 3  # the power of ten that turns the coefficient into milliunits
-    if shift < 0:
-        if any(digits[shift:]):
-            raise AmountError(f"{units} has more than 3 decimals: give at most 3.")
-        digits, shift = digits[:shift], 0
-    milliunits = int("".join(map(str, digits)) or "0") * 10**shift
-    if milliunits > INT64_MAX:
-        raise AmountError(f"{units} is beyond what YNAB can store.")
-    return -milliunits if sign else milliunits
 
 
 def amount_text(milliunits: int, decimal_digits: int = DEFAULT_DECIMAL_DIGITS) -> str:

@@ -26,8 +26,7 @@ from tools.logic.duplicates import Lookalike, Lookalikes
 from tools.logic.recategorise import assignable_category
 from tools.logic.refusal import Refusal, not_in_plan
 from tools.logic.text import quoted
-from tools.ynab.entities import Account, Category, Transaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Account, Category, PlanSnapshot, Transaction
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 from tools.logic.refusal import Refusal, not_in_plan
 from tools.logic.text import quoted
-from tools.ynab.entities import Payee
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Payee, PlanSnapshot
 
 NAME_LIMIT = 500
 PAYEE_SOURCE = "list_payees"

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from tools.logic.budget import is_uncategorized
-from tools.ynab.entities import Transaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import PlanSnapshot, Transaction
 
 
 def is_pending(snapshot: PlanSnapshot, transaction: Transaction) -> bool:

@@ -27,8 +27,7 @@ from tools.logic.budget import is_card_payment, is_internal, is_uncategorized
 from tools.logic.refusal import Refusal, not_in_plan
 from tools.logic.text import quoted
 from tools.logic.transaction_lines import category_shown
-from tools.ynab.entities import Category, Transaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Category, PlanSnapshot, Transaction
 
 INFLOW_PREFIX = "Inflow:"  # "Inflow: Ready to Assign" (formerly "Inflow: To be Budgeted")
 CATEGORY_SOURCE = "get_category_balances"

@@ -24,8 +24,7 @@ from tools.logic.new_transactions import transaction_digest
 from tools.logic.recategorise import is_ready_to_assign
 from tools.logic.refusal import Refusal, not_in_plan
 from tools.logic.text import quoted
-from tools.ynab.entities import Account, Transaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Account, PlanSnapshot, Transaction
 
 ADJUSTMENT_PAYEE = "Reconciliation Balance Adjustment"
 ADJUSTMENT_MEMO = "Entered by avenir-mcp to match the bank"

@@ -20,8 +20,7 @@ from datetime import date
 
 from tools.logic.budget import round_half_away_from_zero
 from tools.logic.flows import CARD_TYPES, CASH_TYPES, is_debt, month_lines, plan_facts
-from tools.ynab.entities import Account
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Account, PlanSnapshot
 
 
 @dataclass(frozen=True, slots=True)

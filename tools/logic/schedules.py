@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from tools.logic.months import add_months_within_calendar, month_end, month_start
-from tools.ynab.entities import ScheduledTransaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import PlanSnapshot, ScheduledTransaction
 
 DAY_STEPS = {"daily": 1, "weekly": 7, "everyOtherWeek": 14, "every4Weeks": 28}
 MONTH_STEPS = {

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from tools.logic.payees import normalise_payee
-from tools.ynab.entities import Transaction
-from tools.ynab.snapshot import PlanSnapshot, transaction_order
+from tools.ynab.snapshot import PlanSnapshot, Transaction, transaction_order
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,8 +21,7 @@ from tools.logic.recategorise import assignable_category
 from tools.logic.refusal import Refusal, not_in_plan
 from tools.logic.text import quoted
 from tools.logic.transaction_lines import currency_format
-from tools.ynab.entities import Category, Transaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Category, PlanSnapshot, Transaction
 
 MIN_LINES = 2
 

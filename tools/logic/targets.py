@@ -44,8 +44,7 @@ from tools.logic.budget import group_name, is_card_payment, is_shown_in_budget
 from tools.logic.category_edits import changeable_category
 from tools.logic.refusal import Refusal
 from tools.logic.text import quoted
-from tools.ynab.entities import Category
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Category, PlanSnapshot
 
 Kind = Literal["none", "monthly", "weekly", "yearly", "by_date", "card_monthly", "card_by_date", "other"]
 Frequency = Literal["monthly", "weekly", "yearly"]
@@ -161,10 +160,6 @@ class TargetRequest:
     amount: int | None
     by_date: date | None
     frequency: Frequency | None
-
-    @property
-    def removes(self) -> bool:
-        return self.amount is None
 
     def fields(self) -> dict[str, Any]:
         """YNAB's SaveCategory fields for this request (`goal_target: null` removes the target)."""

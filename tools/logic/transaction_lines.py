@@ -13,8 +13,7 @@ from typing import Any
 
 from tools.logic.money import format_amount
 from tools.logic.text import safe_text
-from tools.ynab.entities import Transaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import PlanSnapshot, Transaction
 
 NAME_LIMIT = 80
 NO_PAYEE = "(no payee)"

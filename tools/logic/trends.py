@@ -22,8 +22,7 @@ from datetime import date
 
 from tools.logic.budget import display_order, group_name, is_internal, round_half_away_from_zero
 from tools.logic.months import add_months, month_start
-from tools.ynab.entities import Category
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Category, PlanSnapshot
 
 MAX_MONTHS = 24
 

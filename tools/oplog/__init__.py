@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from tools.oplog.listing import (
     MAX_PAGE,
-    InvalidCursor,
     OperationPage,
     OperationQuery,
     get,
@@ -48,6 +47,7 @@ from tools.oplog.record import (
     this_writer,
 )
 from tools.oplog.words import applied_message, not_undoable_reason, summary, unknown_message
+from tools.paging import InvalidCursor
 
 __all__ = [
     "COMPLETED_STATUSES",

@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
 from dataclasses import dataclass
+from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.core import signing
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from tools.models import Operation
+from tools.paging import MAX_PAGE, read_cursor, sign_cursor
 
-MAX_PAGE = 200
-_CURSOR_SALT = "tools.oplog.cursor"
-
-
-class InvalidCursor(ValueError):
-    """A cursor that is damaged or belongs to another query."""
+KEYSET_CURSOR = "oplog-keyset"  # the kind of the log's cursors (its salt): never read as an offset
 
 
 async def get(plan_id: str, op_id: str) -> Operation | None:
@@ -61,8 +55,8 @@ def page_sync(
 ) -> OperationPage:
     """One page of operations, newest first, and the cursor of the next (None at the end).
 
-    The cursor is opaque, signed, and bound to `scope` (who lists: a tool, the API) and the
-    filters: given to any other query it raises `InvalidCursor`. Keyset paging on
+    The cursor (`tools.paging.sign_cursor`) is bound to `scope` (who lists: a tool, the API)
+    and the filters: given to any other query it raises `InvalidCursor`. Keyset paging on
     (created_at, id), so rows written meanwhile never shift a page.
     """
     if not 1 <= limit <= MAX_PAGE:
@@ -70,11 +64,15 @@ def page_sync(
     query_key = _query_key(scope, query)
     rows = _filtered(query)
     if cursor is not None:
-        rows = _after(rows, *_read_cursor(cursor, query_key))
+        created_at, op_id = read_cursor(KEYSET_CURSOR, cursor, query_key)
+        rows = _after(rows, dt.datetime.fromisoformat(created_at), op_id)
     found = list(rows[: limit + 1])
     more = len(found) > limit
     found = found[:limit]
-    return OperationPage(found, _make_cursor(query_key, found[-1]) if more else None)
+    if not more:
+        return OperationPage(found, None)
+    position = [found[-1].created_at.isoformat(), found[-1].pk]
+    return OperationPage(found, sign_cursor(KEYSET_CURSOR, query_key, position))
 
 
 def start_of_day(day: dt.date) -> dt.datetime:
@@ -112,24 +110,6 @@ def _after(rows: QuerySet[Operation], created_at: dt.datetime, op_id: str) -> Qu
     return rows.filter(Q(created_at__lt=created_at) | Q(created_at=created_at, id__lt=op_id))
 
 
-def _query_key(scope: str, query: OperationQuery) -> str:
+def _query_key(scope: str, query: OperationQuery) -> dict[str, Any]:
     since = query.since.isoformat() if query.since is not None else None
-    canonical = json.dumps([scope, query.plan_id, query.status, query.tool, since])
-    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
-
-
-def _make_cursor(query_key: str, last: Operation) -> str:
-    position = {"q": query_key, "t": last.created_at.isoformat(), "i": last.pk}
-    return signing.dumps(position, salt=_CURSOR_SALT)
-
-
-def _read_cursor(cursor: str, query_key: str) -> tuple[dt.datetime, str]:
-    refusal = "This cursor is damaged or belongs to another query; call again without cursor."
-    try:
-        position = signing.loads(cursor, salt=_CURSOR_SALT)
-        key, created_at, op_id = position["q"], dt.datetime.fromisoformat(position["t"]), position["i"]
-    except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise InvalidCursor(refusal) from None
-    if key != query_key or not isinstance(op_id, str):
-        raise InvalidCursor(refusal)
-    return created_at, op_id
+    return {"scope": scope, "plan": query.plan_id, "status": query.status, "tool": query.tool, "since": since}

@@ -8,14 +8,13 @@ from django.utils import timezone
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import open_plan
 from tools.arguments import CursorArg, LimitArg, PlanIdArg
 from tools.logic.accounts import BankLink, bank_link, listed_accounts
 from tools.paging import paginate
+from tools.plan_lookup import open_plan
 from tools.presenting import PagedResult, day, money, name, plural, tool_result
 from tools.registry import read_tool
-from tools.ynab.entities import Account
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Account, PlanSnapshot
 
 
 class AccountEntry(BaseModel):

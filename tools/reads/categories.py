@@ -7,10 +7,10 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import open_plan
 from tools.arguments import CursorArg, LimitArg, PlanIdArg
 from tools.logic.category_groups import creatable_groups
 from tools.paging import paginate
+from tools.plan_lookup import open_plan
 from tools.presenting import PagedResult, name, plural, tool_result
 from tools.registry import read_tool
 

@@ -11,11 +11,11 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import open_plan, today
 from tools.arguments import AmountValue, PlanIdArg, amount_arg, given_text
 from tools.logic.debts import Debt, PayoffPlan, Strategy, debts_of, past_payments, simulate
 from tools.logic.months import add_months, month_start
 from tools.logic.trends import smallest_unit
+from tools.plan_lookup import open_plan, today
 from tools.presenting import PlanResult, decimal_digits, money, name, tool_result
 from tools.registry import read_tool
 from tools.ynab.snapshot import PlanSnapshot

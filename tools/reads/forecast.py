@@ -9,7 +9,6 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import open_plan, require_account, today
 from tools.arguments import (
     AccountIdsArg,
     AmountValue,
@@ -23,6 +22,7 @@ from tools.arguments import (
 from tools.logic.flows import CASH_TYPES
 from tools.logic.forecast import AVERAGE_MONTHS, MAX_MONTHS_AHEAD, Forecast, OneOff, project
 from tools.logic.months import add_months, month_end, month_start
+from tools.plan_lookup import open_plan, require_account, today
 from tools.presenting import (
     PlanResult,
     account_name,

@@ -10,9 +10,9 @@ from datetime import date
 
 from pydantic import BaseModel, Field
 
-from tools.access import open_plan, require_month, today
 from tools.arguments import month_arg
 from tools.logic.budget import CategoryMonth
+from tools.plan_lookup import open_plan, require_month, today
 from tools.presenting import money, name
 from tools.ynab.snapshot import PlanSnapshot
 

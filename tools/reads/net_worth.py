@@ -7,11 +7,11 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import open_plan, today
 from tools.arguments import PlanIdArg
 from tools.logic.months import add_months, month_start
 from tools.logic.net_worth import net_worth_by_month
 from tools.logic.trends import MAX_MONTHS
+from tools.plan_lookup import open_plan, today
 from tools.presenting import PlanResult, money, name, plural, tool_result
 from tools.registry import read_tool
 

@@ -17,9 +17,9 @@ from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from tools import oplog, settling
-from tools.access import real_plan_id
 from tools.logic.months import DateError, parse_date
 from tools.models import ConfirmedByName, Operation, StatusName
+from tools.plan_lookup import real_plan_id
 from tools.presenting import tool_result
 from tools.registry import read_tool
 
@@ -91,10 +91,7 @@ async def list_operations(
     plan = await real_plan_id(plan_id)
     await settling.settle_plan(plan)
     query = oplog.OperationQuery(plan_id=plan, status=status, tool=tool, since=since)
-    try:
-        found = await oplog.page(query, limit=limit, cursor=cursor, scope="list_operations")
-    except oplog.InvalidCursor as refusal:
-        raise ToolError(str(refusal)) from None
+    found = await oplog.page(query, limit=limit, cursor=cursor, scope="list_operations")
     log = OperationLog(
         plan_id=plan,
         operations=[_entry(op) for op in found.operations],

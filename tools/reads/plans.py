@@ -8,10 +8,10 @@ from django.conf import settings
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import default_plan_id, plan_listing
+from tools.plan_lookup import default_plan_id, plan_listing
 from tools.presenting import name, tool_result
 from tools.registry import read_tool
-from tools.ynab.entities import PlanSummary
+from tools.ynab.snapshot import PlanSummary
 
 
 class PlanEntry(BaseModel):

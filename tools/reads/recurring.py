@@ -7,7 +7,6 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import open_plan, today
 from tools.arguments import CursorArg, LimitArg, PlanIdArg
 from tools.logic.months import add_months, month_start
 from tools.logic.recurring import (
@@ -18,6 +17,7 @@ from tools.logic.recurring import (
     scheduled_merchants,
 )
 from tools.paging import paginate
+from tools.plan_lookup import open_plan, today
 from tools.presenting import PagedResult, category_name, decimal_digits, money, name, plural, tool_result
 from tools.registry import read_tool
 from tools.ynab.snapshot import PlanSnapshot

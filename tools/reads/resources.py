@@ -17,9 +17,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 
 from tools import ynab
-from tools.access import open_plan
 from tools.arguments import id_arg
 from tools.logic.accounts import listed_accounts
+from tools.plan_lookup import open_plan
 from tools.presenting import money, name
 
 PLANS_URI = "ynab://plans"

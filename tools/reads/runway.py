@@ -9,15 +9,14 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import open_plan, today
 from tools.arguments import PlanIdArg, given_text
 from tools.logic.flows import complete_months, first_activity_month
 from tools.logic.runway import liquid, money_out, runway_tenths
 from tools.logic.trends import MAX_MONTHS, average
+from tools.plan_lookup import open_plan, today
 from tools.presenting import PlanResult, decimal_digits, money, name, plural, tool_result
 from tools.registry import read_tool
-from tools.ynab.entities import CategoryGroup
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import CategoryGroup, PlanSnapshot
 
 MAX_GROUPS = 50
 GROUP_NAME_LIMIT = 100

@@ -8,11 +8,11 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import open_plan, today
 from tools.arguments import PlanIdArg
 from tools.logic.flows import complete_months, first_activity_month
 from tools.logic.savings import MonthSavings, rate_tenths, savings_by_month
 from tools.logic.trends import MAX_MONTHS, average
+from tools.plan_lookup import open_plan, today
 from tools.presenting import PlanResult, decimal_digits, money, plural, tool_result
 from tools.registry import read_tool
 from tools.ynab.snapshot import PlanSnapshot

@@ -8,7 +8,6 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import open_plan, require_account, today
 from tools.arguments import (
     AccountIdsArg,
     CursorArg,
@@ -22,6 +21,7 @@ from tools.arguments import (
 )
 from tools.logic.schedules import Occurrence, is_transfer, totals, upcoming
 from tools.paging import paginate
+from tools.plan_lookup import open_plan, require_account, today
 from tools.presenting import (
     SPLIT,
     PagedResult,

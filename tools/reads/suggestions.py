@@ -7,11 +7,11 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import open_plan, today
 from tools.arguments import CursorArg, LimitArg, PlanIdArg
 from tools.logic.budget import group_name
 from tools.logic.classify import InboxMemo, PendingItem, Suggestion
 from tools.paging import paginate
+from tools.plan_lookup import open_plan, today
 from tools.presenting import (
     PagedResult,
     account_name,
@@ -24,8 +24,7 @@ from tools.presenting import (
     tool_result,
 )
 from tools.registry import read_tool
-from tools.ynab.entities import Category
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Category, PlanSnapshot
 
 _inboxes = InboxMemo()
 

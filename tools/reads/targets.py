@@ -13,8 +13,7 @@ from tools.paging import paginate
 from tools.presenting import PagedResult, money, name, plural, tool_result
 from tools.reads.month_figures import open_plan_at
 from tools.registry import read_tool
-from tools.ynab.entities import Category
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import Category, PlanSnapshot
 
 CADENCE_WORDS = {1: "each month", 2: "each week", 13: "each year", 14: "every 2 years"}
 

@@ -8,7 +8,6 @@ from typing import Annotated, Literal
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import open_plan, require_account, require_category, today
 from tools.arguments import (
     AccountIdsArg,
     AmountValue,
@@ -26,6 +25,7 @@ from tools.arguments import (
 from tools.logic.recategorise import shown_category_id
 from tools.logic.search import Criteria, matching
 from tools.paging import paginate
+from tools.plan_lookup import open_plan, require_account, require_category, today
 from tools.presenting import (
     PagedResult,
     account_name,
@@ -37,8 +37,7 @@ from tools.presenting import (
     tool_result,
 )
 from tools.registry import read_tool
-from tools.ynab.entities import Transaction
-from tools.ynab.snapshot import PlanSnapshot
+from tools.ynab.snapshot import PlanSnapshot, Transaction
 
 MAX_PAYEE_TEXT = 200
 Cleared = Literal["cleared", "uncleared", "reconciled"]

@@ -7,10 +7,10 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.access import open_plan, today
 from tools.arguments import CursorArg, LimitArg, PlanIdArg
 from tools.logic.trends import MAX_MONTHS, CategoryTrend, full_months_before, spending_trends
 from tools.paging import paginate
+from tools.plan_lookup import open_plan, today
 from tools.presenting import PagedResult, decimal_digits, money, name, plural, tool_result
 from tools.registry import read_tool
 from tools.ynab.snapshot import PlanSnapshot

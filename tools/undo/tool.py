@@ -16,9 +16,9 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from tools import settling
-from tools.access import real_plan_id
 from tools.arguments import PlanIdArg, refusals
 from tools.logic.ids import check_id
+from tools.plan_lookup import real_plan_id
 from tools.registry import write_tool
 from tools.undo.change import TOOL, UndoWrite
 from tools.undo.choose import UndoRefused, choose

@@ -25,7 +25,7 @@ from tools.undo.registry import Conflict, UndoItems, UndoPlan, undo_handler
 from tools.writes.flow import Applied, Change, unconfirmed_write
 from tools.writes.results import WriteResult
 from tools.ynab import PlanSnapshot, YnabClient
-from tools.ynab.entities import Transaction
+from tools.ynab.snapshot import Transaction
 
 TOOL = "approve_transactions"
 CHECK = "Check with find_transactions (approved) whether they are approved before trying again."

@@ -21,7 +21,6 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from confirmations.preview import Preview
-from tools.access import today
 from tools.arguments import MAX_IDS, AmountValue, PlanIdArg, amount_arg, date_arg, given_text, id_arg
 from tools.logic.new_transactions import (
     CheckedLine,
@@ -33,6 +32,7 @@ from tools.logic.new_transactions import (
 )
 from tools.logic.transaction_lines import category_shown, shown_name, statement_amount, transaction_line
 from tools.models import Operation
+from tools.plan_lookup import today
 from tools.presenting import account_name, category_name, memo, money, name
 from tools.registry import write_tool
 from tools.undo.registry import Conflict, UndoItems, UndoPartlyApplied, UndoPlan, undo_handler
@@ -40,7 +40,7 @@ from tools.writes.arguments import ConfirmationArg
 from tools.writes.flow import Applied, Change, confirmed_write
 from tools.writes.results import WriteResult
 from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
-from tools.ynab.entities import Transaction
+from tools.ynab.snapshot import Transaction
 
 TOOL = "create_transactions"
 CHECK = "Check with find_transactions on that account whether they are there before trying again."

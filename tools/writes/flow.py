@@ -46,10 +46,10 @@ from confirmations import messages
 from confirmations.confirm import Decision, ask
 from confirmations.fingerprint import fingerprint
 from confirmations.preview import render
-from tools.access import open_plan
 from tools.auth import Principal, principal_of
 from tools.logic.refusal import Refusal
 from tools.models import Operation
+from tools.plan_lookup import open_plan
 from tools.writes.change import Applied, Apply, Build, Change, WriteFailed
 from tools.writes.logged import LoggedWrite
 from tools.writes.results import WriteResult, write_answer

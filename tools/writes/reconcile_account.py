@@ -32,7 +32,6 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from confirmations.preview import Preview
-from tools.access import today
 from tools.arguments import AmountValue, PlanIdArg, amount_arg, id_arg
 from tools.logic.new_transactions import answer_digest, transaction_digest
 from tools.logic.reconcile import (
@@ -50,6 +49,7 @@ from tools.logic.reconcile import (
 )
 from tools.logic.transaction_lines import payee_shown, statement_amount, transaction_line
 from tools.models import Operation
+from tools.plan_lookup import today
 from tools.presenting import account_name, money, name
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, judged, settler
@@ -59,8 +59,8 @@ from tools.writes.assigned_pair import set_back_wait
 from tools.writes.flow import Applied, Change, WriteFailed, confirmed_write
 from tools.writes.results import STATUS_DESCRIPTION, WriteResult
 from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
-from tools.ynab.entities import Transaction
 from tools.ynab.pacing import RequestKind, request_kind
+from tools.ynab.snapshot import Transaction
 
 TOOL = "reconcile_account"
 CHECK = "Check with find_transactions on that account which transactions are reconciled before trying again."

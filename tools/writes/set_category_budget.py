@@ -24,11 +24,11 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import Field
 
 from confirmations.preview import Preview
-from tools.access import require_month, today
 from tools.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
 from tools.logic.assigned import Assignment, budget_setting, logged_assignments
 from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
+from tools.plan_lookup import require_month, today
 from tools.presenting import money
 from tools.registry import write_tool
 from tools.undo.registry import UndoPlan, undo_handler

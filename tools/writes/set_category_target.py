@@ -25,7 +25,6 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import Field
 
 from confirmations.preview import Preview
-from tools.access import today
 from tools.arguments import AmountValue, PlanIdArg, amount_arg, date_arg, id_arg
 from tools.logic.assigned_words import AssignedWords
 from tools.logic.budget import is_card_payment
@@ -40,6 +39,7 @@ from tools.logic.targets import (
     target_setting,
 )
 from tools.models import Operation
+from tools.plan_lookup import today
 from tools.presenting import money
 from tools.registry import write_tool
 from tools.undo.registry import Conflict, UndoPlan, item_state, undo_handler
@@ -47,7 +47,7 @@ from tools.writes.arguments import ConfirmationArg
 from tools.writes.flow import Applied, Change, confirmed_write
 from tools.writes.results import WriteResult
 from tools.ynab import PlanSnapshot, YnabClient
-from tools.ynab.parse_rows import category as parsed_category
+from tools.ynab.snapshot import category_from_row as parsed_category
 
 TOOL = "set_category_target"
 CHECK = "Check the category's target with get_category_balances before trying again."

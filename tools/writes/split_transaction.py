@@ -32,7 +32,7 @@ from tools.writes.arguments import ConfirmationArg
 from tools.writes.flow import Applied, Change, confirmed_write
 from tools.writes.results import WriteResult
 from tools.ynab import PlanSnapshot, YnabClient
-from tools.ynab.entities import Category, Transaction
+from tools.ynab.snapshot import Category, Transaction
 
 TOOL = "split_transaction"
 CHECK = "Check with find_transactions whether the transaction is split before trying again."

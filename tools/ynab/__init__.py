@@ -7,28 +7,33 @@ What tools use:
   window; the stored snapshot and a delta, or the full export, when cold). Inside
   `with request_kind(RequestKind.WRITE)` (the write flow, undo) it always syncs, and its
   requests may use the hour's reserve (`tools.ynab.pacing`). `plan_id` is an id from
-  `list_plans`, or `last-used`; the snapshot carries the real id. Raises `IdError` (a
-  malformed id, nothing sent) or `YnabError`.
+  `list_plans`, or `last-used`, checked by the caller (`tools.plan_lookup`); the
+  snapshot carries the real id. Raises `YnabError`.
 - `await list_plans()` → `PlanList` (`plans`, `default_plan_id`): one request.
 - `get_ynab_client()` → `YnabClient`: one method per endpoint, for writes and the reads the
   snapshot does not cover; a write is never resent (see `tools.ynab.client`).
 - Errors: `YnabError` (`status`, `error_id`, `name`, `detail`, `retryable`, `message`),
   `PacingRefused` (nothing sent; `retry_at`), `UnknownOutcome` (a write sent, no answer).
-- For health and the admin (synchronous): `plan_cache_state()`, `requests_last_hour()`,
-  `ynab_status()`.
+- For health and the admin (synchronous, no request sent to YNAB): `plan_cache_state()`,
+  `requests_last_hour()`, `ynab_status()` (the configured client's requests in the last
+  hour, from the `YnabRequest` rows, its pacing, and the plans cached for its YNAB and token).
 - A process's start and end: `warm_up()` loads the stored plans in the background,
   `store_changed_plans()` stores what changed since (see `tools.ynab.store`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+
 from tools.ynab.cache import PlanCacheState, plan_cache
 from tools.ynab.client import PlanList, YnabClient, get_ynab_client
 from tools.ynab.errors import PacingRefused, UnknownOutcome, YnabError
-from tools.ynab.pacing import RequestKind, request_kind
-from tools.ynab.records import requests_last_hour as _requests_last_hour
+from tools.ynab.pacing import RequestKind, request_kind, reserve_of
+from tools.ynab.pacing import requests_last_hour as _requests_last_hour
 from tools.ynab.snapshot import PlanSnapshot
-from tools.ynab.status import YnabStatus, ynab_status
 
 __all__ = [
     "PacingRefused",
@@ -80,3 +85,36 @@ def warm_up() -> list[str]:
 def store_changed_plans() -> None:
     """Store every cached plan changed since its last save (at shutdown; blocks)."""
     plan_cache.flush()
+
+
+@dataclass(frozen=True, slots=True)
+class YnabStatus:
+    """How the YNAB side stands, for `/api/health` and the admin."""
+
+    base_url: str
+    token: str  # "personal" (YNAB_API_KEY) or "sandbox"; never the token itself
+    requests_last_hour: int
+    limit: int | None  # None: not paced (a sandbox)
+    read_limit: int | None  # where reads stop, keeping the rest of the hour for writes
+    paused_until: datetime | None
+    plans: list[PlanCacheState]
+
+
+def ynab_status() -> YnabStatus:
+    """The configured YNAB's budget and cache; call from synchronous code (it counts rows)."""
+    client = get_ynab_client()
+    plans = [
+        state
+        for state in plan_cache.states()
+        if (state.base_url, state.token_tag) == (client.base_url, client.token_tag)
+    ]
+    limit = client.sender.pacer.limit
+    return YnabStatus(
+        base_url=client.base_url,
+        token="personal" if settings.YNAB_API_KEY else "sandbox",
+        requests_last_hour=_requests_last_hour(client.token_tag),
+        limit=limit,
+        read_limit=None if limit is None else limit - reserve_of(limit),
+        paused_until=client.sender.pacer.paused_until(),
+        plans=sorted(plans, key=lambda state: (state.name.casefold(), state.plan_id)),
+    )

@@ -67,7 +67,7 @@ class UnknownOutcome(YnabError):
         self.reason = reason
 
 
-def one_line(text: str | None) -> str:
+def short_detail(text: str | None) -> str:
     """YNAB's text (details, reasons) on one line and short, for a message."""
     return safe_text(text or "", _DETAIL_LIMIT) or ""
 
@@ -76,7 +76,7 @@ def error_for_status(
     status: int, error_id: str | None, name: str | None, detail: str | None, *, method: str
 ) -> YnabError:
     """The `YnabError` for an HTTP error answer (YNAB's envelope already unpacked)."""
-    message, retryable = _explain(status, error_id or "", one_line(detail), method)
+    message, retryable = _explain(status, error_id or "", short_detail(detail), method)
     return YnabError(message, status=status, error_id=error_id, name=name, detail=detail, retryable=retryable)
 
 

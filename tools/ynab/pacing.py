@@ -24,9 +24,20 @@ After a 429 nothing but a rollback is sent until YNAB's `Retry-After` (clamped t
 has passed, or 10 minutes without one. A refusal is `PacingRefused`, whose message says at
 what clock time, and in how many minutes, a request may leave.
 
-At its first use a pacer is seeded from the `YnabRequest` rows of the last hour (see
-`tools.ynab.records`), so a restart does not forget what was spent. The clock is a callable
-returning epoch seconds, so tests move time without sleeping.
+At its first use a pacer is seeded from the `YnabRequest` rows of the last hour, so a
+restart does not forget what was spent. The clock is a callable returning epoch seconds, so
+tests move time without sleeping.
+
+`SlidingWindow` is the rolling count both sides of this project keep: the pacer here, and
+the sandbox's emulation of YNAB's limit (`sandbox.traffic_limit`).
+
+Rows (`YnabRequest`, bottom of this module): one per attempt the client made (a retried GET
+makes several), written when the attempt is over, with its status (None when no answer came
+back), duration and outcome. They are what a pacer is seeded from after a restart and what
+`/api/health` and the admin count. Outcomes: `ok`, `refused` (4xx), `failed` (5xx or
+other), `rate_limited retry_after=N` (429; N is YNAB's Retry-After or empty), `no_answer`
+(sent, nothing complete came back) and `not_sent` (the connection was never made: not
+counted against YNAB's budget).
 """
 
 from __future__ import annotations
@@ -38,14 +49,17 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from enum import IntEnum
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from tools.models import YnabRequest
 from tools.ynab.errors import PacingRefused
 
 LIMIT = 180  # of YNAB's 200 an hour: the default of AVENIR_MCP_YNAB_HOURLY_LIMIT against YNAB
@@ -103,6 +117,44 @@ def reserve_of(limit: int) -> int:
     return min(RESERVE, limit // 2)
 
 
+class SlidingWindow:
+    """The stamps of what was let through in the last `seconds`: how many, and when one more fits.
+
+    Not locked: its owner (a `Pacer`, the sandbox's limiter) holds its own lock around it.
+    """
+
+    def __init__(self, seconds: float = WINDOW_SECONDS) -> None:
+        self.seconds = seconds
+        self._stamps: deque[float] = deque()
+
+    def count(self, now: float) -> int:
+        """Stamps still in the window at `now` (older ones are forgotten)."""
+        cutoff = now - self.seconds
+        while self._stamps and self._stamps[0] <= cutoff:
+            self._stamps.popleft()
+        return len(self._stamps)
+
+    def add(self, stamp: float) -> None:
+        self._stamps.append(stamp)
+
+    def extend(self, stamps: Iterable[float]) -> None:
+        """Add stamps older than any added so far (history), in time order."""
+        self._stamps.extend(sorted(stamps))
+
+    def remove(self, stamp: float) -> None:
+        """Take back one stamp (no error when it already left the window)."""
+        with contextlib.suppress(ValueError):
+            self._stamps.remove(stamp)
+
+    def free_at(self, ceiling: int) -> float:
+        """When enough of the oldest stamps will have left for the count to be under `ceiling`
+        (which may be below the count: a limit lowered meanwhile). Call after `count`."""
+        return self._stamps[len(self._stamps) - ceiling] + self.seconds
+
+    def clear(self) -> None:
+        self._stamps.clear()
+
+
 class Pacer:
     """The rolling one-hour count of one token's requests, and its pause after a 429.
 
@@ -121,7 +173,7 @@ class Pacer:
         self.clock = clock
         self._limit = limit
         self._lock = threading.Lock()
-        self._sent: deque[float] = deque()
+        self._sent = SlidingWindow(WINDOW_SECONDS)
         self._paused_until = 0.0
         self._seeded = not history
 
@@ -141,7 +193,7 @@ class Pacer:
             if self._seeded:
                 return
             self._seeded = True
-            self._sent.extend(sorted(sent_at))
+            self._sent.extend(sent_at)
             self._paused_until = max(self._paused_until, paused_until or 0.0)
 
     def reserve(self, kind: RequestKind = RequestKind.READ) -> float:
@@ -149,10 +201,9 @@ class Pacer:
         limit = self.limit
         with self._lock:
             now = self.clock()
-            self._forget_before(now - WINDOW_SECONDS)
             if kind is not RequestKind.ROLLBACK:
                 self._check(kind, limit, now)
-            self._sent.append(now)
+            self._sent.add(now)
             return now
 
     def room(self, kind: RequestKind = RequestKind.READ) -> int | None:
@@ -161,12 +212,11 @@ class Pacer:
         if limit is None or kind is RequestKind.ROLLBACK:
             return None
         with self._lock:
-            self._forget_before(self.clock() - WINDOW_SECONDS)
-            return max(0, _ceiling(kind, limit) - len(self._sent))
+            return max(0, _ceiling(kind, limit) - self._sent.count(self.clock()))
 
     def release(self, stamp: float) -> None:
         """Give back a reserved request that provably never left (connection refused)."""
-        with self._lock, contextlib.suppress(ValueError):  # already out of the window
+        with self._lock:
             self._sent.remove(stamp)
 
     def pause(self, retry_after: str | None) -> float:
@@ -179,8 +229,7 @@ class Pacer:
     def used(self) -> int:
         """Requests counted in the last hour."""
         with self._lock:
-            self._forget_before(self.clock() - WINDOW_SECONDS)
-            return len(self._sent)
+            return self._sent.count(self.clock())
 
     def paused_until(self) -> datetime | None:
         """When the pause after a 429 ends, if one is running."""
@@ -197,18 +246,13 @@ class Pacer:
     def _check(self, kind: RequestKind, limit: Limit, now: float) -> None:
         if now < self._paused_until:
             raise PacingRefused(_paused_message(self._paused_until, now), retry_at=_utc(self._paused_until))
+        used = self._sent.count(now)
         if limit is None:
             return
         ceiling = _ceiling(kind, limit)
-        if len(self._sent) >= ceiling:
-            free_at = self._sent[len(self._sent) - ceiling] + WINDOW_SECONDS
-            raise PacingRefused(
-                _spent_message(len(self._sent), limit, kind, free_at, now), retry_at=_utc(free_at)
-            )
-
-    def _forget_before(self, cutoff: float) -> None:
-        while self._sent and self._sent[0] <= cutoff:
-            self._sent.popleft()
+        if used >= ceiling:
+            free_at = self._sent.free_at(ceiling)
+            raise PacingRefused(_spent_message(used, limit, kind, free_at, now), retry_at=_utc(free_at))
 
 
 def _ceiling(kind: RequestKind, limit: int) -> int:
@@ -310,3 +354,86 @@ def reset_pacing() -> None:
         for pacer in _pacers.values():
             pacer.forget()
         _history_forgotten = True
+
+
+# --- YnabRequest rows: every attempt, and the hour read back after a restart -----------------
+
+NOT_SENT = "not_sent"
+RATE_LIMITED = "rate_limited"
+_PATH_LIMIT = YnabRequest._meta.get_field("path").max_length
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One finished attempt, as recorded."""
+
+    token_tag: str
+    method: str
+    path: str
+    sent_at: float
+    duration_ms: float
+    status: int | None
+    outcome: str
+
+
+def outcome_for_status(status: int, retry_after: str | None = None) -> str:
+    if status == 429:
+        return f"{RATE_LIMITED} retry_after={(retry_after or '').strip()[:10]}"
+    if 200 <= status < 300:
+        return "ok"
+    if 400 <= status < 500:
+        return "refused"
+    return "failed"
+
+
+async def record_attempt(attempt: Attempt) -> None:
+    """Store one attempt (through the async ORM, off the event loop)."""
+    await YnabRequest.objects.acreate(
+        sent_at=datetime.fromtimestamp(attempt.sent_at, UTC),
+        token_tag=attempt.token_tag,
+        method=attempt.method,
+        path=attempt.path[:_PATH_LIMIT],
+        status=attempt.status,
+        duration_ms=round(attempt.duration_ms, 2),
+        outcome=attempt.outcome[:40],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """The last hour of one token, as pacing needs it after a restart."""
+
+    sent_at: list[float]
+    paused_until: float | None
+
+
+async def last_hour(token_tag: str, now: float) -> History:
+    return await sync_to_async(last_hour_from_rows)(token_tag, now)
+
+
+def last_hour_from_rows(token_tag: str, now: float) -> History:
+    since = datetime.fromtimestamp(now - WINDOW_SECONDS, UTC)
+    rows = list(
+        YnabRequest.objects.filter(token_tag=token_tag, sent_at__gt=since)
+        .exclude(outcome=NOT_SENT)
+        .order_by("sent_at")
+        .values_list("sent_at", "outcome")
+    )
+    paused_until = None
+    for sent_at, outcome in rows:
+        if outcome.startswith(RATE_LIMITED):
+            retry_after = outcome.partition("retry_after=")[2] or None
+            paused_until = sent_at.timestamp() + pause_seconds(retry_after, sent_at.timestamp())
+    return History([sent_at.timestamp() for sent_at, _ in rows], paused_until)
+
+
+def requests_last_hour(token_tag: str | None = None, *, now: datetime | None = None) -> int:
+    """Requests that reached (or may have reached) YNAB in the last hour; all tokens if None.
+
+    Synchronous (a database count), for the admin and `/api/health`.
+    """
+    since = (now or datetime.now(UTC)) - timedelta(seconds=WINDOW_SECONDS)
+    rows = YnabRequest.objects.filter(sent_at__gt=since).exclude(outcome=NOT_SENT)
+    if token_tag is not None:
+        rows = rows.filter(token_tag=token_tag)
+    return rows.count()

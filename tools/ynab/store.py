@@ -43,7 +43,7 @@ from typing import Any
 
 from django.conf import settings
 
-from tools.ynab.entities import (
+from tools.ynab.snapshot import (
     Account,
     Category,
     CategoryGroup,
@@ -51,14 +51,14 @@ from tools.ynab.entities import (
     Month,
     Payee,
     PayeeLocation,
+    PersistentMap,
     PlanSettings,
+    PlanSnapshot,
     ScheduledSubtransaction,
     ScheduledTransaction,
     Subtransaction,
     Transaction,
 )
-from tools.ynab.pmap import PersistentMap
-from tools.ynab.snapshot import PlanSnapshot
 
 logger = logging.getLogger(__name__)
 
@@ -91,8 +91,9 @@ def _fields(cls: type) -> tuple[str, ...]:
 
 
 def _format() -> str:
-    """The format version and the stored classes' fields: a changed class changes it."""
-    shape = ";".join(f"{cls.__name__}:{','.join(_fields(cls))}" for cls in _CLASSES)
+    """The format version and the stored classes' places and fields: a changed or moved class
+    changes it (a pickle names each class by its module)."""
+    shape = ";".join(f"{cls.__module__}.{cls.__name__}:{','.join(_fields(cls))}" for cls in _CLASSES)
     return f"{VERSION}:{hashlib.sha256(shape.encode()).hexdigest()[:16]}"
 
 
@@ -158,8 +159,8 @@ def load(base_url: str, token_tag: str, plan_id: str) -> PlanSnapshot | None:
         )
         return None
     try:
-        header, payload = _checked(data, base_url, token_tag, plan_id)
-        snapshot = _unpickled(payload)
+        header, payload = _header_and_payload(data, base_url, token_tag, plan_id)
+        snapshot = _unpickle(payload)
         if (snapshot.plan_id, snapshot.server_knowledge) != (plan_id, header["server_knowledge"]):
             raise StoreUnusable("its content is not the plan its header names")
     except StoreUnusable as unusable:
@@ -214,7 +215,9 @@ def _files() -> Iterator[Path]:
         return
 
 
-def _checked(data: bytes, base_url: str, token_tag: str, plan_id: str) -> tuple[dict[str, Any], bytes]:
+def _header_and_payload(
+    data: bytes, base_url: str, token_tag: str, plan_id: str
+) -> tuple[dict[str, Any], bytes]:
     if not data.startswith(_MAGIC):
         raise StoreUnusable("not a stored plan")
     line, _, payload = data[len(_MAGIC) :].partition(b"\n")
@@ -272,7 +275,7 @@ class _PlanUnpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def _unpickled(payload: bytes) -> PlanSnapshot:
+def _unpickle(payload: bytes) -> PlanSnapshot:
     with _no_gc():  # tens of thousands of new objects, no cycles: collecting meanwhile is waste
         snapshot = _PlanUnpickler(io.BytesIO(zlib.decompress(payload))).load()
     if not isinstance(snapshot, PlanSnapshot):
@@ -305,7 +308,7 @@ class Saver:
         self._saved_at: dict[tuple[str, str, str], float] = {}
         self._saving: dict[tuple[str, str, str], threading.Thread] = {}
 
-    def changed(
+    def plan_changed(
         self, base_url: str, token_tag: str, snapshot: PlanSnapshot, aliases: Sequence[str] = ()
     ) -> None:
         """A sync changed `snapshot`: save it now (in a thread) or with a later sync or flush."""

@@ -1,0 +1,126 @@
+"""The consent page: the owner, logged in to the admin, allows or denies a client.
+
+`/authorize` (the SDK's handler) checks the request, then sends the browser here with the
+request signed (`ConsentRequest`, valid for `CONSENT_LIFETIME`): nothing is stored until
+the owner answers. Allow issues a single-use code and sends the browser back to the
+client's registered redirect URI; Deny sends it back with `error=access_denied` (RFC 6749
+§4.1.2.1). Both answers are POSTs under Django's CSRF protection; the page cannot be framed
+(`X-Frame-Options: DENY`), so another site cannot click Allow for the owner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import timedelta
+from urllib.parse import urlencode, urlsplit
+
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.admin.views.decorators import staff_member_required
+from django.core import signing
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+from mcp.server.auth.provider import construct_redirect_uri
+
+from oauth.addresses import public_url
+from oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient, OAuthCode, scope_text
+
+CONSENT_LIFETIME = timedelta(minutes=10)
+_SALT = "avenir-mcp oauth consent"
+
+
+@dataclass(frozen=True)
+class ConsentRequest:
+    """An authorization request the SDK's handler has checked, waiting for the owner's answer."""
+
+    client_id: str
+    scopes: tuple[str, ...]
+    code_challenge: str
+    redirect_uri: str
+    redirect_uri_provided_explicitly: bool
+    state: str | None
+    resource: str
+
+    @property
+    def asks_to_write(self) -> bool:
+        return SCOPE_WRITE in self.scopes
+
+    @property
+    def may_write(self) -> bool:
+        """Whether the owner may allow changes: asked for, or no scope asked at all (the owner
+        then chooses, read only preselected)."""
+        return self.asks_to_write or not self.scopes
+
+    def granted(self, access: str | None) -> tuple[str, ...]:
+        """The scopes the owner's answer grants: `access` is `read` or `read_write`; without
+        one, what the client asked for (read only when it asked nothing)."""
+        if not self.may_write:
+            return (SCOPE_READ,)
+        chosen = access or ("read_write" if self.asks_to_write else "read")
+        return (SCOPE_READ, SCOPE_WRITE) if chosen == "read_write" else (SCOPE_READ,)
+
+    def page_url(self) -> str:
+        signed = signing.dumps(asdict(self), salt=_SALT, compress=True)
+        return f"{public_url()}{reverse('oauth:consent')}?{urlencode({'request': signed})}"
+
+    @classmethod
+    def from_signed(cls, signed: str) -> ConsentRequest:
+        """Raises `signing.BadSignature` (also `SignatureExpired`) for anything we did not sign."""
+        fields = signing.loads(signed, salt=_SALT, max_age=CONSENT_LIFETIME)
+        return cls(**{**fields, "scopes": tuple(fields["scopes"])})
+
+    def answer(self, **params: str | None) -> HttpResponseRedirect:
+        """Back to the client's redirect URI with `params` (and the client's `state`)."""
+        return HttpResponseRedirect(construct_redirect_uri(self.redirect_uri, **params, state=self.state))
+
+
+@never_cache
+@staff_member_required
+@require_http_methods(["GET", "POST"])
+def consent(request: HttpRequest) -> HttpResponse:
+    signed = request.POST.get("request") if request.method == "POST" else request.GET.get("request")
+    try:
+        pending = ConsentRequest.from_signed(signed or "")
+    except signing.BadSignature:
+        return _refusal(request, "This sign-in link is invalid or expired: start again from the client.")
+    client = OAuthClient.objects.active().filter(client_id=pending.client_id).first()
+    if client is None:
+        return _refusal(request, "This client is no longer registered: add the connector again.")
+    if request.method == "GET":
+        return _page(request, pending, client)
+    decision = request.POST.get("decision")
+    if decision == "deny":
+        return pending.answer(error="access_denied", error_description="The owner denied access.")
+    if decision != "allow":
+        return _refusal(request, "Choose Allow or Deny.")
+    code = OAuthCode.issue(
+        client=client,
+        owner=request.user,
+        scope=scope_text(pending.granted(request.POST.get("access"))),
+        resource=pending.resource,
+        code_challenge=pending.code_challenge,
+        redirect_uri=pending.redirect_uri,
+        redirect_uri_provided_explicitly=pending.redirect_uri_provided_explicitly,
+    )
+    return pending.answer(code=code)
+
+
+def _page(request: HttpRequest, pending: ConsentRequest, client: OAuthClient) -> HttpResponse:
+    context = {
+        **admin.site.each_context(request),
+        "title": f"Allow {client.name}?",
+        "client": client,
+        "pending": pending,
+        "signed": request.GET.get("request"),
+        "redirect_host": urlsplit(pending.redirect_uri).netloc,
+        "writes_on": settings.AVENIR_MCP_WRITE,
+    }
+    return render(request, "oauth/consent.html", context)
+
+
+def _refusal(request: HttpRequest, message: str) -> HttpResponse:
+    context = {**admin.site.each_context(request), "title": "Sign-in refused", "message": message}
+    return render(request, "oauth/refused.html", context, status=400)

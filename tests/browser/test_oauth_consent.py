@@ -1,0 +1,153 @@
+"""The OAuth consent page in Chromium: Allow and Deny, and the whole sign-in of the MCP SDK's
+client with the owner logging in and answering in the browser.
+
+The client's redirect URI is a real listener on 127.0.0.1 (`LoopbackCallback`), as for a
+native client: the browser is sent there with the code, and the SDK reads it from there.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+import httpx2
+import pytest
+from django.contrib.auth.models import User
+from mcp.shared.auth import AuthorizationCodeResult
+from playwright.async_api import Page, expect
+
+from oauth.models import OAuthGrant
+from tests.helpers.oauth import (
+    MemoryStorage,
+    Pkce,
+    authorization_url,
+    mcp_with_oauth,
+    oauth_client,
+    register,
+)
+from tests.oauth.callback import LoopbackCallback
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_allow_sends_a_code_the_client_exchanges(owner_page: Page, live_service):
+    page = owner_page
+    async with LoopbackCallback() as callback, httpx2.AsyncClient(timeout=30) as http:
+        client = await register(
+            http, live_service.url, redirect_uris=[callback.redirect_uri], client_name="Claude"
+        )
+        pkce = Pkce.new()
+
+        await page.goto(authorization_url(live_service.url, client, pkce, redirect_uri=callback.redirect_uri))
+        await expect(page.get_by_role("heading", level=1)).to_have_text("Allow Claude to read your plans?")
+        await expect(page.locator("#redirect-host")).to_have_text(callback.redirect_uri.split("/")[2])
+        await page.get_by_role("button", name="Allow").click()
+        sent_back = await callback.received()
+        token = await http.post(
+            f"{live_service.url}/token",
+            data={
+                "grant_type": "authorization_code",
+                "code": sent_back["code"],
+                "redirect_uri": callback.redirect_uri,
+                "code_verifier": pkce.verifier,
+                **client.credentials,
+            },
+        )
+        await expect(page).to_have_title("Signed in")
+
+    assert sent_back["state"] == "state-42"
+    assert token.status_code == 200
+    assert token.json()["scope"] == "plans:read"
+
+
+async def test_deny_sends_access_denied_and_no_code(owner_page: Page, live_service):
+    page = owner_page
+    async with LoopbackCallback() as callback, httpx2.AsyncClient(timeout=30) as http:
+        client = await register(http, live_service.url, redirect_uris=[callback.redirect_uri])
+        url = authorization_url(
+            live_service.url,
+            client,
+            Pkce.new(),
+            redirect_uri=callback.redirect_uri,
+            scope="plans:read plans:write",
+        )
+
+        await page.goto(url)
+        await expect(page.get_by_role("heading", level=1)).to_have_text(
+            "Allow Raw client to read your plans and propose changes?"
+        )
+        await expect(page.get_by_label("Read only")).not_to_be_checked()
+        await page.get_by_role("button", name="Deny").click()
+        sent_back = await callback.received()
+        await expect(page).to_have_title("Signed in")
+
+    assert sent_back["error"] == "access_denied"
+    assert sent_back["state"] == "state-42"
+    assert "code" not in sent_back
+    assert not await OAuthGrant.objects.filter(client__client_id=client.client_id).aexists()
+
+
+@dataclass(frozen=True)
+class Owner:
+    username: str
+    password: str
+
+
+@pytest.fixture
+def owner_with_password() -> Owner:
+    """The owner with a password, to type into the login form on the way to the consent page."""
+    owner = Owner(f"owner-{uuid.uuid4().hex[:10]}", uuid.uuid4().hex)
+    User.objects.create_superuser(username=owner.username, password=owner.password)
+    return owner
+
+
+class OwnerInChromium:
+    """The SDK's redirect and callback handlers: the authorization URL opens in Chromium, the
+    owner logs in with the admin's form and answers; the code comes back through the listener."""
+
+    def __init__(self, page: Page, owner: Owner, callback: LoopbackCallback, *, read_only: bool) -> None:
+        self.page, self.owner, self.callback, self.read_only = page, owner, callback, read_only
+
+    async def redirect_handler(self, authorization_url: str) -> None:
+        page = self.page
+        await page.goto(authorization_url)
+        await page.get_by_label("Username").fill(self.owner.username)
+        await page.get_by_label("Password").fill(self.owner.password)
+        await page.get_by_role("button", name="Log in").click()
+        await expect(page.get_by_role("heading", level=1)).to_contain_text("Allow Browser connector to read")
+        if self.read_only:
+            await page.get_by_label("Read only").check()
+        await page.get_by_role("button", name="Allow").click()
+
+    async def callback_handler(self) -> AuthorizationCodeResult:
+        sent_back = await self.callback.received()
+        return AuthorizationCodeResult(code=sent_back["code"], state=sent_back["state"])
+
+
+@pytest.mark.parametrize("mode", ["2026-07-28", "legacy"])
+async def test_the_sdk_client_signs_in_with_the_owner_answering_in_chromium(
+    page: Page, owner_with_password: Owner, live_service, settings, mode
+):
+    owner = owner_with_password
+    settings.AVENIR_MCP_WRITE = True
+    storage = MemoryStorage()
+    async with LoopbackCallback() as callback:
+        owner_in_chromium = OwnerInChromium(page, owner, callback, read_only=True)
+        auth = oauth_client(
+            live_service.url,
+            owner_in_chromium,
+            storage,
+            name="Browser connector",
+            redirect_uri=callback.redirect_uri,
+        )
+        async with mcp_with_oauth(live_service.url, auth, mode) as client:
+            names = [tool.name for tool in (await client.list_tools()).tools]
+        await expect(page).to_have_title("Signed in")
+
+    assert "list_plans" in names
+    assert "set_category_budget" not in names  # the owner chose read only
+    assert storage.tokens.scope == "plans:read"
+    grant = await OAuthGrant.objects.select_related("owner").aget(
+        client__client_id=storage.client_info.client_id
+    )
+    assert grant.owner.username == owner.username

@@ -1,0 +1,38 @@
+"""The SDK's MCP client over real HTTP, in each protocol mode the service speaks."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Literal
+
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+Mode = Literal["2026-07-28", "legacy"]
+MODES: tuple[Mode, ...] = ("2026-07-28", "legacy")
+
+
+@asynccontextmanager
+async def mcp_over_http(
+    base_url: str, token: str | None, *, mode: Mode = "2026-07-28", **client_options
+) -> AsyncIterator[Client]:
+    """The SDK's client on `<base_url>/mcp`, sending the bearer token (when given)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=60))
+    async with (
+        http,
+        Client(
+            streamable_http_client(f"{base_url}/mcp", http_client=http), mode=mode, **client_options
+        ) as client,
+    ):
+        yield client
+
+
+async def instructions_of(client: Client) -> str:
+    """The server's instructions, also at 2026-07-28 (where a pinned client skips discovery)."""
+    if client.instructions is not None:
+        return client.instructions
+    discovered = await client.session.send_discover(client.session.protocol_version)
+    return discovered["instructions"]

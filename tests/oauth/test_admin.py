@@ -1,0 +1,123 @@
+"""The owner sees OAuth clients and grants in the admin, with last use, and revokes them."""
+
+from __future__ import annotations
+
+import uuid
+
+import httpx
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client as BrowserClient
+
+from oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient, OAuthCode, OAuthGrant
+from tests.helpers.oauth import REDIRECT_URI
+from tests.mcp.test_http_access import INITIALIZE, post_mcp
+from tools.models import hash_token
+
+CLIENTS_URL = "/admin/oauth/oauthclient/"
+GRANTS_URL = "/admin/oauth/oauthgrant/"
+
+
+@pytest.fixture
+def owner_user():
+    return get_user_model().objects.create_superuser(username=f"owner-{uuid.uuid4().hex[:8]}", password="x")
+
+
+@pytest.fixture
+def owner(owner_user) -> BrowserClient:
+    browser = BrowserClient()
+    browser.force_login(owner_user)
+    return browser
+
+
+def signed_in_client(live_service, owner_user, *, scope: str) -> tuple[OAuthClient, OAuthGrant, str, str]:
+    """A registered client the owner allowed, as the consent page and /token leave it."""
+    client = OAuthClient.objects.create(
+        client_id=str(uuid.uuid4()),
+        name=f"Connector {uuid.uuid4().hex[:6]}",
+        redirect_uris=[REDIRECT_URI],
+        registration={"redirect_uris": [REDIRECT_URI], "token_endpoint_auth_method": "none"},
+    )
+    code = OAuthCode.issue(
+        client=client,
+        owner=owner_user,
+        scope=scope,
+        resource=f"{live_service.url}/mcp",
+        code_challenge="unused-here",
+        redirect_uri=REDIRECT_URI,
+    )
+    grant, access, refresh = OAuthCode.objects.get(code_hash=hash_token(code)).exchange()
+    return client, grant, access, refresh
+
+
+def mcp_status(live_service, token: str) -> int:
+    return post_mcp(live_service.url, INITIALIZE, token=token).status_code
+
+
+def refresh_status(live_service, client: OAuthClient, refresh: str) -> str:
+    answer = httpx.post(
+        f"{live_service.url}/token",
+        data={"grant_type": "refresh_token", "refresh_token": refresh, "client_id": client.client_id},
+        timeout=30,
+    )
+    return answer.json().get("error", "ok")
+
+
+def test_the_grants_list_shows_client_access_owner_and_last_use(live_service, owner, owner_user):
+    client, _grant, access, _refresh = signed_in_client(live_service, owner_user, scope=SCOPE_READ)
+    assert mcp_status(live_service, access) == 200
+
+    listing = owner.get(GRANTS_URL, {"q": client.name}).content.decode()
+
+    assert client.name in listing
+    assert "read-only" in listing
+    assert owner_user.username in listing
+    assert "Last used at" in listing
+    assert OAuthGrant.objects.get(client=client).last_used_at is not None
+
+
+def test_the_clients_list_shows_where_codes_go(live_service, owner, owner_user):
+    client, *_ = signed_in_client(live_service, owner_user, scope=f"{SCOPE_READ} {SCOPE_WRITE}")
+
+    listing = owner.get(CLIENTS_URL, {"q": client.name}).content.decode()
+    grants = owner.get(GRANTS_URL, {"q": client.name}).content.decode()
+
+    assert client.name in listing
+    assert "127.0.0.1:8765" in listing
+    assert "read and propose changes" in grants
+
+
+def test_revoking_a_grant_refuses_its_access_and_refresh_tokens(live_service, owner, owner_user):
+    client, grant, access, refresh = signed_in_client(live_service, owner_user, scope=SCOPE_READ)
+    assert mcp_status(live_service, access) == 200
+
+    owner.post(GRANTS_URL, {"action": "revoke_grants", "_selected_action": [grant.pk]}, follow=True)
+
+    assert mcp_status(live_service, access) == 401
+    assert refresh_status(live_service, client, refresh) == "invalid_grant"
+
+
+def test_revoking_a_client_refuses_it_and_every_grant(live_service, owner, owner_user):
+    client, grant, access, refresh = signed_in_client(live_service, owner_user, scope=SCOPE_READ)
+
+    owner.post(CLIENTS_URL, {"action": "revoke_clients", "_selected_action": [client.pk]}, follow=True)
+
+    assert mcp_status(live_service, access) == 401
+    assert refresh_status(live_service, client, refresh) == "invalid_client"
+    assert OAuthGrant.objects.get(pk=grant.pk).revoked
+
+
+def test_nothing_is_added_or_edited_in_the_admin(owner):
+    assert owner.get(f"{CLIENTS_URL}add/").status_code == 403
+    assert owner.get(f"{GRANTS_URL}add/").status_code == 403
+
+
+def test_oauth_sits_next_to_mcp_tokens_on_the_admin_index(owner):
+    index = owner.get("/admin/").content.decode()
+
+    sign_in, tools = (
+        index.index("MCP sign-in (OAuth clients and grants)"),
+        index.index("MCP tools and operation log"),
+    )
+    assert 0 < sign_in < tools
+    assert "OAuth grants" in index[sign_in:tools]
