@@ -81,9 +81,24 @@ def test_revoking_makes_the_code_unusable(waiting):
     response = client.post(PAGE, {"id": item.id}, follow=True)
 
     assert response.status_code == 200
-    assert "Revoked: that confirmation can no longer be used." in response.content.decode()
+    assert [str(message) for message in response.context["messages"]] == [
+        "Revoked: that confirmation can no longer be used."
+    ]
     assert binding.plan_id not in response.content.decode()
     assert codes.store.spend(Kind.CODE, code, binding) is False
+
+
+@pytest.mark.parametrize("posted", [{"id": "no-such-id"}, {}])
+def test_revoking_what_no_longer_waits_says_so_and_revokes_nothing(waiting, posted):
+    code, binding = waiting
+
+    response = logged_in(staff=True).post(PAGE, posted, follow=True)
+
+    assert response.status_code == 200
+    assert [str(message) for message in response.context["messages"]] == [
+        "Nothing to revoke: it was already used, expired or revoked."
+    ]
+    assert codes.store.spend(Kind.CODE, code, binding) is True
 
 
 def test_revoking_needs_the_csrf_token(waiting):

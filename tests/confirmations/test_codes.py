@@ -174,3 +174,17 @@ def test_fifty_threads_spending_one_code_succeed_exactly_once(store):
 
     assert len(results) == 50
     assert results.count(True) == 1
+
+
+def test_a_new_secret_never_repeats_one_still_waiting(store, monkeypatch):
+    drawn = iter(["same-secret", "same-secret", "other-secre"])  # 8 bytes: the secrets
+    public_ids = (f"public-id-{n}" for n in range(10))  # 9 bytes: the ids the admin shows
+    monkeypatch.setattr(
+        "confirmations.codes.secrets.token_urlsafe", lambda size: next(drawn if size == 8 else public_ids)
+    )
+
+    first, second = issue(store), issue(store)
+
+    assert (first, second) == ("same-secret", "other-secre")
+    assert store.spend(Kind.CODE, "same-secret", BINDING) is True
+    assert store.spend(Kind.CODE, "other-secre", BINDING) is True

@@ -131,7 +131,7 @@ async def test_a_preview_of_many_changes_shows_twenty_then_how_many_more(server,
     assert lines[21:] == ["… and 7 more"]
 
 
-async def test_a_plan_changed_before_the_answer_is_refused_and_nothing_is_written(server, budget_row):
+async def test_a_plan_changed_before_the_answer_is_refused_and_nothing_is_written(server, budget_row, caplog):
     async with Client(server, mode=MODERN, elicitation_callback=answering("cancel")) as client:
         with anyio.fail_after(10):
             first = await first_round(client, budget_row.args)
@@ -140,9 +140,13 @@ async def test_a_plan_changed_before_the_answer_is_refused_and_nothing_is_writte
 
     assert error_text(result) == messages.PLAN_CHANGED
     assert await budget_row.assigned() == 100_000
+    assert (  # the owner's trace of a refused attempt
+        f"Refused an answer to a preview the plan no longer matches for {TOOL} on plan {budget_row.plan_id} "
+        "from alice"
+    ) in caplog.messages
 
 
-async def test_a_replayed_answer_is_refused_and_writes_nothing_more(server, budget_row):
+async def test_a_replayed_answer_is_refused_and_writes_nothing_more(server, budget_row, caplog):
     async with Client(server, mode=MODERN, elicitation_callback=answering("cancel")) as client:
         with anyio.fail_after(10):
             first = await first_round(client, budget_row.args)
@@ -153,6 +157,10 @@ async def test_a_replayed_answer_is_refused_and_writes_nothing_more(server, budg
     assert applied.structured_content["status"] == "applied"
     assert error_text(replayed) == messages.ANSWER_NOT_VALID
     assert await budget_row.assigned() == START
+    assert (
+        f"Refused an answer already used, expired or revoked for {TOOL} on plan {budget_row.plan_id} "
+        "from alice"
+    ) in caplog.messages
 
 
 async def test_a_tampered_request_state_is_refused_by_the_sdk(server, budget_row):

@@ -71,3 +71,29 @@ def test_the_admins_view_site_link_leads_to_the_home_page(live_service, django_u
 
     assert view_site is not None
     assert httpx.get(f"{live_service.url}{view_site[1]}").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("api_key", "ynab_url", "said"),
+    [
+        ("", "", "the built-in sandbox (invented demo data; set YNAB_API_KEY for your real plan)"),
+        (
+            "a-personal-token",
+            "https://api.ynab.com/v1",
+            "YNAB at https://api.ynab.com/v1, with your personal access token",
+        ),
+        ("", "http://127.0.0.1:9/sandbox/v1", "http://127.0.0.1:9/sandbox/v1 (a sandbox)"),
+    ],
+)
+def test_the_home_page_says_which_ynab_it_talks_to_and_never_the_token(
+    live_service, settings, api_key, ynab_url, said
+):
+    settings.YNAB_API_KEY = api_key
+    settings.AVENIR_MCP_YNAB_URL = ynab_url or settings.AVENIR_MCP_YNAB_URL
+    settings.YNAB_IS_EMBEDDED_SANDBOX = not api_key and not ynab_url
+
+    page = httpx.get(f"{live_service.url}/")
+
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", page.text)).split())
+    assert said in text
+    assert "a-personal-token" not in page.text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import sys
 import uuid
@@ -31,20 +32,33 @@ def this_runs_database_url() -> str:
     return f"postgres://{credentials}@{database['HOST']}:{database['PORT'] or 5432}/{database['NAME']}"
 
 
+def measured(env: dict[str, str]) -> dict[str, str]:
+    """`env` plus coverage.py's own variables when this run measures coverage (`make test`): a
+    stdio client starts its server with a bare environment, which would leave it unmeasured."""
+    coverage = {
+        name: os.environ[name]
+        for name in ("COVERAGE_PROCESS_CONFIG", "COVERAGE_PROCESS_START")
+        if name in os.environ
+    }
+    return {**env, **coverage}
+
+
 def stdio_server(sandbox_url: str, *options: str, writes: bool = False) -> StdioServerParameters:
     """The command a desktop client runs, pointed at this run's database and sandbox."""
     return StdioServerParameters(
         command=sys.executable,
         args=["manage.py", "mcp_stdio", *options],
         cwd=str(settings.BASE_DIR),
-        env={
-            "DATABASE_URL": this_runs_database_url(),
-            "AVENIR_MCP_YNAB_URL": sandbox_url,
-            "AVENIR_MCP_WRITE": "1" if writes else "0",
-            "YNAB_API_KEY": "",
-            "SANDBOX_TOKEN": settings.SANDBOX_TOKEN,
-            "AVENIR_MCP_DATA_DIR": str(settings.AVENIR_MCP_DATA_DIR),  # the run's own, not .local
-        },
+        env=measured(
+            {
+                "DATABASE_URL": this_runs_database_url(),
+                "AVENIR_MCP_YNAB_URL": sandbox_url,
+                "AVENIR_MCP_WRITE": "1" if writes else "0",
+                "YNAB_API_KEY": "",
+                "SANDBOX_TOKEN": settings.SANDBOX_TOKEN,
+                "AVENIR_MCP_DATA_DIR": str(settings.AVENIR_MCP_DATA_DIR),  # the run's own, not .local
+            }
+        ),
     )
 
 
@@ -96,13 +110,15 @@ async def test_the_printed_desktop_entry_serves_the_sandbox_with_no_web_server_o
     desktop = StdioServerParameters(
         command=entry["command"],
         args=entry["args"],
-        env={
-            **entry.get("env", {}),
-            "DATABASE_URL": this_runs_database_url(),  # this run's database, as .env would give
-            "PORT": str(port),
-            "YNAB_API_KEY": "",
-            "SANDBOX_TOKEN": settings.SANDBOX_TOKEN,
-        },
+        env=measured(
+            {
+                **entry.get("env", {}),
+                "DATABASE_URL": this_runs_database_url(),  # this run's database, as .env would give
+                "PORT": str(port),
+                "YNAB_API_KEY": "",
+                "SANDBOX_TOKEN": settings.SANDBOX_TOKEN,
+            }
+        ),
     )
 
     with anyio.fail_after(60):

@@ -89,7 +89,7 @@ async def test_a_failure_apply_understands_completes_the_row_as_it_says_and_is_t
     )
 
 
-async def test_a_bug_after_the_row_began_leaves_it_unknown_with_the_planned_undo_data_and_propagates():
+async def test_a_bug_after_the_row_began_leaves_it_unknown_with_the_planned_undo_data_and_propagates(caplog):
     plan_id = str(uuid.uuid4())
 
     async def apply(client, snapshot, change):
@@ -100,8 +100,9 @@ async def test_a_bug_after_the_row_began_leaves_it_unknown_with_the_planned_undo
 
     op = await the_row(plan_id)
     assert op.status == "unknown"  # a request may have left before the bug: never claim "failed"
-    assert op.error.startswith("Interrupted by KeyError after it began")
+    assert op.error == "Interrupted by KeyError after it began: the change may or may not be in YNAB."
     assert op.undo_data == PLANNED
+    assert f"Write {op.pk} of apply_categories interrupted by KeyError('transaction_ids')" in caplog.messages
 
 
 async def test_a_cancelled_call_still_completes_its_row_as_unknown():
@@ -134,4 +135,27 @@ async def test_a_2xx_answer_that_cannot_be_read_is_unknown_not_failed():
 
     op = await the_row(plan_id)
     assert str(refused.value) == oplog.unknown_message(op, CHECK)
-    assert (op.status, op.undo_data) == ("unknown", PLANNED)
+    assert (op.status, op.error, op.undo_data) == ("unknown", oplog.unknown_message(op, CHECK), PLANNED)
+
+
+@pytest.mark.parametrize(
+    ("status", "logged"),
+    [(None, "failed"), (400, "failed"), (299, "unknown"), (300, "failed"), (429, "failed")],
+)
+async def test_a_ynab_refusal_completes_the_row_as_failed_and_only_a_2xx_as_unknown(status, logged):
+    plan_id = str(uuid.uuid4())
+    said = "YNAB refused the change: the category is hidden."
+
+    async def apply(client, snapshot, change):
+        raise YnabError(said, status=status)
+
+    with pytest.raises(ToolError) as refused:
+        await write(apply, plan_id)
+
+    op = await the_row(plan_id)
+    assert (op.status, op.undo_data) == (logged, PLANNED)
+    if logged == "failed":
+        assert op.error == said
+        assert str(refused.value) == f"{said} Nothing was changed (operation {op.pk} is logged as failed)."
+    else:
+        assert op.error == str(refused.value) == oplog.unknown_message(op, CHECK)

@@ -28,6 +28,16 @@ def watched_dirs() -> list[Path]:
     return [settings.BASE_DIR / app for app in settings.INSTALLED_APPS if (settings.BASE_DIR / app).is_dir()]
 
 
+def address_served(addrport: str | None) -> tuple[str, int]:
+    """(host, port) from the command line's `[address:]port`; PORT on 127.0.0.1 when not given."""
+    if not addrport:
+        return "127.0.0.1", settings.PORT
+    match = _ADDRPORT.match(addrport)
+    if match is None:
+        raise CommandError(f"{addrport!r} is not a port or address:port.")
+    return match["host"] or "127.0.0.1", int(match["port"])
+
+
 def serve_on(port: int) -> None:
     """Make `port` the service's own address, here and in the processes started from here."""
     os.environ["PORT"] = str(port)  # the reloader's worker reads its settings afresh
@@ -48,7 +58,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, addrport: str | None = None, use_reloader: bool = True, **options) -> None:
-        host, port = self._parse_addrport(addrport)
+        host, port = address_served(addrport)
         serve_on(port)
         uvicorn.run(
             "avenir_site.asgi:application",
@@ -60,12 +70,3 @@ class Command(BaseCommand):
             log_level="info",
             timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
         )
-
-    @staticmethod
-    def _parse_addrport(addrport: str | None) -> tuple[str, int]:
-        if not addrport:
-            return "127.0.0.1", settings.PORT
-        match = _ADDRPORT.match(addrport)
-        if match is None:
-            raise CommandError(f"{addrport!r} is not a port or address:port.")
-        return match["host"] or "127.0.0.1", int(match["port"])

@@ -1,8 +1,0 @@
-"""WSGI entry point, for tools that expect one. The service itself runs on ASGI (asgi.py)."""
-
-import os
-
-from django.core.wsgi import get_wsgi_application
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
-application = get_wsgi_application()

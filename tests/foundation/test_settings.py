@@ -1,0 +1,96 @@
+"""Settings read the environment once, at start-up: a malformed value stops the service with one
+line naming the variable and what to give, never a guess (avenir_site/settings.py)."""
+
+from __future__ import annotations
+
+import runpy
+import stat
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from avenir_site import settings as settings_module
+
+KEY_A = "a" * 32
+KEY_B = "b" * 40
+
+
+def settings_under(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict:
+    """The settings module's values, executed afresh with `env` added to the environment."""
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(settings_module.__file__)
+
+
+@pytest.mark.parametrize(
+    ("env", "refusal"),
+    [
+        ({"DEBUG": "maybe"}, "DEBUG must be 1 or 0 (or true/false), not 'maybe'."),
+        ({"PORT": "80a"}, "PORT must be a whole number, not '80a'."),
+        ({"PORT": "0"}, "PORT must be at least 1, not 0."),
+        ({"AVENIR_MCP_CODES_TO": "Robot"}, "AVENIR_MCP_CODES_TO must be agent or person, not 'robot'."),
+        (
+            {"AVENIR_MCP_REQUEST_STATE_KEYS": f"{KEY_A},too-short"},
+            "Each AVENIR_MCP_REQUEST_STATE_KEYS entry needs 32 bytes or more.",
+        ),
+    ],
+)
+def test_a_malformed_value_stops_start_up_with_one_line_saying_what_to_give(monkeypatch, env, refusal):
+    with pytest.raises(ImproperlyConfigured) as refused:
+        settings_under(monkeypatch, **env)
+
+    assert str(refused.value) == refusal
+
+
+def test_well_formed_values_are_read_as_given(monkeypatch):
+    values = settings_under(
+        monkeypatch,
+        DEBUG=" Yes ",
+        AVENIR_MCP_WRITE="off",
+        PORT=" ",  # blank: the default
+        AVENIR_MCP_FRESHNESS_SECONDS="7",
+        ALLOWED_HOSTS=" budget.example , ,127.0.0.1",
+        AVENIR_MCP_CODES_TO="PERSON",
+        AVENIR_MCP_REQUEST_STATE_KEYS=f"{KEY_A}, {KEY_B}",
+    )
+
+    assert (values["DEBUG"], values["AVENIR_MCP_WRITE"], values["PORT"]) == (True, False, 8000)
+    assert values["AVENIR_MCP_FRESHNESS_SECONDS"] == 7
+    assert values["ALLOWED_HOSTS"] == ["budget.example", "127.0.0.1"]
+    assert values["AVENIR_MCP_CODES_TO"] == "person"
+    assert values["AVENIR_MCP_REQUEST_STATE_KEYS"] == [KEY_A, KEY_B]  # the first seals, both unseal
+
+
+def test_without_keys_the_request_state_key_comes_from_the_secret_key(monkeypatch):
+    monkeypatch.delenv("AVENIR_MCP_REQUEST_STATE_KEYS", raising=False)
+    one = settings_under(monkeypatch, DJANGO_SECRET_KEY="one secret")
+    other = settings_under(monkeypatch, DJANGO_SECRET_KEY="another secret")
+
+    assert one["SECRET_KEY"] == "one secret"
+    [key] = one["AVENIR_MCP_REQUEST_STATE_KEYS"]
+    assert len(key) == 64
+    assert other["AVENIR_MCP_REQUEST_STATE_KEYS"] != [key]
+
+
+def test_postgresql_gets_none_of_the_sqlite_options(monkeypatch):
+    values = settings_under(monkeypatch, DATABASE_URL="postgres://avenir:secret@db.example:5433/avenir")
+
+    database = values["DATABASES"]["default"]
+    assert (database["ENGINE"], database["HOST"], database["PORT"]) == (
+        "django.db.backends.postgresql",
+        "db.example",
+        5433,
+    )
+    assert "init_command" not in database.get("OPTIONS", {})
+    assert "NAME" not in database.get("TEST", {})
+
+
+def test_a_checkout_makes_its_secret_key_once_readable_by_its_owner_only(monkeypatch, tmp_path):
+    local_secret_key = settings_under(monkeypatch)["_local_secret_key"]
+    monkeypatch.setitem(local_secret_key.__globals__, "LOCAL_DIR", tmp_path / "local")
+
+    first, again = local_secret_key(), local_secret_key()
+
+    assert first == again
+    assert len(first) >= 50
+    assert stat.S_IMODE((tmp_path / "local" / "secret_key").stat().st_mode) == 0o600

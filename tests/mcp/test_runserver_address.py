@@ -1,0 +1,66 @@
+"""`manage.py runserver [address:]port`: which address it serves, and the service's own URL
+following that port (the process itself is tested in test_runserver.py)."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from avenir_site.management.commands.runserver import address_served, serve_on
+
+
+@pytest.mark.parametrize(
+    ("addrport", "served"),
+    [
+        ("9000", ("127.0.0.1", 9000)),
+        ("0.0.0.0:8080", ("0.0.0.0", 8080)),
+        ("[::1]:9001", ("[::1]", 9001)),
+        ("budget.local:80", ("budget.local", 80)),
+    ],
+)
+def test_it_serves_the_address_given(addrport, served):
+    assert address_served(addrport) == served
+
+
+def test_without_an_address_it_serves_port_on_this_machine_only(settings):
+    settings.PORT = 8123
+
+    assert address_served(None) == ("127.0.0.1", 8123)
+
+
+def test_a_malformed_address_stops_it_with_one_line_before_anything_is_served():
+    with pytest.raises(CommandError) as refused:
+        call_command("runserver", "localhost:http", "--noreload")
+
+    assert str(refused.value) == "'localhost:http' is not a port or address:port."
+
+
+def test_the_port_served_becomes_the_services_own_address_and_its_sandboxs(settings, monkeypatch):
+    monkeypatch.setenv("PORT", "8000")
+    settings.AVENIR_MCP_SELF_URL_GIVEN = False
+    settings.YNAB_IS_EMBEDDED_SANDBOX = True
+
+    serve_on(9010)
+
+    assert (settings.PORT, settings.AVENIR_MCP_SELF_URL) == (9010, "http://127.0.0.1:9010")
+    assert settings.AVENIR_MCP_YNAB_URL == "http://127.0.0.1:9010/sandbox/v1"
+
+
+@pytest.mark.parametrize(
+    ("self_url_given", "embedded", "own_url"),
+    [(True, True, "https://budget.example"), (False, False, "http://127.0.0.1:9011")],
+)
+def test_an_address_or_a_ynab_given_in_the_settings_stays_as_given(
+    settings, monkeypatch, self_url_given, embedded, own_url
+):
+    monkeypatch.setenv("PORT", "8000")
+    settings.AVENIR_MCP_SELF_URL_GIVEN = self_url_given
+    settings.YNAB_IS_EMBEDDED_SANDBOX = embedded
+    settings.AVENIR_MCP_SELF_URL = "https://budget.example"
+    settings.AVENIR_MCP_YNAB_URL = "https://api.ynab.com/v1"
+
+    serve_on(9011)
+
+    assert settings.PORT == 9011
+    assert own_url == settings.AVENIR_MCP_SELF_URL
+    assert settings.AVENIR_MCP_YNAB_URL == "https://api.ynab.com/v1"
