@@ -162,6 +162,18 @@ def _insert_unless_id_taken(candidate: str, fields: dict[str, Any]) -> Operation
         raise
 
 
+async def _update_pending(op: Operation, changes: dict[str, Any]) -> Operation:
+    """Write `changes` to `op`'s row only while it is `pending`, and to `op` itself.
+
+    Raises `RuntimeError` (a caller's bug) if the row is no longer pending."""
+    updated = await Operation.objects.filter(pk=op.pk, status=Status.PENDING).aupdate(**changes)
+    if updated != 1:
+        raise RuntimeError(f"Operation {op.pk} is not pending: it was completed already.")
+    for field, value in changes.items():
+        setattr(op, field, value)
+    return op
+
+
 async def complete(
     op: Operation,
     *,
@@ -187,12 +199,7 @@ async def complete(
         changes["error"] = error
     if undoable is not None:
         changes["undoable"] = undoable
-    updated = await Operation.objects.filter(pk=op.pk, status=Status.PENDING).aupdate(**changes)
-    if updated != 1:
-        raise RuntimeError(f"Operation {op.pk} is not pending: it was completed already.")
-    for field, value in changes.items():
-        setattr(op, field, value)
-    return op
+    return await _update_pending(op, changes)
 
 
 async def keep_pending(op: Operation, *, error: str, undo_data: StoredUndo = None) -> Operation:
@@ -202,12 +209,7 @@ async def keep_pending(op: Operation, *, error: str, undo_data: StoredUndo = Non
     changes: dict[str, Any] = {"error": error}
     if undo_data is not None:
         changes["undo_data"] = stored_undo_data(undo_data)
-    updated = await Operation.objects.filter(pk=op.pk, status=Status.PENDING).aupdate(**changes)
-    if updated != 1:
-        raise RuntimeError(f"Operation {op.pk} is not pending: it was completed already.")
-    for field, value in changes.items():
-        setattr(op, field, value)
-    return op
+    return await _update_pending(op, changes)
 
 
 async def settle(
