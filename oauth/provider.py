@@ -13,7 +13,6 @@ import logging
 from urllib.parse import urlsplit
 
 from asgiref.sync import sync_to_async
-from django.db import DatabaseError
 from django.utils import timezone
 from mcp.server.auth.provider import (
     AccessToken,
@@ -39,7 +38,7 @@ from oauth.models import (
     OAuthGrant,
     OAuthToken,
 )
-from tools.auth import LAST_USED_RESOLUTION, Principal
+from tools.auth import Principal, record_last_use
 from tools.models import hash_token
 
 logger = logging.getLogger(__name__)
@@ -282,19 +281,14 @@ async def principal_of_access_token(presented: str) -> Principal | None:
 
 
 async def _record_grant_use(grant: OAuthGrant) -> None:
-    now = timezone.now()
-    if grant.last_used_at is not None and now - grant.last_used_at < LAST_USED_RESOLUTION:
-        return
-    try:
-        await OAuthGrant.objects.filter(pk=grant.pk).aupdate(last_used_at=now)
-        await OAuthClient.objects.filter(pk=grant.client_id).aupdate(last_used_at=now)
-    except DatabaseError:
-        # A busy database must not turn away a valid token; the next request retries.
-        logger.warning("Could not record the last use of OAuth grant %s", grant.pk, exc_info=True)
+    """The grant's and its client's last use, at most once per `LAST_USED_RESOLUTION`."""
+    await record_last_use(
+        OAuthGrant.objects.filter(pk=grant.pk), grant.last_used_at, f"OAuth grant {grant.pk}"
+    )
+    await record_last_use(
+        OAuthClient.objects.filter(pk=grant.client_id), grant.last_used_at, f"OAuth client {grant.client_id}"
+    )
 
 
 async def _record_client_use(client_pk: int) -> None:
-    try:
-        await OAuthClient.objects.filter(pk=client_pk).aupdate(last_used_at=timezone.now())
-    except DatabaseError:
-        logger.warning("Could not record the last use of OAuth client %s", client_pk, exc_info=True)
+    await record_last_use(OAuthClient.objects.filter(pk=client_pk), None, f"OAuth client {client_pk}")

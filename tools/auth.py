@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import DatabaseError
+from django.db.models import QuerySet
 from django.utils import timezone
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context
@@ -131,17 +132,20 @@ async def authenticate(presented: str) -> Principal | None:
     token = await McpToken.objects.active().filter(token_hash=hash_token(presented)).afirst()
     if token is None:
         return None
-    await _record_use(token)
+    await record_last_use(McpToken.objects.filter(pk=token.pk), token.last_used_at, f"MCP token {token.pk}")
     return Principal.of_token(token)
 
 
-async def _record_use(token: McpToken) -> None:
+async def record_last_use(rows: QuerySet[Any], last_used_at: datetime | None, what: str) -> None:
+    """Set `last_used_at` of `rows` to now, unless `last_used_at` (what the caller read) is
+    within `LAST_USED_RESOLUTION`; None means always. `what` names the rows in the log.
+
+    A busy database must not turn away a valid credential: a failed write is logged, and the
+    next request retries. The async ORM runs the write in Django's worker thread."""
     now = timezone.now()
-    if token.last_used_at is not None and now - token.last_used_at < LAST_USED_RESOLUTION:
+    if last_used_at is not None and now - last_used_at < LAST_USED_RESOLUTION:
         return
     try:
-        # The async ORM runs the write in Django's worker thread, off the event loop.
-        await McpToken.objects.filter(pk=token.pk).aupdate(last_used_at=now)
+        await rows.aupdate(last_used_at=now)
     except DatabaseError:
-        # A busy database must not turn away a valid token; the next request retries.
-        logger.warning("Could not record the last use of MCP token %s", token.pk, exc_info=True)
+        logger.warning("Could not record the last use of %s", what, exc_info=True)
