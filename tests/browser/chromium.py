@@ -98,3 +98,20 @@ class PageProblems:
     def _failed(self, page: Page, request: Request) -> None:
         if request.resource_type in STATIC_FILES:
             self._add(page, f"static file failed ({request.failure}): {request.url}")
+
+
+@dataclass(frozen=True)
+class OwnerLogin:
+    """An owner with a password, for the tests that type it into the admin's login form (the
+    other tests get a session cookie: hashing a password costs about a second here)."""
+
+    username: str
+    password: str
+
+
+async def submit_login_form(page: Page, login: OwnerLogin, *, password: str | None = None) -> None:
+    """Fill the admin's login form on `page` as `login` (with another `password` if given) and
+    submit it."""
+    await page.get_by_label("Username").fill(login.username)
+    await page.get_by_label("Password").fill(login.password if password is None else password)
+    await page.get_by_role("button", name="Log in").click()

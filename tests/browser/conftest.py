@@ -112,6 +112,14 @@ def owner() -> User:
     return User.objects.create_superuser(username=f"owner-{uuid.uuid4().hex[:10]}", password=None)
 
 
+@pytest.fixture
+def owner_login() -> chromium.OwnerLogin:
+    """An owner with a password, to type into the login form."""
+    login = chromium.OwnerLogin(f"owner-{uuid.uuid4().hex[:10]}", uuid.uuid4().hex)
+    User.objects.create_superuser(username=login.username, password=login.password)
+    return login
+
+
 async def log_in(context: BrowserContext, user: User, base_url: str) -> None:
     """Give the browser `user`'s session cookie, as after a successful login (the login form
     itself is tested once, in test_admin_login)."""

@@ -7,16 +7,13 @@ native client: the browser is sent there with the code, and the SDK reads it fro
 
 from __future__ import annotations
 
-import uuid
-from dataclasses import dataclass
-
 import httpx2
 import pytest
-from django.contrib.auth.models import User
 from mcp.shared.auth import AuthorizationCodeResult
 from playwright.async_api import Page, expect
 
 from oauth.models import OAuthGrant
+from tests.browser.chromium import OwnerLogin, submit_login_form
 from tests.helpers.oauth import (
     MemoryStorage,
     Pkce,
@@ -87,33 +84,17 @@ async def test_deny_sends_access_denied_and_no_code(owner_page: Page, live_servi
     assert not await OAuthGrant.objects.filter(client__client_id=client.client_id).aexists()
 
 
-@dataclass(frozen=True)
-class Owner:
-    username: str
-    password: str
-
-
-@pytest.fixture
-def owner_with_password() -> Owner:
-    """The owner with a password, to type into the login form on the way to the consent page."""
-    owner = Owner(f"owner-{uuid.uuid4().hex[:10]}", uuid.uuid4().hex)
-    User.objects.create_superuser(username=owner.username, password=owner.password)
-    return owner
-
-
 class OwnerInChromium:
     """The SDK's redirect and callback handlers: the authorization URL opens in Chromium, the
     owner logs in with the admin's form and answers; the code comes back through the listener."""
 
-    def __init__(self, page: Page, owner: Owner, callback: LoopbackCallback, *, read_only: bool) -> None:
+    def __init__(self, page: Page, owner: OwnerLogin, callback: LoopbackCallback, *, read_only: bool) -> None:
         self.page, self.owner, self.callback, self.read_only = page, owner, callback, read_only
 
     async def redirect_handler(self, authorization_url: str) -> None:
         page = self.page
         await page.goto(authorization_url)
-        await page.get_by_label("Username").fill(self.owner.username)
-        await page.get_by_label("Password").fill(self.owner.password)
-        await page.get_by_role("button", name="Log in").click()
+        await submit_login_form(page, self.owner)
         await expect(page.get_by_role("heading", level=1)).to_contain_text("Allow Browser connector to read")
         if self.read_only:
             await page.get_by_label("Read only").check()
@@ -126,9 +107,9 @@ class OwnerInChromium:
 
 @pytest.mark.parametrize("mode", ["2026-07-28", "legacy"])
 async def test_the_sdk_client_signs_in_with_the_owner_answering_in_chromium(
-    page: Page, owner_with_password: Owner, live_service, settings, mode
+    page: Page, owner_login: OwnerLogin, live_service, settings, mode
 ):
-    owner = owner_with_password
+    owner = owner_login
     settings.AVENIR_MCP_WRITE = True
     storage = MemoryStorage()
     async with LoopbackCallback() as callback:
