@@ -14,10 +14,11 @@ from typing import Any
 
 import anyio
 from mcp import Client
-from mcp.types import CallToolResult, ElicitResult
+from mcp.types import CallToolResult
 
 from avenir_site.mcp_server import local_server
 from sandbox.models import Category, MonthCategory, Plan
+from tests.helpers.confirmations import answering
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import sandbox_call
 from tests.undo import budget_undo  # registers the framework tests' handler
@@ -34,17 +35,6 @@ BUDGETS_TOOL = budget_undo.TOOL
 # --- agents ------------------------------------------------------------------------------------
 
 
-def answering(action: str, value: object = True):
-    """An elicitation callback giving one answer: accept with `value`, decline or cancel."""
-
-    async def callback(_context, _params) -> ElicitResult:
-        if action == "accept":
-            return ElicitResult(action="accept", content={"value": value})
-        return ElicitResult(action=action)
-
-    return callback
-
-
 @asynccontextmanager
 async def agent(
     mode: str = LEGACY, *, answer: str | None = None, principal: Principal = PERSON
@@ -52,7 +42,7 @@ async def agent(
     """An agent in memory on the catalog's server; `answer` None = a client that cannot ask."""
     options: dict[str, Any] = {"mode": mode}
     if answer is not None:
-        options["elicitation_callback"] = answering(answer)
+        options["elicitation_callback"] = answering(answer, True)
     with anyio.fail_after(60):
         async with Client(local_server(principal), **options) as client:
             yield client
