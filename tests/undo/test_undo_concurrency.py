@@ -76,10 +76,14 @@ async def test_fifty_concurrent_attempts_to_spend_one_code_apply_the_change_once
 
         results = await concurrently(*[lambda: client.call_tool("apply_categories", with_code)] * 50)
 
-    applied = [r.structured_content for r in results if not r.is_error]
+    answered = [r.structured_content["status"] for r in results if not r.is_error]
     refused = [r.content[0].text for r in results if r.is_error]
-    assert [answer["status"] for answer in applied] == ["applied"]
-    assert len(refused) == 49
+    # One call spends the code and applies. Every other call is refused for the spent code, or,
+    # when it reads the plan after the change landed, finds nothing left to do (nothing is
+    # asked, spent or written then): the order depends on timing, the outcome does not.
+    assert answered.count("applied") == 1
+    assert set(answered) <= {"applied", "nothing_to_do"}
+    assert len(answered) + len(refused) == 50
     assert all(text.endswith(messages.CODE_REFUSED) for text in refused)
     writes = await writes_after(mark)
     assert [(entry.method, entry.path.rsplit("/", 1)[-1]) for entry in writes] == [("PATCH", "transactions")]
