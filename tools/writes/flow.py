@@ -431,7 +431,7 @@ def _not_applied_answer(
         snapshot.plan_id,
         change.fields,
         status=decision.outcome,
-        message=decision.message or messages.DECLINED,
+        message=decision.message,
         preview=decision.preview if asked else None,
         confirmation=decision.code_for_agent if asked else None,
     )
