@@ -11,6 +11,7 @@ from django.test import Client as DjangoClient
 
 from confirmations import codes
 from confirmations.codes import Binding, Kind
+from confirmations.views import pending_page_url
 
 PAGE = "/admin/confirmations/pending/"
 API = "/api/confirmations"
@@ -128,4 +129,12 @@ def test_the_api_lists_what_waits_for_staff_without_the_code(waiting):
 
 def test_the_api_answers_401_without_a_session_and_403_to_non_staff(waiting):
     assert DjangoClient().get(API).status_code == 401
-    assert logged_in(staff=False).get(API).status_code == 403
+    refused = logged_in(staff=False).get(API)
+    assert (refused.status_code, refused.json()) == (403, {"detail": "Pending confirmations are for staff."})
+
+
+@pytest.mark.parametrize("self_url", ["https://budget.example.org", "https://budget.example.org/"])
+def test_the_pages_address_given_to_the_person_has_one_slash_whatever_the_setting(settings, self_url):
+    settings.AVENIR_MCP_SELF_URL = self_url
+
+    assert pending_page_url() == "https://budget.example.org/admin/confirmations/pending/"
