@@ -66,6 +66,17 @@ def test_the_admin_index_links_to_the_page_for_staff():
     assert f'href="{PAGE}"' in response.content.decode()
 
 
+def test_another_apps_page_lists_that_app_alone_and_the_login_page_lists_nothing():
+    owner = DjangoClient()
+    owner.force_login(User.objects.create_superuser(username=f"o-{uuid.uuid4().hex[:12]}", password="x"))
+    on_auth = owner.get("/admin/auth/")
+    assert [app["app_label"] for app in on_auth.context["app_list"]] == ["auth"]
+
+    login = DjangoClient().get("/admin/login/")
+    assert login.status_code == 200
+    assert PAGE not in login.content.decode()
+
+
 @pytest.mark.parametrize("client_of", [lambda: DjangoClient(), lambda: logged_in(staff=False)])
 def test_the_page_is_refused_to_anyone_but_staff(client_of, waiting):
     response = client_of().get(PAGE)
