@@ -59,6 +59,26 @@ def test_the_page_lists_what_waits_for_staff_without_the_code(waiting):
     assert code not in page
 
 
+def test_the_page_names_the_plan_the_kind_and_the_time_left_of_each(monkeypatch):
+    now = [1_000.0]
+    store = codes.ConfirmationStore(clock=lambda: now[0])
+    monkeypatch.setattr(codes, "store", store)
+    plan_id = f"de{uuid.uuid4().hex}"
+    binding = Binding("c" * 64, plan_id, "set_category_budget", "token:41")
+    store.issue(Kind.CODE, binding, preview=PREVIEW, principal_name="Claude Desktop")
+    now[0] += 61
+    store.issue(Kind.QUESTION, binding, preview=PREVIEW, principal_name="Claude Desktop")
+
+    page = logged_in(staff=True).get(PAGE).content.decode()
+
+    assert page.count(f">{plan_id[:8]}…</td>") == 2  # the plan is not in this server's list: its id's start
+    code_row, question_row = page.split("<tr")[-2:]
+    assert "confirmation code (agent)" in code_row
+    assert "8 min 59 s" in code_row
+    assert "question in the client" in question_row
+    assert "10 min 00 s" in question_row
+
+
 def test_the_admin_index_links_to_the_page_for_staff():
     response = logged_in(staff=True).get("/admin/")
 
