@@ -84,6 +84,26 @@ def test_the_admin_index_links_to_the_page_for_staff():
 
     assert response.status_code == 200
     assert f'href="{PAGE}"' in response.content.decode()
+    # Listed as an app of its own with one view-only entry (a "View" link, no "Add"), in order.
+    [entry] = [app for app in response.context["app_list"] if app["app_label"] == "confirmations"]
+    assert entry == {
+        "name": "Confirmations",
+        "app_label": "confirmations",
+        "app_url": PAGE,
+        "has_module_perms": True,
+        "models": [
+            {
+                "name": "Pending confirmations",
+                "object_name": "PendingConfirmation",
+                "admin_url": PAGE,
+                "add_url": None,
+                "view_only": True,
+                "perms": {"view": True},
+            }
+        ],
+    }
+    names = [app["name"].lower() for app in response.context["app_list"]]
+    assert names == sorted(names)
 
 
 def test_another_apps_page_lists_that_app_alone_and_the_login_page_lists_nothing():
