@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from tools import oplog, settling
 from tools.logic.months import DateError, parse_date
+from tools.logic.text import one_line
 from tools.models import ConfirmedByName, Operation, StatusName
 from tools.plan_lookup import real_plan_id
 from tools.presenting import tool_result
@@ -97,7 +98,7 @@ async def list_operations(
         operations=[_entry(op) for op in found.operations],
         next_cursor=found.next_cursor,
     )
-    return tool_result(log, _one_line(log))
+    return tool_result(log, _summary(log))
 
 
 def _start_of(since_date: str | None) -> datetime | None:
@@ -122,11 +123,11 @@ def _entry(op: Operation) -> LoggedOperation:
         undoable=op.can_be_undone,
         undo_of=op.undo_of_id,
         undone_by=op.undone_by_id,
-        note=" ".join(op.error.split()) or None,
+        note=one_line(op.error) or None,
     )
 
 
-def _one_line(log: OperationLog) -> str:
+def _summary(log: OperationLog) -> str:
     count = len(log.operations)
     if count == 0:
         return f"No operations logged for plan {log.plan_id} with these filters."

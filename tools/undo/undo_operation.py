@@ -40,6 +40,7 @@ from tools import oplog, settling
 from tools.arguments import PlanIdArg, refusals
 from tools.logic.ids import check_id
 from tools.logic.refusal import Refusal, not_in_plan
+from tools.logic.text import one_line
 from tools.models import Operation
 from tools.plan_lookup import real_plan_id
 from tools.registry import write_tool
@@ -188,7 +189,7 @@ def why_not_undoable(op: Operation) -> str | None:
             "check list_operations again shortly."
         )
     if op.status == Status.FAILED:
-        landed = f" What happened: {' '.join(op.error.split())}" if op.error else ""
+        landed = f" What happened: {one_line(op.error)}" if op.error else ""
         return f"{name} failed, so it is not in effect and there is nothing to undo.{landed}"
     if not op.undoable:
         return f"{name} cannot be undone: {oplog.not_undoable_reason(op.tool)}."

@@ -50,8 +50,7 @@ class Command(BaseCommand):
         logger.info("avenir-mcp serving over stdio (%s), YNAB: %s", access, where)
         warm_up_stored_plans()  # a new session starts warm: one delta request, not an export
         settled = anyio.run(settling.settle_everything)  # what a stopped process left open, first
-        if settled:
-            logger.info("Settled %d operation(s) left pending or unknown", settled)
+        logger.info("Settled %d operation(s) left pending or unknown", settled)
         try:
             server.run("stdio")
         finally:
