@@ -12,7 +12,6 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from avenir_site.management.commands import tools_reference
-
 from avenir_site.management.commands.tools_reference import COMMAND, REFERENCE, render_reference
 
 ROOT = Path(settings.BASE_DIR)
@@ -67,7 +66,7 @@ def test_the_command_refuses_a_stale_reference_and_writes_the_registrys(tmp_path
     checked = tools_reference_command("--check")
 
     assert written == "Wrote docs/tools.md.\n"
-    assert reference.read_text(encoding="utf-8") == REFERENCE.read_text(encoding="utf-8") == render_reference()
+    assert reference.read_text(encoding="utf-8") == render_reference()
     assert checked == "docs/tools.md is up to date.\n"
 
 

@@ -73,7 +73,7 @@ def test_create_mcp_token_refuses_a_name_already_used():
 
 @pytest.mark.parametrize("name", ["   ", "x" * 101])
 def test_create_mcp_token_refuses_an_empty_or_too_long_name(name):
-    with pytest.raises(CommandError, match="Give a name of 1 to 100 characters."):
+    with pytest.raises(CommandError, match=r"Give a name of 1 to 100 characters\."):
         create_token(name)
 
     assert not McpToken.objects.filter(name__in=[name, name.strip()]).exists()
