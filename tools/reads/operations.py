@@ -12,12 +12,11 @@ from datetime import datetime
 from typing import Annotated
 
 from django.utils import timezone
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from tools import oplog, settling
-from tools.logic.months import DateError, parse_date
+from tools.logic.months import parse_date
 from tools.logic.text import one_line
 from tools.models import ConfirmedByName, Operation, StatusName
 from tools.plan_lookup import real_plan_id
@@ -104,10 +103,7 @@ async def list_operations(
 def _start_of(since_date: str | None) -> datetime | None:
     if since_date is None:
         return None
-    try:
-        return oplog.start_of_day(parse_date(since_date, field="since_date"))
-    except DateError as refusal:
-        raise ToolError(str(refusal)) from None
+    return oplog.start_of_day(parse_date(since_date, field="since_date"))
 
 
 def _entry(op: Operation) -> LoggedOperation:

@@ -37,7 +37,7 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from tools import oplog, settling
-from tools.arguments import PlanIdArg, refusals
+from tools.arguments import PlanIdArg
 from tools.logic.ids import check_id
 from tools.logic.refusal import Refusal, not_in_plan
 from tools.logic.text import one_line
@@ -111,8 +111,7 @@ async def undo_operation(
     names the undo's own operation id.
     """
     if operation_id is not None:
-        with refusals():
-            operation_id = check_id(operation_id, what="operation", source="list_operations")
+        operation_id = check_id(operation_id, what="operation", source="list_operations")
     plan = await real_plan_id(plan_id)
     await settling.settle_plan(plan)  # an unknown or pending outcome is settled from YNAB first
     undo = UndoWrite(await choose_target(plan, operation_id))
