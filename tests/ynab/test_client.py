@@ -277,3 +277,14 @@ async def test_the_client_never_shows_its_token_and_closes_only_what_it_opened()
     assert opened.is_closed
     await client.get_plans()  # a new connection pool for the next request
     assert client._http() is not opened
+
+
+async def test_a_plan_list_not_in_ynabs_shape_is_malformed_and_says_what_is_missing():
+    client = ynab_answering(lambda request: httpx.Response(200, json={"data": {"plans": [{"id": "p1"}]}}))
+
+    with pytest.raises(MalformedAnswer) as malformed:
+        await client.get_plans()
+
+    assert malformed.value.message.startswith(
+        "YNAB's answer for the plan list was not in the shape this service expects (missing 'name'); "
+    )
