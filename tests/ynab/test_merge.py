@@ -263,3 +263,28 @@ def test_an_export_not_in_ynabs_shape_is_refused_as_malformed_never_guessed(spoi
         f"YNAB's answer for the plan was not in the shape this service expects ({reason}); "
     )
     assert malformed.value.status == 200
+
+
+def test_many_changes_to_one_account_in_one_delta_keep_its_index_in_order():
+    world = pj.World()
+    world.put("accounts", pj.account("a0"))
+    for n in range(10):
+        world.put("transactions", pj.transaction(f"old{n}", "a0", date=f"2026-01-{n + 1:02d}", amount=-n))
+    world.commit()
+    snapshot = _fresh(world)
+    for n in range(30):  # an import: far more than a few bisections' worth
+        world.put(
+            "transactions", pj.transaction(f"new{n:02d}", "a0", date=f"2026-02-{n % 28 + 1:02d}", amount=n)
+        )
+    world.delete("transactions", "old3")
+    world.commit()
+
+    merged = apply_delta(snapshot, parse_plan_delta(world.delta_since(snapshot.server_knowledge)))
+
+    assert differences(merged, _fresh(world)) == []
+    assert index_errors(merged) == []
+    listed = [t.id for t in merged.transactions_in_account("a0")]
+    assert len(listed) == 39
+    assert "old3" not in listed
+    assert listed[:2] == ["new27", "new26"]
+    assert listed[-1] == "old0"

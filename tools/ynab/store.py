@@ -209,10 +209,7 @@ def stored_plans(base_url: str, token_tag: str) -> list[StoredPlan]:
 
 
 def _files() -> Iterator[Path]:
-    try:
-        yield from store_dir().glob(f"*{SUFFIX}")
-    except OSError:
-        return
+    return store_dir().glob(f"*{SUFFIX}")  # none when the folder is missing or not readable
 
 
 def _header_and_payload(
@@ -337,12 +334,6 @@ class Saver:
             keys = list(self._pending)
         for key in keys:
             self._save(key)
-
-    def forget(self) -> None:
-        self.wait()
-        with self._lock:
-            self._pending.clear()
-            self._saved_at.clear()
 
     def _save(self, key: tuple[str, str, str]) -> None:
         try:
