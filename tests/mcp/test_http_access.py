@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+
 import httpx
 import pytest
+from django.db.models import QuerySet
+from django.db.utils import OperationalError
 
 from tools.models import McpToken
 
@@ -120,3 +124,30 @@ def test_it_records_when_a_token_was_last_used_at_most_once_a_minute(live_servic
     assert row.last_used_at is None
     assert first_use is not None
     assert second_use == first_use
+
+
+def test_it_refuses_a_token_longer_than_any_it_issues_without_looking_it_up(live_service, issue_token):
+    _row, token = issue_token()
+
+    response = post_mcp(live_service.url, INITIALIZE, token=token + "x" * 200)
+
+    assert response.status_code == 401
+    assert 'error="invalid_token"' in response.headers["WWW-Authenticate"]
+
+
+def test_a_token_is_accepted_when_its_last_use_cannot_be_recorded(
+    live_service, issue_token, monkeypatch, caplog
+):
+    row, token = issue_token()
+
+    async def locked(self, **fields):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(QuerySet, "aupdate", locked)
+    with caplog.at_level(logging.WARNING, logger="tools.auth"):
+        response = post_mcp(live_service.url, INITIALIZE, token=token)
+    monkeypatch.undo()
+
+    assert response.status_code == 200
+    assert f"Could not record the last use of MCP token {row.pk}" in caplog.text
+    assert McpToken.objects.get(pk=row.pk).last_used_at is None  # the next request tries again
