@@ -108,10 +108,11 @@ class PreparedRows:
 
 
 def _marker(kind: type, index: int) -> str | date:
-    """A value no real argument has, standing for argument `index` while the query compiles."""
+    """A value no real argument has, standing for argument `index` while the query compiles
+    (with the characters LIKE escapes, so a lookup that escapes its value is refused)."""
     if kind is date:
         return date(1, 1, 1 + index)
-    return f"\x00prepared argument {index}\x00"
+    return f"\x00prepared argument {index} %_\\\x00"
 
 
 def _adapt(connection: Any, value: str | date) -> Any:
