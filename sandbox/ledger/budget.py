@@ -80,7 +80,8 @@ _AMOUNTS = PreparedRows(
         MonthCategory.objects.filter(plan_id=plan_id)
         .order_by()
         .values_list("category_id", Cast("month", CharField()), "budgeted", "activity")
-    )
+    ),
+    plain=True,
 )
 
 _KEPT_PLANS = 8

@@ -63,11 +63,15 @@ class PreparedRows:
     way the database takes dates) and must not change the query's shape: no list for
     `__in`, no None, no `iexact`/`contains` (which escape their value). Compiling checks
     that every argument became a parameter and refuses the query otherwise.
+
+    `plain=True` skips the converters, as `fetch` does, for long lists of plain columns
+    (numbers, text, dates: the database adapter already gives them as Python values).
     """
 
-    def __init__(self, build: Callable[..., QuerySet], *kinds: type) -> None:
+    def __init__(self, build: Callable[..., QuerySet], *kinds: type, plain: bool = False) -> None:
         self._build = build
         self._kinds = kinds or (str,)
+        self._plain = plain
         self._compiled: _Compiled | None = None  # one database (alias, vendor) per process
 
     def fetch(self, *arguments: str | date) -> list[tuple]:
@@ -81,6 +85,8 @@ class PreparedRows:
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()
+        if self._plain:
+            return rows
         converters = [
             (i, (*connection.ops.get_db_converters(column), *column.get_db_converters(connection)), column)
             for i, column in enumerate(compiled.columns)

@@ -28,6 +28,7 @@ def _since(plan_id: str, day: date):
 
 
 GOALS, MONTHS, SINCE = PreparedRows(_goals), PreparedRows(_months), PreparedRows(_since, str, date)
+PLAIN_SINCE = PreparedRows(_since, str, date, plain=True)  # plain columns: the adapter's values
 
 
 def test_rows_are_the_querysets_for_each_plan_and_argument():
@@ -42,6 +43,7 @@ def test_rows_are_the_querysets_for_each_plan_and_argument():
         assert MONTHS.fetch(home.id) == list(_months(home.id))
         for day in (home.first_month, home.this_month):
             assert SINCE.fetch(home.id, day) == list(_since(home.id, day))
+            assert PLAIN_SINCE.fetch(home.id, day) == list(_since(home.id, day))
     groceries = next(row for row in GOALS.fetch(first.id) if row[0] == first.groceries)
     assert groceries[1:] == ("Groceries", True, True, date(2026, 1, 1), snoozed)
     assert any(isinstance(state, dict) for _, _, state in MONTHS.fetch(first.id))  # JSON decoded
