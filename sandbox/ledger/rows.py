@@ -103,6 +103,11 @@ class PreparedRows:
             converted.append(tuple(values))
         return converted
 
+    @property
+    def alias(self) -> str:
+        """The database the query runs on (for `Model.from_db`)."""
+        return self._compile().alias
+
     def _compile(self) -> _Compiled:
         compiled = self._compiled
         if compiled is None:
