@@ -1,4 +1,4 @@
-"""tools.logic.assigned and assigned_words: budgeting and moving assigned money, and undoing it (pure)."""
+"""tools.logic.assigned: budgeting and moving assigned money, and undoing it (pure)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from tests.logic.month_plans import category, figures, group, month, plan
 from tools.logic.assigned import (
     AssignedUndo,
+    AssignedWords,
     Logged,
     assignments_now,
     budget_setting,
@@ -18,7 +19,6 @@ from tools.logic.assigned import (
     move_refusal,
     standing_together,
 )
-from tools.logic.assigned_words import AssignedWords
 from tools.logic.refusal import Refusal
 
 SEPT = date(2026, 9, 1)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import anyio
 import httpx
 import pytest
 
+from avenir_site.mcp_http import McpHttpApp
+from avenir_site.mcp_server import HttpServers
 from tools.models import McpToken
 
 INITIALIZE = {
@@ -120,3 +123,40 @@ def test_it_records_when_a_token_was_last_used_at_most_once_a_minute(live_servic
     assert row.last_used_at is None
     assert first_use is not None
     assert second_use == first_use
+
+
+@pytest.mark.parametrize(
+    ("host", "status"), [("app.localhost:8000", 401), ("[::1]", 401), ("example.com", 421)]
+)
+def test_with_debug_and_no_allowed_hosts_only_local_names_reach_mcp(live_service, settings, host, status):
+    settings.DEBUG, settings.ALLOWED_HOSTS = True, []  # Django's own fallback for a development machine
+
+    response = post_mcp(live_service.url, INITIALIZE, Host=host)
+
+    assert response.status_code == status  # 401: past the Host check, asked for a token
+
+
+@pytest.mark.anyio
+async def test_a_service_whose_sessions_cannot_run_fails_its_start_instead_of_serving_500s():
+    """The ASGI server starting the same application twice (its session managers run once per
+    instance): start-up fails with the reason, so the server stops rather than answer /mcp 500."""
+    service = McpHttpApp(HttpServers.build())
+    said: list[dict] = []
+
+    async def receive() -> dict:
+        return {
+            "type": "lifespan.shutdown"
+            if said and said[-1]["type"].endswith("complete")
+            else "lifespan.startup"
+        }
+
+    async def send(message: dict) -> None:
+        said.append(message)
+
+    with anyio.fail_after(30):
+        await service.serve_lifespan(receive, send)
+        said.clear()
+        await service.serve_lifespan(receive, send)
+
+    assert [message["type"] for message in said] == ["lifespan.startup.failed"]
+    assert "once per instance" in said[0]["message"]
