@@ -17,7 +17,9 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from tests.helpers.undo import Budgets, fresh, logged, set_assigned
+from tests.helpers.results import ok
+from tests.helpers.sandbox_side import inject
+from tests.helpers.undo import Budgets, agent, fresh, logged, set_assigned, undo
 from tools import oplog, settling
 from tools.models import Operation
 from tools.settling.judge import settler
@@ -176,3 +178,26 @@ def test_a_settler_without_async_settle_is_refused_when_registered():
         @settler("settling_incomplete")
         class Incomplete:
             def judge(self) -> None: ...
+
+
+async def test_an_undo_whose_answer_was_lost_before_it_landed_is_failed_and_can_be_tried_again(budgets):
+    await inject("drop_before_write", method="PATCH", path=rf"^/plans/{budgets.plan_id}/months/")
+    async with agent() as client:
+        first = ok(await undo(client, plan_id=budgets.plan_id, operation_id=budgets.op.pk))
+        lost = await undo(
+            client, plan_id=budgets.plan_id, operation_id=budgets.op.pk, confirmation=first["confirmation"]
+        )
+    assert lost.is_error
+    undo_row = await Operation.objects.aget(undo_of_id=budgets.op.pk)
+    assert undo_row.status == "unknown"
+
+    done = await settled(budgets, undo_row)
+
+    assert (done.status, done.settled_at is not None) == ("failed", True)
+    assert done.error == (
+        f"{PREFIX} the undo did not land: the 2 item(s) it was to restore are still as {budgets.op.pk} "
+        "left them; undo_operation can try again."
+    )
+    original = await fresh(budgets.op)
+    assert (original.status, original.undone_by_id) == ("applied", None)
+    assert await budgets.current() == budgets.after

@@ -314,3 +314,21 @@ async def test_an_adjustment_whose_answer_was_lost_is_found_and_deleted_again(li
     assert (op.status, await case.state()) == ("failed", start.state)
     assert op.error.startswith("Settled from YNAB's state: nothing was reconciled: the adjustment of +5.00 ")
     assert op.error.endswith(") and was deleted again, so the account is as before.")
+
+
+async def test_a_split_whose_transaction_was_deleted_since_stays_unknown(live_service):
+    case = await SCENARIOS["split_transaction"].case()
+    await sync_to_async(faults.inject)("drop_before_write", method=case.write_method, path=case.write_path)
+    async with connected(MODERN) as client:
+        assert (await write_made(case, client)).is_error  # no answer: the row is unknown
+    transaction_id = case.arguments["transaction_id"]
+    await ynab("DELETE", f"/plans/{case.plan_id}/transactions/{transaction_id}")  # the person, meanwhile
+
+    await settling.settle_plan(case.plan_id)
+
+    op = await Operation.objects.filter(plan_id=case.plan_id, tool="split_transaction").alatest("created_at")
+    assert (op.status, op.settled_at is not None) == ("unknown", True)
+    assert op.error == (
+        f"Settled from YNAB's state: transaction {transaction_id} was deleted since, so YNAB cannot tell "
+        "whether it was split."
+    )
