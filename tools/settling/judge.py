@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from tools.undo.handlers import UndoPlan, handler_for, load_handlers
+from tools.undo.handlers import UndoPlan, UndoRecord, handler_for, load_handlers
 
 if TYPE_CHECKING:
     from tools.models import Operation
@@ -156,7 +156,7 @@ class UndoSettler:
         if original is None or handler is None or original.undo_data is None:
             return cannot_tell(op)
         plan = handler.plan(snapshot, original)
-        restoring = int((op.undo_data or {}).get("restoring") or 0)
+        restoring = UndoRecord.from_json(op.undo_data).restoring or 0
         if plan.nothing_to_restore:
             said = f"{PREFIX} the undo landed: nothing of {original.pk} is left as it set it."
             return Settlement("applied", said, "all")
