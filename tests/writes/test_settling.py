@@ -332,3 +332,42 @@ async def test_a_split_whose_transaction_was_deleted_since_stays_unknown(live_se
         f"Settled from YNAB's state: transaction {transaction_id} was deleted since, so YNAB cannot tell "
         "whether it was split."
     )
+
+
+async def test_a_set_back_whose_answer_is_lost_is_read_back_next_round(budget, case):
+    op = await half_move_left_pending(budget, case)
+    get_ynab_client().sender.pacer.forget()
+    await source_fault("drop_before_write", budget)
+
+    await settling.settle_plan(budget.id)
+    after_one = await fresh(op)
+    settling.backoff.forget()  # the next round
+    await settling.settle_plan(budget.id)
+    after_two = await fresh(op)
+
+    assert (after_one.status, after_one.settled_at) == ("pending", None)
+    assert after_one.error.endswith("Setting Groceries back got no answer; the next round reads it back.")
+    assert (after_two.status, after_two.undo_data["outcome"]) == ("failed", "nothing_moved")
+    assert await both(budget) == AS_BEFORE
+
+
+async def test_a_source_changed_after_a_lost_first_write_stays_unknown_naming_the_amount_to_set(budget, case):
+    await source_fault("drop_after_write", budget)
+
+    async def unreadable() -> None:
+        await source_fault("status", budget, method="GET", status=500)
+
+    _result, op, _requests = await move_with_code(case, arm=unreadable)
+    assert op.status == "unknown"
+    await set_assigned(budget, budget.home.groceries, 60_000)  # the person changed it in YNAB
+
+    await settling.settle_plan(budget.id)
+
+    settled = await fresh(op)
+    assert (settled.status, settled.settled_at is not None) == ("unknown", True)
+    assert settled.error == (
+        "Settled from YNAB's state: YNAB cannot tell whether the move's first change landed: Groceries is "
+        "now 60.00 (neither 80.00 nor 50.00) and the other category is as before. If it had landed, set "
+        f"Groceries for {budget.month} to 90.00 in YNAB to put the move back."
+    )
+    assert (await both(budget))[0] == 60_000
