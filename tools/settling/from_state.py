@@ -20,13 +20,15 @@ from collections import Counter
 from tools.models import Operation
 from tools.presenting import account_name
 from tools.settling.judge import PREFIX, Settlement, settler
+from tools.writes.split_transaction import SplitRecord
 from tools.ynab import PlanSnapshot, YnabClient
 
 
 @settler("split_transaction")
 class SplitSettler:
     async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
-        transaction_id, wanted = op.subject["transaction_id"], op.subject["line_category_ids"]
+        logged = SplitRecord.from_json(op.undo_data)
+        transaction_id, wanted = logged.transaction_id, op.subject["line_category_ids"]
         transaction = snapshot.transactions.get(transaction_id)
         if transaction is None:
             said = (
@@ -38,7 +40,7 @@ class SplitSettler:
         if lines and Counter(line.category_id for line in lines) == Counter(wanted):
             said = f"{PREFIX} transaction {transaction_id} is split into its {len(wanted)} lines."
             return Settlement("applied", said, "all")
-        if not lines and transaction.category_id == op.undo_data["category_before"]:
+        if not lines and transaction.category_id == logged.category_before:
             said = f"{PREFIX} transaction {transaction_id} is not split, as before: nothing was changed."
             return Settlement("failed", said, "none")
         said = (
