@@ -11,12 +11,14 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from sandbox import faults
-from tests.writes.checks import latest_operation, standing
+from tests.writes.checks import latest_operation, standing, ynab
 from tests.writes.harness import MODERN, WriteCase, call, connected, content, error_text
 from tests.writes.households import Household
 from tests.writes.test_reconcile_account import reconciling
 from tools import settling
+from tools.logic.reconcile import ADJUSTMENT_MEMO, ADJUSTMENT_PAYEE
 from tools.models import Operation
+from tools.plan_lookup import today
 from tools.writes.assigned_pair import SET_BACK_WAIT_LIMIT
 from tools.ynab import get_ynab_client
 
@@ -119,3 +121,45 @@ async def test_an_adjustment_already_gone_when_deleted_again_counts_as_deleted(a
     assert op.status == "failed"
     # the sandbox answered 404 without deleting: YNAB would have had it gone already
     assert (await adjusting.state())[0] == start.state[0]
+
+
+async def adjustment_lost(adjusting: WriteCase, fault: str) -> Operation:
+    """The adjustment's POST gets no answer (`fault`): the row is unknown, nothing was marked."""
+    async with connected(MODERN) as client:
+        first = content(await call(client, adjusting))
+        await sync_to_async(faults.inject)(fault, method="POST", path=adjusting.write_path)
+        await call(client, adjusting, confirmation=first["confirmation"])
+    op = await latest_operation(adjusting)
+    assert op.status == "unknown"
+    return op
+
+
+async def test_an_adjustment_lost_before_it_was_entered_settles_failed(adjusting):
+    start = await standing(adjusting)
+    op = await adjustment_lost(adjusting, "drop_before_write")
+
+    done = await settled_later(adjusting, op)
+
+    assert (done.status, done.settled_at is not None) == ("failed", True)
+    assert done.error == (
+        "Settled from YNAB's state: no adjustment is in YNAB and nothing was reconciled: nothing changed."
+    )
+    assert await adjusting.state() == start.state
+
+
+async def test_two_transactions_that_could_be_the_lost_adjustment_leave_it_unknown_saying_what_to_check(
+    adjusting, home
+):
+    op = await adjustment_lost(adjusting, "drop_after_write")
+    account = home.home.checking
+    lookalike = {"account_id": account, "date": today().isoformat(), "amount": 5_000, "memo": ADJUSTMENT_MEMO}
+    await ynab("POST", f"/plans/{home.id}/transactions", json={"transaction": lookalike})  # the person
+
+    done = await settled_later(adjusting, op)
+
+    assert (done.status, done.settled_at is not None) == ("unknown", True)
+    assert done.error == (
+        "Settled from YNAB's state: YNAB cannot tell whether the adjustment landed: check find_transactions "
+        f"on Checking for a '{ADJUSTMENT_PAYEE}' dated {op.created_at.date().isoformat()}, and which "
+        "transactions are reconciled."
+    )
