@@ -22,7 +22,7 @@ from django.test import Client as DjangoClient
 from avenir_site.mcp_http import McpHttpApp
 from avenir_site.mcp_server import HttpServers
 from sandbox import faults
-from tests.writes.assigned_plans import BudgetHome, set_assigned
+from tests.writes.assigned_plans import BudgetHome, assigned, set_assigned
 from tests.writes.checks import before, write_made, ynab
 from tests.writes.fault_matrix import SCENARIOS
 from tests.writes.harness import MODERN, WriteCase, connected, content, error_text
@@ -371,3 +371,48 @@ async def test_a_source_changed_after_a_lost_first_write_stays_unknown_naming_th
         f"Groceries for {budget.month} to 90.00 in YNAB to put the move back."
     )
     assert (await both(budget))[0] == 60_000
+
+
+async def pending_half_move(
+    budget: BudgetHome, source: tuple[str, int, int], destination: tuple[str, int, int]
+):
+    """A move_money row this process left pending with its source lowered and its destination as
+    before (half of it in YNAB), as `assigned_pair` leaves one whose set-back could not be sent."""
+    categories = [{"category_id": c, "before": b, "after": a} for c, b, a in (source, destination)]
+    op = await oplog.begin(
+        plan_id=budget.id,
+        tool="move_money",
+        subject={"from_category_id": source[0], "to_category_id": destination[0]},
+        fingerprint="0" * 64,
+        preview="Move money?",
+        confirmed_by="code",
+        principal=Principal.local("settling test"),
+        undoable=True,
+        undo_data={"month": budget.month, "categories": categories},
+    )
+    oplog.finished_writing(op)
+    await set_assigned(budget, source[0], source[2])
+    return op
+
+
+async def test_a_second_half_move_waits_for_the_pause_a_first_set_back_met(budget):
+    h = budget.home
+    first = await pending_half_move(budget, (h.groceries, 80_000, 50_000), (h.dining, 120_000, 150_000))
+    second = await pending_half_move(budget, (h.rent, 20_000, 10_000), (h.dining, 120_000, 130_000))
+    await source_fault("status", budget, status=429, delay_ms=60_000)  # Retry-After: 60
+
+    try:
+        await settling.settle_plan(budget.id)
+        paused = get_ynab_client().sender.pacer.paused_until()
+    finally:
+        get_ynab_client().sender.pacer.forget()
+
+    one, two = await fresh(first), await fresh(second)
+    assert (one.status, two.status) == ("pending", "pending")
+    assert "Setting Groceries back failed (" in one.error
+    assert two.error == (
+        "Settled from YNAB's state: half of the move is in YNAB: Rent is 10.00 for "
+        f"{budget.month}, the other category as before. YNAB asked to wait (429); Rent is set back to 20.00 "
+        f"after {paused:%H:%M} UTC."
+    )
+    assert (await assigned(budget, h.rent), await assigned(budget, h.groceries)) == (10_000, 50_000)
