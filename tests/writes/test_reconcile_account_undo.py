@@ -90,7 +90,8 @@ async def test_an_adjustment_whose_delete_is_refused_is_said_and_a_later_undo_de
     )
     assert "Call undo_operation again to delete it." in text
     undo_row = await Operation.objects.aget(undo_of_id=answer["operation_id"])
-    assert (undo_row.status, undo_row.undo_data) == ("failed", {"cleared_ids": case.extra["to_reconcile"]})
+    assert undo_row.status == "failed"
+    assert sorted(undo_row.undo_data["cleared_ids"]) == sorted(case.extra["to_reconcile"])
 
     again, _questions = await undone(home, answer["operation_id"])
 
