@@ -1,7 +1,7 @@
 """The plumbing every sandbox endpoint shares: bearer auth, method dispatch, plan ids in
 paths, JSON in and out, YNAB's error envelope, and the old `/budgets` member names.
 
-A handler is a plain function `handler(call, **path_params) -> dict | Answer`; it raises
+A handler is a plain function `handler(call: SandboxRequest, **path_params) -> dict | Answer`; it raises
 `ApiError` for anything YNAB answers with an error. `route(get=..., post=...)` turns handlers
 into one Django view. A path parameter `plan_id` arrives resolved, as `plan` (a Plan).
 """
@@ -41,8 +41,8 @@ class Answer:
 
 
 @dataclass
-class Call:
-    """One request, as handlers see it."""
+class SandboxRequest:
+    """One request the sandbox received, as handlers see it (the client's side is `ApiCall`)."""
 
     request: HttpRequest
     legacy: bool
@@ -77,7 +77,7 @@ def route(**handlers: Handler) -> Callable[..., HttpResponse]:
 
     @csrf_exempt
     def view(request: HttpRequest, legacy: bool = False, **params: str) -> HttpResponse:
-        call = Call(request, legacy)
+        call = SandboxRequest(request, legacy)
         try:
             authenticate(request)
             handler = by_method.get(request.method or "")

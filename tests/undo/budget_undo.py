@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from tools.logic.assigned_words import AssignedWords
+from tools.logic.assigned import AssignedWords
 from tools.models import Operation
 from tools.undo.handlers import (
     Conflict,

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from tools.logic.assigned import AssignedNow, AssignedUndo, assignments_now, standing_together
-from tools.logic.assigned_words import AssignedWords
+from tools.logic.assigned import AssignedNow, AssignedUndo, AssignedWords, assignments_now, standing_together
 from tools.models import Operation
 from tools.undo.handlers import Conflict, UndoPlan, UndoRecord
 from tools.writes.assigned_pair import Pair, Step, write_pair

@@ -2,7 +2,7 @@
 (docs/tools.md#set_category_budget), and its undo (docs/undo.md#set_category_budget): the amount put back if
 it is still as the operation set it.
 
-The checks are `tools.logic.assigned`; the words `tools.logic.assigned_words`; the path
+The checks and the words are `tools.logic.assigned`; the path
 (plan read, question, log, request) is `tools.writes.flow`. One
 `PATCH /plans/{plan_id}/months/{month}/categories/{category_id}` with `budgeted` (YNAB sets,
 not adds). The log keeps the month and the category's assigned amount before and after:
@@ -26,8 +26,7 @@ from pydantic import Field
 
 from confirmations.preview import Preview
 from tools.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
-from tools.logic.assigned import AssignedChange, AssignedUndo, budget_setting
-from tools.logic.assigned_words import AssignedWords
+from tools.logic.assigned import AssignedChange, AssignedUndo, AssignedWords, budget_setting
 from tools.models import Operation
 from tools.plan_lookup import require_month, today
 from tools.presenting import money

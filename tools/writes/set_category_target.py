@@ -29,7 +29,7 @@ from pydantic import Field
 
 from confirmations.preview import Preview
 from tools.arguments import AmountValue, PlanIdArg, amount_arg, date_arg, id_arg
-from tools.logic.assigned_words import AssignedWords
+from tools.logic.assigned import AssignedWords
 from tools.logic.budget import is_card_payment
 from tools.logic.targets import (
     Target,
