@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+
 import anyio
 import httpx
 import pytest
+from django.db.models import QuerySet
+from django.db.utils import OperationalError
 
 from avenir_site.mcp_http import McpHttpApp
 from avenir_site.mcp_server import HttpServers
@@ -160,3 +164,30 @@ async def test_a_service_whose_sessions_cannot_run_fails_its_start_instead_of_se
 
     assert [message["type"] for message in said] == ["lifespan.startup.failed"]
     assert "once per instance" in said[0]["message"]
+
+
+def test_it_refuses_a_token_longer_than_any_it_issues_without_looking_it_up(live_service, issue_token):
+    _row, token = issue_token()
+
+    response = post_mcp(live_service.url, INITIALIZE, token=token + "x" * 200)
+
+    assert response.status_code == 401
+    assert 'error="invalid_token"' in response.headers["WWW-Authenticate"]
+
+
+def test_a_token_is_accepted_when_its_last_use_cannot_be_recorded(
+    live_service, issue_token, monkeypatch, caplog
+):
+    row, token = issue_token()
+
+    async def locked(self, **fields):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(QuerySet, "aupdate", locked)
+    with caplog.at_level(logging.WARNING, logger="tools.auth"):
+        response = post_mcp(live_service.url, INITIALIZE, token=token)
+    monkeypatch.undo()
+
+    assert response.status_code == 200
+    assert f"Could not record the last use of MCP token {row.pk}" in caplog.text
+    assert McpToken.objects.get(pk=row.pk).last_used_at is None  # the next request tries again

@@ -6,14 +6,17 @@ from __future__ import annotations
 import uuid
 from datetime import date
 
+import httpx
 import pytest
 from asgiref.sync import sync_to_async
 from mcp.server.mcpserver.exceptions import ToolError
 
+from sandbox.faults import inject
 from sandbox.ledger import create_plan
 from sandbox.models import Plan
 from tools import arguments, plan_lookup
 from tools.logic.refusal import Refusal
+from tools.ynab import client as ynab_client
 
 pytestmark = pytest.mark.anyio
 
@@ -103,6 +106,34 @@ async def test_an_omitted_plan_is_the_ynab_default_and_the_listing_is_reused(
     paths = [entry.path for entry in await ynab_requests()]
     assert paths.count("/sandbox/v1/plans") == 1  # the listing, once
     assert len(paths) == 3  # the listing, the full plan, one delta
+
+
+async def test_an_omitted_plan_when_ynab_refuses_the_listing_is_refused_with_ynabs_reason(
+    no_default_plan, settings, ynab_requests
+):
+    settings.AVENIR_MCP_DEFAULT_PLAN = None
+    await sync_to_async(inject)("status", method="GET", path="^/plans$", status=401)
+
+    with pytest.raises(ToolError) as refused:
+        await plan_lookup.open_plan(None)
+
+    assert str(refused.value).startswith("YNAB refused the token (401): it is invalid, expired or revoked.")
+    assert [entry.path for entry in await ynab_requests()] == ["/sandbox/v1/plans"]
+
+
+async def test_an_omitted_plan_for_a_token_that_sees_no_plan_says_to_create_one(
+    live_service, settings, monkeypatch
+):
+    settings.AVENIR_MCP_DEFAULT_PLAN = None
+    settings.AVENIR_MCP_YNAB_URL = "https://api.ynab.com/v1"  # mocked: a new YNAB account
+    settings.YNAB_API_KEY = f"token-without-plans-{uuid.uuid4()}"
+    no_plans = httpx.MockTransport(lambda request: httpx.Response(200, json={"data": {"plans": []}}))
+    monkeypatch.setattr(ynab_client, "_in_process", no_plans)  # for the client of that URL and key
+
+    with pytest.raises(ToolError) as refused:
+        await plan_lookup.open_plan(None)
+
+    assert str(refused.value) == "This YNAB token sees no plan: create one in YNAB, then call list_plans."
 
 
 async def test_the_real_plan_id_reads_the_plan_only_to_resolve_an_alias(demo_plan, settings, ynab_requests):

@@ -31,7 +31,7 @@ _REPLACEMENT = "\N{REPLACEMENT CHARACTER}"
 
 
 def safe_text(value: str | None, limit: int | None = 80) -> str | None:
-    """Untrusted text made safe to show on one line, at most `limit` characters.
+    """Untrusted text made safe to show on one line, at most `limit` (≥ 1) characters.
 
     Controls and line/paragraph separators become spaces, format characters are removed,
     whitespace runs collapse to one space, ends are trimmed; text longer than `limit` is
@@ -41,8 +41,6 @@ def safe_text(value: str | None, limit: int | None = 80) -> str | None:
     """
     if value is None:
         return None
-    if limit is not None and limit < 1:
-        raise ValueError(f"limit must be at least 1, not {limit}")
     if not (value.isascii() and value.isprintable()):  # the common case needs no per-character pass
         value = "".join(_shown_char(char) for char in value)
     return _cut(one_line(value), limit)
