@@ -44,7 +44,14 @@ from tools.logic.text import one_line
 from tools.models import Operation
 from tools.plan_lookup import real_plan_id
 from tools.registry import write_tool
-from tools.undo.handlers import UndoHandler, UndoPlan, handler_for, nothing_to_restore_message, undo_preview
+from tools.undo.handlers import (
+    UndoHandler,
+    UndoPlan,
+    UndoRecord,
+    handler_for,
+    nothing_to_restore_message,
+    undo_preview,
+)
 from tools.writes.flow import Applied, Change, Hold, WriteFailed, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
@@ -245,7 +252,7 @@ class UndoWrite:
             preview=undo_preview(plan),
             fields=fields,
             undoable=False,
-            undo_data={"undo_of": op.pk, "restoring": plan.restored},
+            undo_data=UndoRecord(undo_of=op.pk, restoring=plan.restored),
             check=UNKNOWN_CHECK,
             undo_of=op,
             hold=claim(op),

@@ -45,7 +45,7 @@ from tools.plan_lookup import require_month, today
 from tools.presenting import money
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, judged, settler
-from tools.undo.handlers import UndoPlan, undo_handler
+from tools.undo.handlers import UndoPlan, UndoRecord, undo_handler
 from tools.writes.assigned_pair import Pair, Step, write_pair
 from tools.writes.assigned_undo import move_undo_plan, put_back
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
@@ -206,7 +206,7 @@ class MoveMoneyUndo:
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> dict[str, Any]:
+    ) -> UndoRecord:
         return await put_back(client, snapshot, op, plan, check_hint=CHECK)
 
 

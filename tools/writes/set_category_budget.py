@@ -31,7 +31,7 @@ from tools.models import Operation
 from tools.plan_lookup import require_month, today
 from tools.presenting import money
 from tools.registry import write_tool
-from tools.undo.handlers import UndoPlan, undo_handler
+from tools.undo.handlers import UndoPlan, UndoRecord, undo_handler
 from tools.writes.assigned_undo import budget_undo_plan, put_back
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
@@ -141,5 +141,5 @@ class SetCategoryBudgetUndo:
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> dict[str, Any]:
+    ) -> UndoRecord:
         return await put_back(client, snapshot, op, plan, check_hint=CHECK)
