@@ -45,7 +45,7 @@ test: $(VENV)/.installed-dev
 # two mutants at a time. Starts afresh (mutmut copies the code).
 mutation: $(VENV)/.installed-dev
 	rm -rf mutants
-	$(BIN)/mutmut run --max-children 2
+	nice -n 10 $(BIN)/mutmut run --max-children 2
 	$(BIN)/mutmut results
 
 lint: $(VENV)/.installed-dev

@@ -8,7 +8,6 @@ the page appears on the index and in the sidebar like any other admin page.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin
@@ -20,23 +19,23 @@ from confirmations import views
 APP_LABEL = "confirmations"
 
 
-def _with_page(get_urls: Callable[[], list[URLPattern | URLResolver]]) -> Callable[[], list[Any]]:
-    def get_urls_with_page() -> list[URLPattern | URLResolver]:
-        page = admin.site.admin_view(views.pending_confirmations)
-        return [path("confirmations/pending/", page, name=views.PAGE_URL_NAME), *get_urls()]
-
-    return get_urls_with_page
+_admin_urls = admin.site.get_urls
+_admin_app_list = admin.site.get_app_list
 
 
-def _listing_page(get_app_list: Callable[..., list[dict[str, Any]]]) -> Callable[..., list[dict[str, Any]]]:
-    def get_app_list_with_page(request: HttpRequest, app_label: str | None = None) -> list[dict[str, Any]]:
-        app_list = get_app_list(request, app_label)
-        if request.user.is_active and request.user.is_staff and app_label in (None, APP_LABEL):
-            app_list.append(_app_entry())
-            app_list.sort(key=lambda app: app["name"].lower())
-        return app_list
+def urls_with_page() -> list[URLPattern | URLResolver]:
+    """The admin's URLs and the page's, in front."""
+    page = admin.site.admin_view(views.pending_confirmations)
+    return [path("confirmations/pending/", page, name=views.PAGE_URL_NAME), *_admin_urls()]
 
-    return get_app_list_with_page
+
+def app_list_with_page(request: HttpRequest, app_label: str | None = None) -> list[dict[str, Any]]:
+    """The admin's app list, with the page's entry for staff, in alphabetical order."""
+    app_list = _admin_app_list(request, app_label)
+    if request.user.is_active and request.user.is_staff and app_label in (None, APP_LABEL):
+        app_list.append(_app_entry())
+        app_list.sort(key=lambda app: app["name"].lower())
+    return app_list
 
 
 def _app_entry() -> dict[str, Any]:
@@ -58,5 +57,5 @@ def _app_entry() -> dict[str, Any]:
     }
 
 
-admin.site.get_urls = _with_page(admin.site.get_urls)
-admin.site.get_app_list = _listing_page(admin.site.get_app_list)
+admin.site.get_urls = urls_with_page
+admin.site.get_app_list = app_list_with_page

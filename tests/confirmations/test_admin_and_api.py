@@ -11,6 +11,7 @@ from django.test import Client as DjangoClient
 
 from confirmations import codes
 from confirmations.codes import Binding, Kind
+from confirmations.views import pending_page_url
 
 PAGE = "/admin/confirmations/pending/"
 API = "/api/confirmations"
@@ -58,11 +59,62 @@ def test_the_page_lists_what_waits_for_staff_without_the_code(waiting):
     assert code not in page
 
 
+def test_the_page_names_the_plan_the_kind_and_the_time_left_of_each(monkeypatch):
+    now = [1_000.0]
+    store = codes.ConfirmationStore(clock=lambda: now[0])
+    monkeypatch.setattr(codes, "store", store)
+    plan_id = f"de{uuid.uuid4().hex}"
+    binding = Binding("c" * 64, plan_id, "set_category_budget", "token:41")
+    store.issue(Kind.CODE, binding, preview=PREVIEW, principal_name="Claude Desktop")
+    now[0] += 61
+    store.issue(Kind.QUESTION, binding, preview=PREVIEW, principal_name="Claude Desktop")
+
+    page = logged_in(staff=True).get(PAGE).content.decode()
+
+    assert page.count(f">{plan_id[:8]}…</td>") == 2  # the plan is not in this server's list: its id's start
+    code_row, question_row = page.split("<tr")[-2:]
+    assert "confirmation code (agent)" in code_row
+    assert "8 min 59 s" in code_row
+    assert "question in the client" in question_row
+    assert "10 min 00 s" in question_row
+
+
 def test_the_admin_index_links_to_the_page_for_staff():
     response = logged_in(staff=True).get("/admin/")
 
     assert response.status_code == 200
     assert f'href="{PAGE}"' in response.content.decode()
+    # Listed as an app of its own with one view-only entry (a "View" link, no "Add"), in order.
+    [entry] = [app for app in response.context["app_list"] if app["app_label"] == "confirmations"]
+    assert entry == {
+        "name": "Confirmations",
+        "app_label": "confirmations",
+        "app_url": PAGE,
+        "has_module_perms": True,
+        "models": [
+            {
+                "name": "Pending confirmations",
+                "object_name": "PendingConfirmation",
+                "admin_url": PAGE,
+                "add_url": None,
+                "view_only": True,
+                "perms": {"view": True},
+            }
+        ],
+    }
+    names = [app["name"].lower() for app in response.context["app_list"]]
+    assert names == sorted(names)
+
+
+def test_another_apps_page_lists_that_app_alone_and_the_login_page_lists_nothing():
+    owner = DjangoClient()
+    owner.force_login(User.objects.create_superuser(username=f"o-{uuid.uuid4().hex[:12]}", password="x"))
+    on_auth = owner.get("/admin/auth/")
+    assert [app["app_label"] for app in on_auth.context["app_list"]] == ["auth"]
+
+    login = DjangoClient().get("/admin/login/")
+    assert login.status_code == 200
+    assert PAGE not in login.content.decode()
 
 
 @pytest.mark.parametrize("client_of", [lambda: DjangoClient(), lambda: logged_in(staff=False)])
@@ -128,4 +180,12 @@ def test_the_api_lists_what_waits_for_staff_without_the_code(waiting):
 
 def test_the_api_answers_401_without_a_session_and_403_to_non_staff(waiting):
     assert DjangoClient().get(API).status_code == 401
-    assert logged_in(staff=False).get(API).status_code == 403
+    refused = logged_in(staff=False).get(API)
+    assert (refused.status_code, refused.json()) == (403, {"detail": "Pending confirmations are for staff."})
+
+
+@pytest.mark.parametrize("self_url", ["https://budget.example.org", "https://budget.example.org/"])
+def test_the_pages_address_given_to_the_person_has_one_slash_whatever_the_setting(settings, self_url):
+    settings.AVENIR_MCP_SELF_URL = self_url
+
+    assert pending_page_url() == "https://budget.example.org/admin/confirmations/pending/"

@@ -86,9 +86,18 @@ def test_true_and_one_are_different_values():
 
 
 @pytest.mark.parametrize(
-    "subject",
-    [{"amount": 1.5}, {"amounts": [1, 2.0]}, {1: "not a string key"}, {"when": object()}],
+    ("plan_id", "subject", "refusal"),
+    [
+        ("p", {"amount": 1.5}, "floats cannot be fingerprinted (use integer milliunits): 1.5"),
+        ("p", {"amounts": [1, 2.0]}, "floats cannot be fingerprinted (use integer milliunits): 2.0"),
+        ("p", {1: "not a string key"}, "subject keys must be strings, not int: 1"),
+        ("p", {"when": {3}}, "set cannot be fingerprinted: {3}"),
+        (7, {"amount": 1}, "plan_id must be a string, not int"),
+        ("p", [{"amount": 1}], "a subject is a dict, not list"),
+    ],
 )
-def test_it_refuses_what_cannot_be_fingerprinted_faithfully(subject):
-    with pytest.raises(TypeError):
-        fingerprint("p", subject)
+def test_it_refuses_what_cannot_be_fingerprinted_faithfully_and_says_why(plan_id, subject, refusal):
+    """A tool that built such a subject has a bug: it fails loudly, naming what it passed."""
+    with pytest.raises(TypeError) as refused:
+        fingerprint(plan_id, subject)
+    assert str(refused.value) == refusal

@@ -8,11 +8,11 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from mcp.types import ElicitResult, InputRequiredResult
+from mcp.types import ElicitResult, InputRequiredResult, ListRootsResult
 
 from confirmations import messages
 from confirmations.codes import ConfirmationStore, Kind
-from confirmations.confirm import CONFIRM_SCHEMA
+from confirmations.confirm import CONFIRM_INPUT_KEY, CONFIRM_SCHEMA
 from confirmations.fingerprint import fingerprint
 from tests.confirmations.write_server import TOOL, build_server
 from tests.helpers.confirmations import ADD, START, answering
@@ -195,11 +195,16 @@ async def test_an_answer_cannot_be_given_by_another_principal(store, budget_row)
     assert await budget_row.assigned() == START
 
 
-async def test_a_retry_without_an_answer_counts_as_dismissed(server, store, budget_row):
+@pytest.mark.parametrize(
+    "responses",
+    [{}, {CONFIRM_INPUT_KEY: ListRootsResult(roots=[])}],
+    ids=["no answer", "not a form's answer"],
+)
+async def test_a_retry_without_the_forms_answer_counts_as_dismissed(server, store, budget_row, responses):
     async with Client(server, mode=MODERN, elicitation_callback=answering("cancel")) as client:
         with anyio.fail_after(10):
             first = await first_round(client, budget_row.args)
-            result = await answer(client, budget_row.args, first.request_state, {})
+            result = await answer(client, budget_row.args, first.request_state, responses)
 
     assert result.structured_content["status"] == "confirmation_required"
     assert [item.kind for item in store.pending()] == [Kind.CODE]

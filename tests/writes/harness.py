@@ -111,8 +111,7 @@ async def _declined(case: WriteCase, mode: str, person: Person) -> None:
         result = await call(client, case)
     answer = content(result)
     assert (answer["status"], answer["message"]) == ("declined", messages.DECLINED)
-    assert answer["operation_id"] is None
-    assert answer["confirmation"] is None
+    assert (answer["operation_id"], answer["preview"], answer["confirmation"]) == (None, None, None)
     assert len(person.questions) == 1
     await expect_nothing_written(case, start)
 

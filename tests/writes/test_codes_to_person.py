@@ -62,6 +62,12 @@ async def test_the_result_keeps_the_preview_holds_no_code_and_says_where_the_per
     assert answer["preview"] == f"Budget Dining Out for {case.arguments['month']}-01: 120.00 → 150.00?"
     assert answer["message"] == messages.person_code_message(_page_url())
     assert f"pending confirmations page ({_page_url()})" in answer["message"]
+    assert answer["message"] == (  # the documented sentence, word for word
+        "Nothing has changed yet. Show the preview to the person: if they agree, they will find the "
+        f"confirmation code on the admin's pending confirmations page ({_page_url()}) and must give it to "
+        "you; only then repeat this call with the same arguments plus confirmation set to that code "
+        "(it works once, within 10 minutes). You cannot get the code yourself."
+    )
     assert summary(result) == answer["message"]  # then the structured content, as compact JSON
     assert code not in json.dumps(answer)
     assert code not in result.content[0].text

@@ -89,6 +89,27 @@ async def test_a_failure_apply_understands_completes_the_row_as_it_says_and_is_t
     )
 
 
+@pytest.mark.parametrize("outcome", ["failed", "unknown", "pending"])
+async def test_a_failure_that_landed_in_part_names_its_operation_and_leaves_the_row_as_apply_says(outcome):
+    """`names_operation`: the person may have to look the operation up or undo it, so the error
+    ends with its id; `pending` leaves the row open, still being put back (settling closes it)."""
+    plan_id = str(uuid.uuid4())
+    landed = {"landed": ["source"], "source_to_set": 80_000}
+    said = "Tennis moved, but Savings could not be set: putting Tennis back did not work yet."
+
+    async def apply(client, snapshot, change):
+        raise WriteFailed(said, outcome=outcome, undo_data=landed, names_operation=True)
+
+    with pytest.raises(ToolError) as refused:
+        await write(apply, plan_id)
+
+    op = await the_row(plan_id)
+    expected = f"{said} The log keeps this as operation {op.pk} ({outcome})."
+    assert str(refused.value) == expected
+    assert (op.status, op.error, op.undo_data) == (outcome, expected, landed)
+    assert (op.completed_at is None) == (outcome == "pending")
+
+
 async def test_a_bug_after_the_row_began_leaves_it_unknown_with_the_planned_undo_data_and_propagates(caplog):
     plan_id = str(uuid.uuid4())
 

@@ -342,7 +342,7 @@ async def _confirmed_write(
     snapshot = await open_plan(plan_id)
     change = build(snapshot)
     if change.nothing_to_do is not None:
-        return _nothing_to_do(result, snapshot, change)
+        return _nothing_to_do(result, snapshot, change, change.nothing_to_do)
     decision = await ask(
         ctx,
         tool=tool,
@@ -381,7 +381,7 @@ async def unconfirmed_write(
         snapshot = await open_plan(plan_id)
         change = build(snapshot)
         if change.nothing_to_do is not None:
-            return _nothing_to_do(result, snapshot, change)
+            return _nothing_to_do(result, snapshot, change, change.nothing_to_do)
         write = LoggedWrite(principal_of(ctx), tool, snapshot, change, result)
         return await write.run(apply, confirmed_by=Operation.ConfirmedBy.NONE, preview=render(change.preview))
 
@@ -415,8 +415,9 @@ async def _rebuild(plan_id: str, build: Build, decision: Decision) -> tuple[Plan
     return snapshot, change
 
 
-def _nothing_to_do(result: type[WriteResult], snapshot: PlanSnapshot, change: Change) -> CallToolResult:
-    message = change.nothing_to_do or "Nothing to change."
+def _nothing_to_do(
+    result: type[WriteResult], snapshot: PlanSnapshot, change: Change, message: str
+) -> CallToolResult:
     return write_answer(result, snapshot.plan_id, change.fields, status=change.outcome, message=message)
 
 
@@ -431,9 +432,9 @@ def _not_applied_answer(
         snapshot.plan_id,
         change.fields,
         status=decision.outcome,
-        message=decision.message or messages.DECLINED,
+        message=decision.message,
         preview=decision.preview if asked else None,
-        confirmation=decision.code_for_agent if asked else None,
+        confirmation=decision.code_for_agent,
     )
 
 
