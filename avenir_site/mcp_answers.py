@@ -12,9 +12,9 @@
   input schema with pydantic's multi-line text; here they are one line naming the argument
   and what to give (`tools.presenting.argument_refusal`). A crash stays the SDK's generic
   `Error executing tool <name>` (details only in the server log).
-- `prompts/get`: an unknown prompt, a missing argument or a refused one (a prompt raising
-  `ToolError`, e.g. an unknown plan) is an invalid-params error with one clear sentence,
-  not an internal error with a traceback in the log.
+- `prompts/get`: an unknown prompt, an unknown or missing argument, or a refused one (a
+  prompt raising `Refusal` or `ToolError`, e.g. an unknown plan) is an invalid-params error
+  with one clear sentence, not an internal error with a traceback in the log.
 - `completion/complete`: ids by name prefix (`tools.completion`), for every prompt and
   resource template argument named `plan_id`, `account_id` or `category_id`.
 - `logging/setLevel` (protocols before 2026-07-28): accepted. avenir-mcp sends clients no
@@ -23,12 +23,15 @@
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
+from mcp.server.mcpserver.prompts import Prompt
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INVALID_PARAMS,
@@ -96,10 +99,19 @@ class AvenirServer(MCPServer):
                 code=INVALID_PARAMS,
                 message=f"No prompt {quoted(name, 60)}; prompts/list gives the prompts ({known}).",
             )
+        given = arguments or {}
+        known = [argument.name for argument in prompt.arguments or ()]
+        unknown = [argument for argument in given if argument not in known]
+        if unknown:
+            raise MCPError(
+                code=INVALID_PARAMS,
+                message=f"The {name} prompt has no argument {' or '.join(unknown)}; "
+                f"it takes {', '.join(known) or 'none'}.",
+            )
         missing = [
             argument.name
             for argument in prompt.arguments or ()
-            if argument.required and not (arguments or {}).get(argument.name)
+            if argument.required and not given.get(argument.name)
         ]
         if missing:
             them = "it" if len(missing) == 1 else "them"
@@ -107,25 +119,25 @@ class AvenirServer(MCPServer):
                 code=INVALID_PARAMS,
                 message=f"The {name} prompt needs {' and '.join(missing)}; give {them} and ask again.",
             )
+        return await super().get_prompt(name, arguments, context)
+
+    def add_prompt(self, prompt: Prompt) -> None:
+        """`prompt`, its refusals answered as invalid params: the SDK would wrap them as a crash."""
+        super().add_prompt(prompt.model_copy(update={"fn": _refusals_answered(prompt.fn)}))
+
+
+def _refusals_answered(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """`fn`, with a refusal (`Refusal`, `ToolError`) raised as the invalid-params error the
+    client gets, carrying exactly its sentence (the SDK passes `MCPError` on unchanged)."""
+
+    @functools.wraps(fn)
+    async def answered(**arguments: Any) -> Any:
         try:
-            return await super().get_prompt(name, arguments, context)
-        except ValueError as error:
-            refused = _tool_error_in(error)
-            if refused is None:
-                raise
+            return await fn(**arguments)
+        except (Refusal, ToolError) as refused:
             raise MCPError(code=INVALID_PARAMS, message=str(refused)) from None
 
-
-def _tool_error_in(error: BaseException) -> Exception | None:
-    """The refusal (`Refusal`, `ToolError`) behind the SDK's wrapping of a prompt's failure, if one is."""
-    seen = error.__cause__
-    while seen is not None:
-        if isinstance(seen, Refusal) or (
-            isinstance(seen, ToolError) and not isinstance(seen, UnexpectedToolError)
-        ):
-            return seen
-        seen = seen.__cause__
-    return None
+    return answered
 
 
 async def _set_level(ctx: ServerRequestContext[Any], params: SetLevelRequestParams) -> EmptyResult:

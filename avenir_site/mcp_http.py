@@ -81,7 +81,7 @@ class McpHttpApp:
         phase = "startup"
         try:
             async with self.running(), anyio.create_task_group() as background:
-                warm_up_stored_plans()
+                ynab.warm_up()  # the stored plans load in the background
                 background.start_soon(settling.keep_settling)
                 await send({"type": "lifespan.startup.complete"})
                 if started is not None:
@@ -138,14 +138,6 @@ class AnswerEnd:
     async def finish(self) -> None:
         if self.started and not self.complete:
             await self.send({"type": "http.response.body", "body": b"", "more_body": False})
-
-
-def warm_up_stored_plans() -> None:
-    """Start loading the stored plans of the configured YNAB; a failure only costs a full load."""
-    try:
-        ynab.warm_up()
-    except Exception:
-        logger.exception("Could not start loading the stored plans (each loads in full when used)")
 
 
 def host_or_origin_refusal(headers: Headers) -> Response | None:

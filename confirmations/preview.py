@@ -10,7 +10,8 @@ everywhere the change is shown: the elicitation form's message, the `preview` of
     … and 3 more                                  <- only when there are more than 20
     Only YNAB itself can undo a split; undo_operation cannot.   <- notes, one per line
 
-Every piece is kept to one line (line breaks inside become spaces), so text that came
+Every piece is kept to one line (`tools.logic.text.one_line`: line breaks inside become
+spaces), so text that came
 from a bank cannot forge extra lines in what the person is asked to approve. Cleaning
 names (control characters, 80-character cut) is the tool's job, per docs/conventions.md#bank-text-is-data.
 """
@@ -18,6 +19,8 @@ names (control characters, 80-character cut) is the tool's job, per docs/convent
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from tools.logic.text import one_line
 
 MAX_ITEM_LINES = 20
 ITEM_BULLET = "- "
@@ -47,8 +50,3 @@ def render(preview: Preview) -> str:
         text_lines.append(f"… and {len(preview.lines) - len(shown)} more")
     text_lines += [one_line(note) for note in preview.notes]
     return "\n".join(text_lines)
-
-
-def one_line(text: str) -> str:
-    """`text` with every line break (including U+2028/U+2029, VT, FF, NEL) turned into a space."""
-    return " ".join(text.splitlines())

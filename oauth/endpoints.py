@@ -185,16 +185,15 @@ class HashedSecretAuthenticator(ClientAuthenticator):
         client = await self.provider.get_client(client_id)
         if client is None:
             raise AuthenticationError("Invalid client_id")
+        # Registration leaves three methods (the SDK's handler refuses private_key_jwt).
         method = client.token_endpoint_auth_method
         if method == "none":
             return client
         if method == "client_secret_basic":
             presented = _basic_secret(request.headers.get("authorization", ""), client_id)
-        elif method == "client_secret_post":
+        else:  # client_secret_post
             posted = form.get("client_secret")
             presented = posted if isinstance(posted, str) else None
-        else:
-            raise AuthenticationError(f"Unsupported auth method: {method}")
         if not presented or not await self.provider.client_secret_matches(client_id, presented):
             raise AuthenticationError("Invalid client_secret")
         return client

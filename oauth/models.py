@@ -83,10 +83,6 @@ class OAuthClient(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    @property
-    def revoked(self) -> bool:
-        return self.revoked_at is not None
-
     def secret_matches(self, presented: str) -> bool:
         return bool(self.secret_hash) and secrets.compare_digest(self.secret_hash, hash_token(presented))
 

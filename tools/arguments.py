@@ -10,8 +10,8 @@ Each type is an `Annotated` type to use in a tool's signature with the tool's ow
 The schema checks types and ranges (`limit` 1-200, list lengths, text lengths); ids,
 months, dates and amounts are plain strings there and are checked in the tool body by the
 helpers below (`id_arg`, `check_ids`, `month_arg`, `date_arg`, `window_args`, `amount_arg`,
-`given_text`), so a bad one gets a one-line `ToolError` that says what to give, rather than
-a schema error. `refusals()` turns the logic layer's argument errors into such `ToolError`s.
+`given_text`), so a bad one gets a one-line `Refusal` that says what to give, rather than
+a schema error (`avenir_site.mcp_answers` turns it into the tool's error result).
 What needs the plan itself (an account that must exist, a month it must have) is
 `tools.plan_lookup`'s.
 """
@@ -19,12 +19,10 @@ What needs the plan itself (an account that must exist, a month it must have) is
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from datetime import date
 from typing import Annotated
 
-from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field, StrictFloat, StrictInt, StrictStr
 
 from tools.logic.ids import check_id
@@ -112,23 +110,9 @@ ID_SOURCES = {
 }
 
 
-@contextmanager
-def refusals() -> Iterator[None]:
-    """Inside it, the logic layer's argument errors become one-line `ToolError`s.
-
-    They already say what to give instead; this only changes their kind, so the SDK
-    reports them to the agent as a tool error (`isError`) rather than as a crash.
-    """
-    try:
-        yield
-    except Refusal as refusal:
-        raise ToolError(str(refusal)) from None
-
-
 def id_arg(value: str, *, what: str) -> str:
     """`value` when it fits the id pattern, else a refusal pointing to where ids come from."""
-    with refusals():
-        return check_id(value, what=what, source=ID_SOURCES.get(what))
+    return check_id(value, what=what, source=ID_SOURCES.get(what))
 
 
 def check_ids(
@@ -145,7 +129,7 @@ def check_ids(
     for value in values:
         value = id_arg(value, what=what)
         if value in checked and not merge_duplicates:
-            raise ToolError(f"{what.capitalize()} {quoted(value, 40)} is listed twice; give it once.")
+            raise Refusal(f"{what.capitalize()} {quoted(value, 40)} is listed twice; give it once.")
         checked[value] = None
     return tuple(checked)
 
@@ -155,14 +139,12 @@ def month_arg(text: str, today: date) -> date:
 
     Checks the form only; `require_month` checks it against the plan once it is read.
     """
-    with refusals():
-        return resolve_month(text, today)
+    return resolve_month(text, today)
 
 
 def date_arg(text: str, *, field: str) -> date:
     """A strict `YYYY-MM-DD` date; the refusal names `field`."""
-    with refusals():
-        return parse_date(text, field=field)
+    return parse_date(text, field=field)
 
 
 def window_args(
@@ -183,8 +165,7 @@ def window_args(
 
 def check_window_dates(since: date, until: date) -> tuple[date, date]:
     """`(since, until)` when in order and at most 366 days apart, else a one-line refusal."""
-    with refusals():
-        check_window(since, until)
+    check_window(since, until)
     return since, until
 
 
@@ -192,7 +173,7 @@ def _date_or_default(text: str | None, field: str, default: date | None) -> date
     if text is not None:
         return date_arg(text, field=field)
     if default is None:
-        raise ToolError(f"{field} is required: give a date as YYYY-MM-DD.")
+        raise Refusal(f"{field} is required: give a date as YYYY-MM-DD.")
     return default
 
 
@@ -212,15 +193,13 @@ def amount_arg(value: str | int | float, *, field: str = "amount") -> int:
     if isinstance(value, float):
         text = repr(value)
         if not math.isfinite(value) or "e" in text or "E" in text:
-            raise ToolError(f'{field} {quoted(value)} is not a plain decimal number: give it like "-42.50".')
+            raise Refusal(f'{field} {quoted(value)} is not a plain decimal number: give it like "-42.50".')
         value = text
-    with refusals():
-        return parse_amount(value, field=field)
+    return parse_amount(value, field=field)
 
 
 def given_text(value: str | None, *, field: str, max_length: int) -> str | None:
     """Text the agent gives (a search, a name), trimmed and checked; None stays None."""
     if value is None:
         return None
-    with refusals():
-        return clean_given_text(value, field=field, max_length=max_length)
+    return clean_given_text(value, field=field, max_length=max_length)

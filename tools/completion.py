@@ -31,6 +31,7 @@ from mcp.types import (
 
 from tools import ynab
 from tools.logic.accounts import listed_accounts
+from tools.logic.refusal import Refusal
 from tools.plan_lookup import open_plan, plan_listing
 
 logger = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ async def complete(
     chosen_plan = (context.arguments or {}).get("plan_id") if context is not None else None
     try:
         named = await candidates(chosen_plan or None)
-    except (ToolError, ynab.YnabError) as error:
+    except (Refusal, ToolError, ynab.YnabError) as error:
         logger.info("Nothing to complete %s with: %s", argument.name, error)
         return Completion(values=[], total=0, has_more=False)
     found = [identifier for identifier, name in named if _matches(argument.value, identifier, name)]

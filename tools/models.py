@@ -53,10 +53,6 @@ class McpToken(models.Model):
     def read_only(self) -> bool:
         return self.scope == self.SCOPE_READ
 
-    @property
-    def revoked(self) -> bool:
-        return self.revoked_at is not None
-
     @classmethod
     def issue(cls, name: str, *, read_only: bool = False) -> tuple[McpToken, str]:
         """Create a token; returns the row and the plaintext, which is never stored."""
@@ -70,9 +66,9 @@ class McpToken(models.Model):
         return token, plaintext
 
     def revoke(self) -> None:
-        if self.revoked_at is None:
-            self.revoked_at = timezone.now()
-            self.save(update_fields=["revoked_at"])
+        """Refuse the token from now on; a token revoked already keeps the time it was."""
+        McpToken.objects.filter(pk=self.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.refresh_from_db(fields=["revoked_at"])
 
 
 class YnabRequest(models.Model):

@@ -202,14 +202,11 @@ async def complete(
     return await _update_pending(op, changes)
 
 
-async def keep_pending(op: Operation, *, error: str, undo_data: StoredUndo = None) -> Operation:
+async def keep_pending(op: Operation, *, error: str, undo_data: UndoData | Mapping[str, Any]) -> Operation:
     """Leave `op` `pending` with what is known so far: a change half in YNAB that this service
-    is still working to close (settling finishes it). Raises `RuntimeError` (a caller's bug) if
-    the row is no longer pending."""
-    changes: dict[str, Any] = {"error": error}
-    if undo_data is not None:
-        changes["undo_data"] = stored_undo_data(undo_data)
-    return await _update_pending(op, changes)
+    is still working to close (settling finishes it, from `undo_data`: what landed). Raises
+    `RuntimeError` (a caller's bug) if the row is no longer pending."""
+    return await _update_pending(op, {"error": error, "undo_data": stored_undo_data(undo_data)})
 
 
 async def settle(
@@ -217,13 +214,12 @@ async def settle(
 ) -> bool:
     """Record what YNAB's own state says of a `pending` or `unknown` operation (`tools.settling`).
 
-    `status` is `applied`, `failed` or `unknown` (YNAB cannot tell: it keeps `unknown`);
+    `status` is `applied`, `failed` or `unknown` (YNAB cannot tell: it keeps `unknown`), or
+    `pending` (a settler's `Settlement.status`, typed to those four);
     `error` says what landed; `final` False leaves the row to be settled again (a half
     change still being put back keeps `pending`). Conditional on the row still being as
     `op` was read (status, not settled): True when this call made the change.
     """
-    if status not in (*COMPLETED_STATUSES, Status.PENDING):
-        raise ValueError(f"An operation settles as applied, failed, unknown or pending, not {status!r}.")
     now = timezone.now()
     changes: dict[str, Any] = {"status": status, "error": error}
     if final:
@@ -271,11 +267,10 @@ async def claim_for_undo(op_id: str, undo_op: Operation) -> bool:
 async def release_undo_claim(op_id: str, undo_op: Operation, *, status: str) -> bool:
     """Give back a claim whose undo wrote nothing: the operation returns to `status`.
 
-    `status` is what the operation was when claimed (`applied` or `unknown`). Only the claim
-    of `undo_op` is released; True when it was.
+    `status` is what the operation was when claimed (`applied` or `unknown`: only an operation
+    in effect can be claimed, `target_of` and settling pass nothing else). Only the claim of
+    `undo_op` is released; True when it was.
     """
-    if status not in Operation.IN_EFFECT:
-        raise ValueError(f"A released operation is applied or unknown again, not {status!r}.")
     claimed = Operation.objects.filter(pk=op_id, status=Status.UNDONE, undone_by=undo_op)
     return await claimed.aupdate(status=status, undone_by=None) == 1
 

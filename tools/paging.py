@@ -59,13 +59,12 @@ class Page(Generic[T]):
 def paginate(
     items: Sequence[T] | Iterable[T], *, limit: int, cursor: str | None, query: Mapping[str, Any]
 ) -> Page[T]:
-    """The page of `items` that `cursor` points to (the first without one), `limit` long.
+    """The page of `items` that `cursor` points to (the first without one), `limit` long (1 to
+    `MAX_PAGE`: every tool bounds its limit argument so).
 
     A sequence is sliced (and `total` given); any other iterable is consumed only as far as
     the page needs plus one item, so a lazy newest-first walk stops early.
     """
-    if not 1 <= limit <= MAX_PAGE:
-        raise ValueError(f"limit must be 1 to {MAX_PAGE}, not {limit}")
     offset = 0 if cursor is None else read_cursor(OFFSET_CURSOR, cursor, query)
     if isinstance(items, Sequence):
         window, total = tuple(items[offset : offset + limit + 1]), len(items)

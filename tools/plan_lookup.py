@@ -2,7 +2,7 @@
 
 The order every read tool follows (docs/conventions.md#refusals-and-failures): check what the arguments alone
 show (ids, months, dates, windows, duplicates) with the `*_arg` helpers of `tools.arguments`,
-which raise `ToolError` before anything is sent; then `await open_plan(plan_id)` (at most one
+which raise `Refusal` before anything is sent; then `await open_plan(plan_id)` (at most one
 YNAB request once warm, none within the freshness window); then check what needs the plan
 (`require_account`, `require_month`, ...).
 

@@ -96,11 +96,6 @@ def category_name(snapshot: PlanSnapshot, category_id: str | None) -> str | None
     return name(category.name) if category is not None else None
 
 
-def group_name(snapshot: PlanSnapshot, group_id: str | None) -> str:
-    group = snapshot.category_groups.get(group_id) if group_id else None
-    return name(group.name) if group is not None else ""
-
-
 def payee_name(snapshot: PlanSnapshot, payee_id: str | None) -> str:
     """The payee's name, "" when there is none."""
     payee = snapshot.payees.get(payee_id) if payee_id else None
@@ -120,9 +115,8 @@ def tool_result(result: BaseModel, text: str) -> CallToolResult:
 
 def readable(result: CallToolResult) -> CallToolResult:
     """`result` with everything in its text too: the summary line, then the structured content
-    as compact JSON (no indentation). A result without structured content is left as it is."""
-    if result.structured_content is None:
-        return result
+    as compact JSON (no indentation). Every tool has an output schema (`tools.registry`), so the
+    SDK hands over structured content with every result."""
     summary = " ".join(block.text for block in result.content if isinstance(block, TextContent))
     text = (
         f"{summary}\n{compact_json(result.structured_content)}"

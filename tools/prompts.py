@@ -72,7 +72,7 @@ def register_prompts(server: MCPServer, *, tools: Collection[str]) -> None:
         "classify_pending": caller.sees("suggest_categories"),
         "monthly_review": caller.sees("get_monthly_summary"),
         "reconcile": caller.sees("reconcile_account") or caller.sees("list_accounts", "find_transactions"),
-        "plan_next_month": caller.sees("get_category_balances", "get_monthly_summary"),
+        "plan_next_month": caller.sees("get_category_balances", "get_monthly_summary", "forecast_balance"),
     }
     for prompt_name, title, build in _PROMPTS:
         if offered[prompt_name]:
@@ -249,21 +249,9 @@ def _plan_next_month(caller: Caller) -> Callable[..., Awaitable[str]]:
         """Plan next month: what is coming, and what to assign until Ready to Assign is zero."""
         snapshot = await open_plan(plan_id)
         month = month_arg("next", today()).isoformat()
-        if caller.sees("forecast_balance"):
-            coming = (
-                "Call `forecast_balance` (3 months ahead, its default); show me its assumptions and run "
-                "it again with my corrections."
-            )
-        else:
-            coming = _seen_tools_sentence(
-                caller,
-                [
-                    ("list_scheduled_transactions", "for what is due in the coming weeks"),
-                    ("get_spending_trends", "for what a month usually costs"),
-                ],
-            )
         steps = _steps(
-            coming,
+            "Call `forecast_balance` (3 months ahead, its default); show me its assumptions and run "
+            "it again with my corrections.",
             f"`get_underfunded_targets` with month {month} for the targets still needing money."
             if caller.sees("get_underfunded_targets")
             else None,
@@ -287,12 +275,6 @@ def _plan_next_month(caller: Caller) -> Callable[..., Awaitable[str]]:
         )
 
     return plan_next_month
-
-
-def _seen_tools_sentence(caller: Caller, uses: list[tuple[str, str]]) -> str | None:
-    """`Call `a` for x and `b` for y.`, with only the tools the caller sees."""
-    seen = [f"`{tool}` {why}" for tool, why in uses if caller.sees(tool)]
-    return f"Call {_listed(seen)}." if seen else None
 
 
 _PROMPTS: tuple[tuple[str, str, Callable[[Caller], Callable[..., Awaitable[str]]]], ...] = (

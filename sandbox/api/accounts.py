@@ -6,7 +6,7 @@ from typing import Any
 
 from sandbox import ledger
 from sandbox.api.fields import Body
-from sandbox.api.http import Answer, Call, not_found
+from sandbox.api.http import Answer, SandboxRequest, not_found
 from sandbox.api.params import changed, since
 from sandbox.models import Account, Plan
 from sandbox.serialize.accounts import ACCOUNT_FIELDS, account
@@ -15,21 +15,21 @@ from sandbox.serialize.money import MoneyFormat
 CREATABLE_TYPES = ("checking", "savings", "cash", "creditCard", "otherAsset", "otherLiability")
 
 
-def list_accounts(call: Call, plan: Plan) -> dict[str, Any]:
+def list_accounts(call: SandboxRequest, plan: Plan) -> dict[str, Any]:
     knowledge = plan.server_knowledge
     rows = changed(Account.objects.filter(plan=plan), since(call)).values(*ACCOUNT_FIELDS)
     money = MoneyFormat(plan.currency_format)
     return {"accounts": [account(row, money) for row in rows], "server_knowledge": knowledge}
 
 
-def get_account(call: Call, plan: Plan, account_id: str) -> dict[str, Any]:
+def get_account(call: SandboxRequest, plan: Plan, account_id: str) -> dict[str, Any]:
     row = Account.objects.filter(plan=plan, pk=account_id, deleted=False).values(*ACCOUNT_FIELDS).first()
     if row is None:
         raise not_found()
     return {"account": account(row, MoneyFormat(plan.currency_format))}
 
 
-def create_account(call: Call, plan: Plan) -> Answer:
+def create_account(call: SandboxRequest, plan: Plan) -> Answer:
     body = Body.wrapped(call.body(), "account")
     name = body.text("name", required=True, nullable=False, max_length=200, non_blank=True)
     kind = body.choice("type", CREATABLE_TYPES, required=True)

@@ -6,7 +6,7 @@ from datetime import date
 from typing import Any
 
 from sandbox.api import params
-from sandbox.api.http import Call, not_found
+from sandbox.api.http import SandboxRequest, not_found
 from sandbox.api.params import since
 from sandbox.ledger.budget import PlanBudget, load_budget
 from sandbox.models import CategoryGroup, Plan
@@ -14,7 +14,7 @@ from sandbox.serialize.categories import GROUP_FIELDS, category, category_group
 from sandbox.serialize.money import MoneyFormat
 
 
-def list_categories(call: Call, plan: Plan) -> dict[str, Any]:
+def list_categories(call: SandboxRequest, plan: Plan) -> dict[str, Any]:
     knowledge, last_known = plan.server_knowledge, since(call)
     budget = load_budget(plan)
     money = MoneyFormat(plan.currency_format)
@@ -40,12 +40,12 @@ def list_categories(call: Call, plan: Plan) -> dict[str, Any]:
     return {"category_groups": answer, "server_knowledge": knowledge}
 
 
-def get_category(call: Call, plan: Plan, category_id: str) -> dict[str, Any]:
+def get_category(call: SandboxRequest, plan: Plan, category_id: str) -> dict[str, Any]:
     budget = load_budget(plan)
     return {"category": category_answer(budget, category_id, budget.current_month)}
 
 
-def get_month_category(call: Call, plan: Plan, month: str, category_id: str) -> dict[str, Any]:
+def get_month_category(call: SandboxRequest, plan: Plan, month: str, category_id: str) -> dict[str, Any]:
     in_month = params.plan_month(month, plan)
     return {"category": category_answer(load_budget(plan), category_id, in_month)}
 

@@ -9,7 +9,7 @@ from sandbox.api import params
 from sandbox.api.categories import category_answer
 from sandbox.api.fields import MISSING, Body
 from sandbox.api.goal_input import apply_goal_fields
-from sandbox.api.http import Answer, Call, bad_request, not_found
+from sandbox.api.http import Answer, SandboxRequest, bad_request, not_found
 from sandbox.api.plans import sandbox_user_id
 from sandbox.ledger.budget import load_budget
 from sandbox.ledger.catalog import create_category, create_category_group, set_budgeted
@@ -21,7 +21,7 @@ GROUP_NAME_MAX = 50
 CATEGORY_NAME_MAX = 100
 
 
-def create_group(call: Call, plan: Plan) -> Answer:
+def create_group(call: SandboxRequest, plan: Plan) -> Answer:
     body = Body.wrapped(call.body(), "category_group")
     name = _group_name(body)
     with ledger.plan_write(plan.id) as write:
@@ -29,7 +29,7 @@ def create_group(call: Call, plan: Plan) -> Answer:
     return Answer({"category_group": _group(group.pk), "server_knowledge": write.knowledge}, status=201)
 
 
-def update_group(call: Call, plan: Plan, category_group_id: str) -> dict[str, Any]:
+def update_group(call: SandboxRequest, plan: Plan, category_group_id: str) -> dict[str, Any]:
     body = Body.wrapped(call.body(), "category_group")
     name = _group_name(body)
     with ledger.plan_write(plan.id) as write:
@@ -40,7 +40,7 @@ def update_group(call: Call, plan: Plan, category_group_id: str) -> dict[str, An
     return {"category_group": _group(group.pk), "server_knowledge": write.knowledge}
 
 
-def create(call: Call, plan: Plan) -> Answer:
+def create(call: SandboxRequest, plan: Plan) -> Answer:
     body = Body.wrapped(call.body(), "category")
     name = body.text("name", required=True, nullable=False, max_length=CATEGORY_NAME_MAX, non_blank=True)
     group_id = body.uuid("category_group_id", required=True, nullable=False)
@@ -55,7 +55,7 @@ def create(call: Call, plan: Plan) -> Answer:
     return Answer(_saved(plan, created.pk, write.knowledge), status=201)
 
 
-def update(call: Call, plan: Plan, category_id: str) -> dict[str, Any]:
+def update(call: SandboxRequest, plan: Plan, category_id: str) -> dict[str, Any]:
     body = Body.wrapped(call.body(), "category")
     name = body.text("name", max_length=CATEGORY_NAME_MAX, non_blank=True)
     note = body.text("note")
@@ -81,7 +81,7 @@ def update(call: Call, plan: Plan, category_id: str) -> dict[str, Any]:
     return _saved(plan, category_id, write.knowledge)
 
 
-def update_month(call: Call, plan: Plan, month: str, category_id: str) -> dict[str, Any]:
+def update_month(call: SandboxRequest, plan: Plan, month: str, category_id: str) -> dict[str, Any]:
     budgeted = Body.wrapped(call.body(), "category").integer("budgeted", required=True)
     in_month = params.plan_month(month, plan)
     with ledger.plan_write(plan.id) as write:

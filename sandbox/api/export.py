@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from sandbox.api.http import Call, mark_opened
+from sandbox.api.http import SandboxRequest, mark_opened
 from sandbox.api.params import changed, since
 from sandbox.ledger.budget import load_budget
 from sandbox.ledger.rows import fetch
@@ -64,7 +64,7 @@ DELTA_KEYS = (
 )
 
 
-def get_plan(call: Call, plan: Plan) -> dict[str, Any]:
+def get_plan(call: SandboxRequest, plan: Plan) -> dict[str, Any]:
     last_known = since(call)
     knowledge = plan.server_knowledge  # read before the entities: a write meanwhile is sent again
     mark_opened(plan)

@@ -1,7 +1,7 @@
 """The plumbing every sandbox endpoint shares: bearer auth, method dispatch, plan ids in
 paths, JSON in and out, YNAB's error envelope, and the old `/budgets` member names.
 
-A handler is a plain function `handler(call, **path_params) -> dict | Answer`; it raises
+A handler is a plain function `handler(call: SandboxRequest, **path_params) -> dict | Answer`; it raises
 `ApiError` for anything YNAB answers with an error. `route(get=..., post=...)` turns handlers
 into one Django view. A path parameter `plan_id` arrives resolved, as `plan` (a Plan).
 """
@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
+from sandbox.ledger.rows import PreparedRows
 from sandbox.models import Plan
 
 logger = logging.getLogger(__name__)
@@ -41,8 +42,8 @@ class Answer:
 
 
 @dataclass
-class Call:
-    """One request, as handlers see it."""
+class SandboxRequest:
+    """One request the sandbox received, as handlers see it (the client's side is `ApiCall`)."""
 
     request: HttpRequest
     legacy: bool
@@ -77,7 +78,7 @@ def route(**handlers: Handler) -> Callable[..., HttpResponse]:
 
     @csrf_exempt
     def view(request: HttpRequest, legacy: bool = False, **params: str) -> HttpResponse:
-        call = Call(request, legacy)
+        call = SandboxRequest(request, legacy)
         try:
             authenticate(request)
             handler = by_method.get(request.method or "")
@@ -162,10 +163,20 @@ def resolve_plan(plan_id: str) -> Plan:
     elif plan_id == "default":
         plan = default_plan() or last_used_plan()
     else:
-        plan = Plan.objects.filter(pk=plan_id).first()
+        plan = _plan_with_id(plan_id)
     if plan is None:
         raise not_found()
     return plan
+
+
+_PLAN_FIELDS = [field.attname for field in Plan._meta.concrete_fields]
+_PLAN = PreparedRows(lambda plan_id: Plan.objects.filter(pk=plan_id).values_list(*_PLAN_FIELDS))
+
+
+def _plan_with_id(plan_id: str) -> Plan | None:
+    """`Plan.objects.filter(pk=plan_id).first()`, from a query compiled once (every request asks)."""
+    rows = _PLAN.fetch(plan_id)
+    return Plan.from_db(_PLAN.alias, _PLAN_FIELDS, rows[0]) if rows else None
 
 
 def last_used_plan() -> Plan | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sandbox.api import params
-from sandbox.api.http import Call
+from sandbox.api.http import SandboxRequest
 from sandbox.api.params import since
 from sandbox.ledger.budget import load_budget
 from sandbox.models import MoneyMovement, MoneyMovementGroup, Month, Plan
@@ -21,7 +21,7 @@ from sandbox.serialize.months import month_detail, month_summary
 MONTH_FIELDS = ("month", "note", "age_of_money", "deleted", "knowledge")
 
 
-def list_months(call: Call, plan: Plan) -> dict[str, Any]:
+def list_months(call: SandboxRequest, plan: Plan) -> dict[str, Any]:
     knowledge, last_known = plan.server_knowledge, since(call)
     budget = load_budget(plan)
     rows = {row["month"]: row for row in Month.objects.filter(plan=plan).values(*MONTH_FIELDS)}
@@ -39,14 +39,14 @@ def list_months(call: Call, plan: Plan) -> dict[str, Any]:
     return {"months": months, "server_knowledge": knowledge}
 
 
-def get_month(call: Call, plan: Plan, month: str) -> dict[str, Any]:
+def get_month(call: SandboxRequest, plan: Plan, month: str) -> dict[str, Any]:
     in_month = params.plan_month(month, plan)
     budget = load_budget(plan)
     row = Month.objects.filter(plan=plan, month=in_month).values(*MONTH_FIELDS).first()
     return {"month": month_detail(budget, in_month, row, MoneyFormat(plan.currency_format))}
 
 
-def list_money_movements(call: Call, plan: Plan, month: str | None = None) -> dict[str, Any]:
+def list_money_movements(call: SandboxRequest, plan: Plan, month: str | None = None) -> dict[str, Any]:
     knowledge = plan.server_knowledge
     rows = MoneyMovement.objects.filter(plan=plan)
     if month is not None:
@@ -56,7 +56,7 @@ def list_money_movements(call: Call, plan: Plan, month: str | None = None) -> di
     return {"money_movements": movements, "server_knowledge": knowledge}
 
 
-def list_money_movement_groups(call: Call, plan: Plan, month: str | None = None) -> dict[str, Any]:
+def list_money_movement_groups(call: SandboxRequest, plan: Plan, month: str | None = None) -> dict[str, Any]:
     knowledge = plan.server_knowledge
     rows = MoneyMovementGroup.objects.filter(plan=plan)
     if month is not None:

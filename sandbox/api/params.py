@@ -12,7 +12,7 @@ from datetime import date
 
 from django.db.models import QuerySet
 
-from sandbox.api.http import Call, bad_request, not_found
+from sandbox.api.http import SandboxRequest, bad_request, not_found
 from sandbox.budget_math.calendar import month_of
 from sandbox.ledger import utc_today
 from sandbox.models import Plan
@@ -69,7 +69,7 @@ def transaction_type(value: str | None) -> str | None:
     raise bad_request("type must be one of: uncategorized, unapproved")
 
 
-def since(call: Call) -> int | None:
+def since(call: SandboxRequest) -> int | None:
     return knowledge(call.query("last_knowledge_of_server"))
 
 

@@ -5,24 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 from sandbox.api.fields import MISSING, Body
-from sandbox.api.http import Answer, Call, bad_request, not_found
+from sandbox.api.http import Answer, SandboxRequest, bad_request, not_found
 from sandbox.api.params import changed, since
 from sandbox.ledger import plan_write
 from sandbox.models import Payee, PayeeLocation, Plan
 from sandbox.serialize.payees import LOCATION_FIELDS, PAYEE_FIELDS, payee, payee_location
 
 
-def list_payees(call: Call, plan: Plan) -> dict[str, Any]:
+def list_payees(call: SandboxRequest, plan: Plan) -> dict[str, Any]:
     knowledge = plan.server_knowledge
     rows = changed(Payee.objects.filter(plan=plan), since(call)).values(*PAYEE_FIELDS)
     return {"payees": [payee(row) for row in rows], "server_knowledge": knowledge}
 
 
-def get_payee(call: Call, plan: Plan, payee_id: str) -> dict[str, Any]:
+def get_payee(call: SandboxRequest, plan: Plan, payee_id: str) -> dict[str, Any]:
     return {"payee": payee(_live_payee(plan, payee_id))}
 
 
-def create_payee(call: Call, plan: Plan) -> Answer:
+def create_payee(call: SandboxRequest, plan: Plan) -> Answer:
     name = Body.wrapped(call.body(), "payee").text(
         "name", required=True, nullable=False, max_length=500, non_blank=True
     )
@@ -33,7 +33,7 @@ def create_payee(call: Call, plan: Plan) -> Answer:
     return Answer({"payee": payee(row), "server_knowledge": write.knowledge}, status=201)
 
 
-def update_payee(call: Call, plan: Plan, payee_id: str) -> dict[str, Any]:
+def update_payee(call: SandboxRequest, plan: Plan, payee_id: str) -> dict[str, Any]:
     body = Body.wrapped(call.body(), "payee")
     name = body.text("name", nullable=False, max_length=500, non_blank=True)
     with plan_write(plan.id) as write:
@@ -46,12 +46,12 @@ def update_payee(call: Call, plan: Plan, payee_id: str) -> dict[str, Any]:
     return {"payee": payee(_live_payee(plan, payee_id)), "server_knowledge": write.knowledge}
 
 
-def list_payee_locations(call: Call, plan: Plan) -> dict[str, Any]:
+def list_payee_locations(call: SandboxRequest, plan: Plan) -> dict[str, Any]:
     rows = PayeeLocation.objects.filter(plan=plan, deleted=False).values(*LOCATION_FIELDS)
     return {"payee_locations": [payee_location(row) for row in rows]}
 
 
-def get_payee_location(call: Call, plan: Plan, payee_location_id: str) -> dict[str, Any]:
+def get_payee_location(call: SandboxRequest, plan: Plan, payee_location_id: str) -> dict[str, Any]:
     row = PayeeLocation.objects.filter(plan=plan, pk=payee_location_id, deleted=False).values(
         *LOCATION_FIELDS
     )
@@ -61,7 +61,7 @@ def get_payee_location(call: Call, plan: Plan, payee_location_id: str) -> dict[s
     return {"payee_location": payee_location(found)}
 
 
-def list_locations_of_payee(call: Call, plan: Plan, payee_id: str) -> dict[str, Any]:
+def list_locations_of_payee(call: SandboxRequest, plan: Plan, payee_id: str) -> dict[str, Any]:
     _live_payee(plan, payee_id)
     rows = PayeeLocation.objects.filter(plan=plan, payee_id=payee_id, deleted=False).values(*LOCATION_FIELDS)
     return {"payee_locations": [payee_location(row) for row in rows]}

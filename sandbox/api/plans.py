@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 
 from sandbox.api import params
-from sandbox.api.http import Call, default_plan
+from sandbox.api.http import SandboxRequest, default_plan
 from sandbox.models import Account, Plan
 from sandbox.serialize.accounts import ACCOUNT_FIELDS, account
 from sandbox.serialize.money import MoneyFormat
@@ -22,11 +22,11 @@ def sandbox_user_id() -> str:
     return str(uuid.uuid5(_USER_NAMESPACE, settings.SANDBOX_TOKEN))
 
 
-def get_user(call: Call) -> dict[str, Any]:
+def get_user(call: SandboxRequest) -> dict[str, Any]:
     return {"user": {"id": sandbox_user_id()}}
 
 
-def list_plans(call: Call) -> dict[str, Any]:
+def list_plans(call: SandboxRequest) -> dict[str, Any]:
     with_accounts = params.flag(call.query("include_accounts"), "include_accounts")
     summaries = []
     for plan in Plan.objects.order_by("name", "id"):
@@ -38,7 +38,7 @@ def list_plans(call: Call) -> dict[str, Any]:
     return {"plans": summaries, "default_plan": plan_summary(default) if default else None}
 
 
-def get_settings(call: Call, plan: Plan) -> dict[str, Any]:
+def get_settings(call: SandboxRequest, plan: Plan) -> dict[str, Any]:
     return {"settings": plan_settings(plan)}
 
 

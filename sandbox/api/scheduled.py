@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from sandbox.api.fields import MISSING, Body
-from sandbox.api.http import Answer, Call, not_found
+from sandbox.api.http import Answer, SandboxRequest, not_found
 from sandbox.api.params import changed, since
 from sandbox.api.transaction_input import FLAGS, PlanReferences
 from sandbox.budget_math.calendar import add_years_clamped
@@ -28,17 +28,17 @@ from sandbox.serialize.scheduled import SCHEDULED_KEYS, SCHEDULED_SUB_FIELDS, sc
 FREQUENCIES = tuple(value for value, _ in ScheduledTransaction.FREQUENCIES)
 
 
-def list_scheduled(call: Call, plan: Plan) -> dict[str, Any]:
+def list_scheduled(call: SandboxRequest, plan: Plan) -> dict[str, Any]:
     knowledge = plan.server_knowledge
     rows = changed(ScheduledTransaction.objects.filter(plan=plan), since(call))
     return {"scheduled_transactions": _details(plan, rows), "server_knowledge": knowledge}
 
 
-def get_scheduled(call: Call, plan: Plan, scheduled_transaction_id: str) -> dict[str, Any]:
+def get_scheduled(call: SandboxRequest, plan: Plan, scheduled_transaction_id: str) -> dict[str, Any]:
     return {"scheduled_transaction": _one(plan, scheduled_transaction_id)}
 
 
-def create_scheduled(call: Call, plan: Plan) -> Answer:
+def create_scheduled(call: SandboxRequest, plan: Plan) -> Answer:
     body = Body.wrapped(call.body(), "scheduled_transaction")
     with plan_write(plan.id) as write:
         fields = _read(body, PlanReferences(plan), write.today)
@@ -49,7 +49,7 @@ def create_scheduled(call: Call, plan: Plan) -> Answer:
     return Answer({"scheduled_transaction": _one(plan, created.id)}, status=201)
 
 
-def update_scheduled(call: Call, plan: Plan, scheduled_transaction_id: str) -> dict[str, Any]:
+def update_scheduled(call: SandboxRequest, plan: Plan, scheduled_transaction_id: str) -> dict[str, Any]:
     body = Body.wrapped(call.body(), "scheduled_transaction")
     with plan_write(plan.id) as write:
         target = _live(plan, scheduled_transaction_id)
@@ -60,7 +60,7 @@ def update_scheduled(call: Call, plan: Plan, scheduled_transaction_id: str) -> d
     return {"scheduled_transaction": _one(plan, scheduled_transaction_id)}
 
 
-def delete_scheduled(call: Call, plan: Plan, scheduled_transaction_id: str) -> dict[str, Any]:
+def delete_scheduled(call: SandboxRequest, plan: Plan, scheduled_transaction_id: str) -> dict[str, Any]:
     with plan_write(plan.id) as write:
         target = _live(plan, scheduled_transaction_id)
         ScheduledTransaction.objects.filter(pk=target.pk).update(deleted=True, knowledge=write.knowledge)

@@ -20,6 +20,7 @@ from typing import Any
 
 from sandbox.api.fields import MISSING, Body
 from sandbox.budget_math.calendar import add_years_clamped
+from sandbox.ledger.rows import PreparedRows
 from sandbox.ledger.transactions import LineSpec, TransactionSpec, is_leg_of_split_line
 from sandbox.models import Account, Category, Payee, Plan, Subtransaction, Transaction
 
@@ -35,20 +36,28 @@ class AccountRef:
     transfer_payee_id: str | None
 
 
+_LIVE_ACCOUNTS = PreparedRows(
+    lambda plan_id: Account.objects.filter(plan_id=plan_id, deleted=False).values_list(
+        "id", "on_budget", "transfer_payee_id"
+    )
+)
+_LIVE_PAYEES = PreparedRows(
+    lambda plan_id: Payee.objects.filter(plan_id=plan_id, deleted=False).values_list(
+        "id", "transfer_account_id"
+    )
+)
+_LIVE_CATEGORIES = PreparedRows(
+    lambda plan_id: Category.objects.filter(plan_id=plan_id, deleted=False).values_list("id", "role")
+)
+
+
 class PlanReferences:
     """Live accounts, payees (with the account a transfer payee points to) and categories."""
 
     def __init__(self, plan: Plan) -> None:
-        self.accounts = {
-            row[0]: AccountRef(*row)
-            for row in Account.objects.filter(plan=plan, deleted=False).values_list(
-                "id", "on_budget", "transfer_payee_id"
-            )
-        }
-        self.payees = dict(
-            Payee.objects.filter(plan=plan, deleted=False).values_list("id", "transfer_account_id")
-        )
-        self.roles = dict(Category.objects.filter(plan=plan, deleted=False).values_list("id", "role"))
+        self.accounts = {row[0]: AccountRef(*row) for row in _LIVE_ACCOUNTS.fetch(plan.pk)}
+        self.payees = dict(_LIVE_PAYEES.fetch(plan.pk))
+        self.roles = dict(_LIVE_CATEGORIES.fetch(plan.pk))
         self.split_category_id = next(
             (c for c, role in self.roles.items() if role == Category.ROLE_SPLIT), None
         )

@@ -16,7 +16,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from sandbox.api import params
-from sandbox.api.http import Call, not_found
+from sandbox.api.http import SandboxRequest, not_found
 from sandbox.api.params import changed, since
 from sandbox.budget_math.calendar import add_months
 from sandbox.ledger import utc_today
@@ -27,35 +27,35 @@ from sandbox.serialize.names import load_names
 from sandbox.serialize.transactions import SUB_FIELDS, TRANSACTION_FIELDS, hybrid, transaction_detail
 
 
-def list_transactions(call: Call, plan: Plan) -> dict[str, Any]:
+def list_transactions(call: SandboxRequest, plan: Plan) -> dict[str, Any]:
     return _details(call, plan, Transaction.objects.filter(plan=plan))
 
 
-def list_by_account(call: Call, plan: Plan, account_id: str) -> dict[str, Any]:
+def list_by_account(call: SandboxRequest, plan: Plan, account_id: str) -> dict[str, Any]:
     if not Account.objects.filter(plan=plan, pk=account_id, deleted=False).exists():
         raise not_found()
     return _details(call, plan, Transaction.objects.filter(plan=plan, account_id=account_id))
 
 
-def list_by_month(call: Call, plan: Plan, month: str) -> dict[str, Any]:
+def list_by_month(call: SandboxRequest, plan: Plan, month: str) -> dict[str, Any]:
     first = params.plan_month(month, plan)
     rows = Transaction.objects.filter(plan=plan, date__gte=first, date__lt=add_months(first, 1))
     return _details(call, plan, rows, default_since=False)
 
 
-def list_by_category(call: Call, plan: Plan, category_id: str) -> dict[str, Any]:
+def list_by_category(call: SandboxRequest, plan: Plan, category_id: str) -> dict[str, Any]:
     if not Category.objects.filter(plan=plan, pk=category_id, deleted=False).exists():
         raise not_found()
     return _hybrids(call, plan, Q(category_id=category_id), Q(category_id=category_id))
 
 
-def list_by_payee(call: Call, plan: Plan, payee_id: str) -> dict[str, Any]:
+def list_by_payee(call: SandboxRequest, plan: Plan, payee_id: str) -> dict[str, Any]:
     if not Payee.objects.filter(plan=plan, pk=payee_id, deleted=False).exists():
         raise not_found()
     return _hybrids(call, plan, Q(payee_id=payee_id), Q(payee_id=payee_id))
 
 
-def get_transaction(call: Call, plan: Plan, transaction_id: str) -> dict[str, Any]:
+def get_transaction(call: SandboxRequest, plan: Plan, transaction_id: str) -> dict[str, Any]:
     return {
         "transaction": transaction_answer(plan, transaction_id),
         "server_knowledge": plan.server_knowledge,
@@ -85,13 +85,15 @@ def details_of(plan: Plan, rows: QuerySet) -> list[dict[str, Any]]:
     ]
 
 
-def _details(call: Call, plan: Plan, rows: QuerySet, *, default_since: bool = True) -> dict[str, Any]:
+def _details(
+    call: SandboxRequest, plan: Plan, rows: QuerySet, *, default_since: bool = True
+) -> dict[str, Any]:
     knowledge = plan.server_knowledge
     rows = _filtered(call, plan, rows, default_since)
     return {"transactions": details_of(plan, rows), "server_knowledge": knowledge}
 
 
-def _filtered(call: Call, plan: Plan, rows: QuerySet, default_since: bool) -> QuerySet:
+def _filtered(call: SandboxRequest, plan: Plan, rows: QuerySet, default_since: bool) -> QuerySet:
     rows = changed(rows, since(call))
     start = params.iso_day(call.query("since_date"), "since_date")
     if start is None and default_since:
@@ -124,7 +126,7 @@ def _subtransactions(rows: QuerySet) -> dict[str, list[tuple]]:
     return subs_of
 
 
-def _hybrids(call: Call, plan: Plan, on_parent: Q, on_line: Q) -> dict[str, Any]:
+def _hybrids(call: SandboxRequest, plan: Plan, on_parent: Q, on_line: Q) -> dict[str, Any]:
     """Transactions matching `on_parent` (not splits) and split lines matching `on_line`."""
     knowledge = plan.server_knowledge
     parents = _filtered(call, plan, Transaction.objects.filter(plan=plan), True)

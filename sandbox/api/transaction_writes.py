@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from sandbox.api.fields import Body
-from sandbox.api.http import Answer, Call, bad_request, conflict, not_found
+from sandbox.api.http import Answer, SandboxRequest, bad_request, conflict, not_found
 from sandbox.api.transaction_input import PlanReferences, TransactionReader
 from sandbox.api.transaction_reads import details_of, transaction_answer
 from sandbox.ledger import PlanWrite, plan_write
@@ -27,7 +27,7 @@ from sandbox.models import Plan, Transaction
 DUPLICATE = "A transaction on the same account with the same import_id already exists."
 
 
-def create(call: Call, plan: Plan) -> Answer:
+def create(call: SandboxRequest, plan: Plan) -> Answer:
     body = call.body()
     single, many = body.get("transaction"), body.get("transactions")
     if (single is None) == (many is None):
@@ -73,7 +73,7 @@ def _taken_import_ids(specs: list[TransactionSpec]) -> set[tuple[str, str]]:
     return set(rows) & wanted
 
 
-def update_many(call: Call, plan: Plan) -> dict[str, Any]:
+def update_many(call: SandboxRequest, plan: Plan) -> dict[str, Any]:
     items = call.body().get("transactions")
     if not isinstance(items, list):
         raise bad_request("transactions is required and must be an array")
@@ -108,7 +108,7 @@ def _target(plan: Plan, item: Any, index: int) -> Transaction:
     return found
 
 
-def update_one(call: Call, plan: Plan, transaction_id: str) -> dict[str, Any]:
+def update_one(call: SandboxRequest, plan: Plan, transaction_id: str) -> dict[str, Any]:
     data = Body.wrapped(call.body(), "transaction").data
     with plan_write(plan.id) as write:
         txn = Transaction.objects.filter(plan=plan, pk=transaction_id, deleted=False).first()
@@ -119,7 +119,7 @@ def update_one(call: Call, plan: Plan, transaction_id: str) -> dict[str, Any]:
     return {"transaction": transaction_answer(plan, transaction_id), "server_knowledge": write.knowledge}
 
 
-def delete(call: Call, plan: Plan, transaction_id: str) -> dict[str, Any]:
+def delete(call: SandboxRequest, plan: Plan, transaction_id: str) -> dict[str, Any]:
     with plan_write(plan.id) as write:
         txn = Transaction.objects.filter(plan=plan, pk=transaction_id, deleted=False).first()
         if txn is None:
@@ -131,7 +131,7 @@ def delete(call: Call, plan: Plan, transaction_id: str) -> dict[str, Any]:
     return {"transaction": answer, "server_knowledge": write.knowledge}
 
 
-def import_transactions(call: Call, plan: Plan) -> Answer:
+def import_transactions(call: SandboxRequest, plan: Plan) -> Answer:
     if not waiting_lines(plan):
         return Answer({"transaction_ids": []}, status=200)
     with plan_write(plan.id) as write:

@@ -25,7 +25,7 @@ from sandbox.budget_math.calendar import add_months, month_of, months_between
 from sandbox.budget_math.goals import Goal, GoalProgress, goal_progress
 from sandbox.budget_math.months import CategoryMonth, MonthFigures, plan_months
 from sandbox.ledger.clock import utc_today
-from sandbox.ledger.rows import fetch
+from sandbox.ledger.rows import PreparedRows
 from sandbox.models import Category, MonthCategory, Plan
 
 CATEGORY_FIELDS = (
@@ -65,6 +65,25 @@ def plan_month_range(plan: Plan) -> list[date]:
     return list(months_between(plan.first_month, last))
 
 
+_KNOWLEDGE = PreparedRows(lambda plan_id: Plan.objects.filter(pk=plan_id).values_list("server_knowledge"))
+_CATEGORIES = PreparedRows(
+    lambda plan_id: (
+        Category.objects.filter(plan_id=plan_id)
+        .exclude(role=Category.ROLE_SPLIT)
+        .order_by("group__sort_order", "group__name", "sort_order", "name")
+        .values_list(*CATEGORY_FIELDS)
+    )
+)
+# The month as text, parsed once per month below, not once per row.
+_AMOUNTS = PreparedRows(
+    lambda plan_id: (
+        MonthCategory.objects.filter(plan_id=plan_id)
+        .order_by()
+        .values_list("category_id", Cast("month", CharField()), "budgeted", "activity")
+    ),
+    plain=True,
+)
+
 _KEPT_PLANS = 8
 _kept: OrderedDict[str, tuple[tuple[int, date], PlanBudget]] = OrderedDict()
 _kept_lock = threading.Lock()
@@ -72,45 +91,39 @@ _kept_lock = threading.Lock()
 
 def load_budget(plan: Plan) -> PlanBudget:
     """The plan's month figures as committed now (kept between requests, see above)."""
-    knowledge = Plan.objects.filter(pk=plan.pk).values_list("server_knowledge", flat=True).first()
-    key = (knowledge or 0, month_of(utc_today()))
+    knowledge = next(iter(_KNOWLEDGE.fetch(plan.pk)), (0,))[0]
+    key = (knowledge, month_of(utc_today()))
     with _kept_lock:
         kept = _kept.get(plan.pk)
     if kept is not None and kept[0] == key:
         return kept[1]
     budget = compute_budget(plan)
-    if not connection.in_atomic_block:  # inside a write, rows may not be committed yet
-        with _kept_lock:
-            _kept[plan.pk] = (key, budget)
-            _kept.move_to_end(plan.pk)
-            while len(_kept) > _KEPT_PLANS:
-                _kept.popitem(last=False)
+    _keep(plan.pk, key, budget)
     return budget
 
 
-def warm_budget(plan_id: str) -> None:
-    """Compute and keep a plan's figures (after a write commits)."""
-    plan = Plan.objects.filter(pk=plan_id).first()
-    if plan is not None:
-        load_budget(plan)
+def warm_budget(plan: Plan) -> None:
+    """Compute and keep the figures of a plan a write has just committed (`plan` as the write
+    left it, its `server_knowledge` the write's). Should a later write have committed
+    meanwhile, the figures are kept under this write's knowledge, which no read asks for."""
+    _keep(plan.pk, (plan.server_knowledge, month_of(utc_today())), compute_budget(plan))
+
+
+def _keep(plan_id: str, key: tuple[int, date], budget: PlanBudget) -> None:
+    if connection.in_atomic_block:  # inside a write, rows may not be committed yet
+        return
+    with _kept_lock:
+        _kept[plan_id] = (key, budget)
+        _kept.move_to_end(plan_id)
+        while len(_kept) > _KEPT_PLANS:
+            _kept.popitem(last=False)
 
 
 def compute_budget(plan: Plan) -> PlanBudget:
-    categories = list(
-        Category.objects.filter(plan=plan)
-        .exclude(role=Category.ROLE_SPLIT)
-        .order_by("group__sort_order", "group__name", "sort_order", "name")
-        .values(*CATEGORY_FIELDS)
-    )
+    categories = [dict(zip(CATEGORY_FIELDS, row, strict=True)) for row in _CATEGORIES.fetch(plan.pk)]
     amounts: dict[date, dict[str, tuple[int, int]]] = defaultdict(dict)
-    month_text = Cast("month", CharField())  # parsed once per month below, not once per row
-    rows = (
-        MonthCategory.objects.filter(plan=plan)
-        .order_by()
-        .values_list("category_id", month_text, "budgeted", "activity")
-    )
     months: dict[str, date] = {}
-    for category_id, month, budgeted, activity in fetch(rows):
+    for category_id, month, budgeted, activity in _AMOUNTS.fetch(plan.pk):
         day = months.get(month) or months.setdefault(month, date.fromisoformat(str(month)[:10]))
         amounts[day][category_id] = (budgeted, activity)
     ready = next(c["id"] for c in categories if c["role"] == Category.ROLE_READY_TO_ASSIGN)

@@ -11,6 +11,7 @@ from django.db.models import F
 from sandbox.budget_math.age_of_money import FifoState, ages_of_money
 from sandbox.budget_math.calendar import months_between
 from sandbox.ledger.loading import cash_flows
+from sandbox.ledger.rows import PreparedRows
 from sandbox.models import Account, Category, Month, MonthCategory, Plan
 
 
@@ -53,12 +54,22 @@ def ensure_months(plan: Plan, first: date, last: date, knowledge: int) -> None:
     )
 
 
+_MONTH_ROWS = PreparedRows(
+    lambda plan_id: (
+        Month.objects.filter(plan_id=plan_id)
+        .order_by("month")
+        .values_list("id", "month", "age_of_money", "fifo_state")
+    )
+)
+
+
 def refresh_age_of_money(plan: Plan, today: date, from_month: date | None = None) -> date | None:
     """Recompute age of money from `from_month` on (all months when None, or when that
     month's starting FIFO state is unknown); the earliest month whose figure changed."""
-    rows = list(
-        Month.objects.filter(plan=plan).order_by("month").only("id", "month", "age_of_money", "fifo_state")
-    )
+    rows = [
+        Month(id=month_id, month=month, age_of_money=age, fifo_state=state)
+        for month_id, month, age, state in _MONTH_ROWS.fetch(plan.pk)
+    ]
     first = next((i for i, row in enumerate(rows) if from_month and row.month >= from_month), 0)
     if first and rows[first].fifo_state is None:
         first = 0

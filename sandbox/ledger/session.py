@@ -134,4 +134,4 @@ def plan_write(plan_id: str) -> Iterator[PlanWrite]:
             write.finish()
         finally:
             del sessions[plan_id]
-        transaction.on_commit(partial(warm_budget, plan_id))
+        transaction.on_commit(partial(warm_budget, write.plan))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sandbox.ledger.rows import PreparedRows
 from sandbox.models import Account, Category, Payee, Plan
 
 SPLIT_NAME = "Split"
@@ -34,13 +35,22 @@ class Names:
         return item
 
 
+_CATEGORY_NAMES = PreparedRows(
+    lambda plan_id: Category.objects.filter(plan_id=plan_id).values_list("id", "name", "role")
+)
+_ACCOUNT_NAMES = PreparedRows(
+    lambda plan_id: Account.objects.filter(plan_id=plan_id).values_list("id", "name")
+)
+_PAYEE_NAMES = PreparedRows(lambda plan_id: Payee.objects.filter(plan_id=plan_id).values_list("id", "name"))
+
+
 def load_names(plan: Plan) -> Names:
     categories = {
         category_id: SPLIT_NAME if role == Category.ROLE_SPLIT else name
-        for category_id, name, role in Category.objects.filter(plan=plan).values_list("id", "name", "role")
+        for category_id, name, role in _CATEGORY_NAMES.fetch(plan.pk)
     }
     return Names(
-        accounts=dict(Account.objects.filter(plan=plan).values_list("id", "name")),
-        payees=dict(Payee.objects.filter(plan=plan).values_list("id", "name")),
+        accounts=dict(_ACCOUNT_NAMES.fetch(plan.pk)),
+        payees=dict(_PAYEE_NAMES.fetch(plan.pk)),
         categories=categories,
     )

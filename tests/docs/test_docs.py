@@ -3,11 +3,15 @@ the code cites docs/ (never specs outside the repository), and every cited ancho
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
+import pytest
 from django.conf import settings
+from django.core.management import CommandError, call_command
 
+from avenir_site.management.commands import tools_reference
 from avenir_site.management.commands.tools_reference import COMMAND, REFERENCE, render_reference
 
 ROOT = Path(settings.BASE_DIR)
@@ -39,10 +43,31 @@ def python_files(packages: tuple[str, ...]) -> list[Path]:
     return sorted(path for package in packages for path in (ROOT / package).rglob("*.py"))
 
 
-def test_the_tools_reference_is_generated_from_the_registry_as_it_is():
-    committed = REFERENCE.read_text(encoding="utf-8") if REFERENCE.exists() else ""
+def tools_reference_command(*args: str) -> str:
+    out = io.StringIO()
+    call_command("tools_reference", *args, stdout=out)
+    return out.getvalue()
 
-    assert committed == render_reference(), f"docs/tools.md is stale; regenerate it with: {COMMAND}"
+
+def test_the_tools_reference_is_generated_from_the_registry_as_it_is():
+    assert tools_reference_command("--check") == "docs/tools.md is up to date.\n", (
+        f"docs/tools.md is stale; regenerate it with: {COMMAND}"
+    )
+
+
+def test_the_command_refuses_a_stale_reference_and_writes_the_registrys(tmp_path, monkeypatch, settings):
+    settings.BASE_DIR = tmp_path  # a checkout without docs/ yet
+    reference = tmp_path / "docs" / "tools.md"
+    monkeypatch.setattr(tools_reference, "REFERENCE", reference)
+
+    with pytest.raises(CommandError, match=f"docs/tools.md is stale; run: {re.escape(COMMAND)}"):
+        tools_reference_command("--check")
+    written = tools_reference_command()
+    checked = tools_reference_command("--check")
+
+    assert written == "Wrote docs/tools.md.\n"
+    assert reference.read_text(encoding="utf-8") == render_reference()
+    assert checked == "docs/tools.md is up to date.\n"
 
 
 def test_the_tools_reference_has_every_tool_with_its_arguments():

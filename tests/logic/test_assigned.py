@@ -1,4 +1,4 @@
-"""tools.logic.assigned and assigned_words: budgeting and moving assigned money, and undoing it (pure)."""
+"""tools.logic.assigned: budgeting and moving assigned money, and undoing it (pure)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from tests.logic.month_plans import category, figures, group, month, plan
 from tools.logic.assigned import (
     AssignedUndo,
+    AssignedWords,
     Logged,
     assignments_now,
     budget_setting,
@@ -18,7 +19,6 @@ from tools.logic.assigned import (
     move_refusal,
     standing_together,
 )
-from tools.logic.assigned_words import AssignedWords
 from tools.logic.refusal import Refusal
 
 SEPT = date(2026, 9, 1)
@@ -228,3 +228,10 @@ def test_the_overspending_note_appears_only_when_the_source_ends_below_zero():
     assert words.overspent_note(money_move(snapshot, SEPT, "c-tennis", "c-rest", 32_001).source) == (
         "This leaves Tennis overspent by 0.001 for 2026-09-01."
     )
+
+
+def test_a_category_whose_name_shows_as_nothing_is_named_by_its_id():
+    invisible = category("c-blank", "\u200b\u2060", "g1")
+
+    assert AssignedWords.name(invisible) == "category c-blank"
+    assert AssignedWords.name(None, "c-gone") == "category c-gone"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -184,3 +185,13 @@ def test_rounding_takes_the_nearest_integer_and_halves_away_from_zero(numerator,
     assert abs(rounded - exact) <= Fraction(1, 2)
     if abs(rounded - exact) == Fraction(1, 2):
         assert abs(rounded) > abs(exact)
+
+
+def test_a_category_whose_group_is_gone_shows_the_group_name_its_month_data_carries():
+    orphan = replace(figures(BOOKS, assigned=2_000, available=2_000), category_group_id="g-gone")
+    orphan = replace(orphan, category_group_name="Old group")
+    snapshot = plan([INTERNAL, FUN], [orphan], {SEPT: (month(SEPT), [orphan])})
+
+    (row,) = budget_categories(snapshot, SEPT, include_empty=False)
+
+    assert (row.category_id, row.group) == ("c-books", "Old group")

@@ -204,3 +204,21 @@ def test_the_memo_answers_again_only_while_the_plan_is_unchanged():
     assert memo.inbox(before, TODAY) is first
     assert len(memo.inbox(after, TODAY).items) == 2
     assert memo.inbox(before, date(2026, 10, 1)) is not first
+
+
+def test_a_zero_amount_pending_transaction_is_never_a_transfer_partner():
+    rows = [
+        pending("zero-chk", amount=0),
+        transaction("zero-sav", "sav", "2026-09-20", 0, payee_id="p-cafe"),
+        pending("out", amount=-5_000),
+        transaction("in", "sav", "2026-09-21", 5_000, payee_id="p-cafe"),
+    ]
+
+    inbox = pending_inbox(plan(rows), TODAY)
+
+    assert {item.transaction.id: item.transfer_with for item in inbox.items} == {
+        "zero-chk": None,
+        "zero-sav": None,
+        "out": "in",
+        "in": "out",
+    }

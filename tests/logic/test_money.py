@@ -8,12 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.logic.plan_rows import account, snapshot
 from tools.logic.money import (
     amount_text,
     format_amount,
     parse_amount,
 )
 from tools.logic.refusal import Refusal
+from tools.presenting import decimal_digits, money
 
 AMOUNTS = st.integers(min_value=-(10**12), max_value=10**12)  # ±1,000,000,000 units
 DIGITS = st.sampled_from([0, 2, 3])
@@ -181,3 +183,12 @@ def test_it_formats_in_the_plans_digits_and_separator_when_they_are_usable(
     currency_format, milliunits, expected
 ):
     assert format_amount(milliunits, currency_format) == expected
+
+
+def test_a_plan_without_a_currency_format_shows_two_decimals():
+    """YNAB's currency_format is nullable: such a plan's amounts still read back exactly."""
+    plan = snapshot(accounts=[account("a1")])
+
+    assert plan.settings.currency_format is None
+    assert decimal_digits(plan) == 2
+    assert (money(plan, 1_234_500), money(plan, -42_005)) == ("1234.50", "-42.005")

@@ -99,6 +99,11 @@ def test_a_window_far_after_the_next_date_jumps_the_periods_before_it():
     assert dates("everyOtherMonth", "2026-01-15", "2030-02-01", "2030-06-30") == ["2030-03-15", "2030-05-15"]
 
 
+def test_a_day_step_that_would_fall_after_the_calendars_last_day_falls_nowhere():
+    assert dates("every4Weeks", "9999-12-01", "9999-12-30", "9999-12-31") == []
+    assert dates("weekly", "9999-12-01", "9999-12-29", "9999-12-31") == ["9999-12-29"]
+
+
 @pytest.mark.parametrize(
     ("first", "expected"),
     [

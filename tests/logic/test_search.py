@@ -145,3 +145,26 @@ def test_the_indexes_give_what_a_plain_scan_gives(
         (t for t in snap.transactions.values() if scanned(t)), key=lambda t: (-t.date.toordinal(), t.id)
     )
     assert [t.id for t in matching(snap, criteria)] == [t.id for t in expected]
+
+
+def test_criteria_read_from_the_smallest_index_still_hold_for_every_other_criterion():
+    small = snapshot(
+        accounts=[account("chk"), account("visa", "Visa")],
+        category_groups=[group("g", "Everyday")],
+        categories=[category("food", "g", "Groceries")],
+        transactions=[
+            transaction("t1", "chk", "2026-03-01", -1_000, category_id="food"),
+            transaction("t2", "visa", "2026-03-02", -2_000, category_id="food"),
+            transaction("t3", "chk", "2026-03-03", -3_000),
+            transaction("t4", "chk", "2026-03-04", -4_000),
+            transaction("t5", "visa", "2026-03-05", -5_000),
+        ],
+    )
+
+    def found(**criteria) -> list[str]:
+        return [t.id for t in matching(small, Criteria(**WINDOW, **criteria))]
+
+    # Groceries (2) is smaller than checking (3): its Visa purchase is left out by the account.
+    assert found(account_ids=frozenset({"chk"}), category_ids=frozenset({"food"})) == ["t1"]
+    # Visa (2) is read first: its uncategorised purchase is left out by the category.
+    assert found(account_ids=frozenset({"visa"}), category_ids=frozenset({"food"})) == ["t2"]

@@ -6,6 +6,8 @@ import hashlib
 import io
 import json
 import os
+import re
+import sqlite3
 import subprocess
 import sys
 import uuid
@@ -13,9 +15,11 @@ import uuid
 import httpx
 import pytest
 from django.conf import settings
+from django.contrib.auth.hashers import check_password
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
+from sandbox.seeding import DEMO_PLAN_ID
 from tests.mcp.test_http_access import INITIALIZE, post_mcp
 from tests.mcp.test_stdio import this_runs_database_url
 from tools.client_config import http_entry
@@ -65,6 +69,14 @@ def test_create_mcp_token_refuses_a_name_already_used():
 
     with pytest.raises(CommandError, match="exists already"):
         create_token(name)
+
+
+@pytest.mark.parametrize("name", ["   ", "x" * 101])
+def test_create_mcp_token_refuses_an_empty_or_too_long_name(name):
+    with pytest.raises(CommandError, match=r"Give a name of 1 to 100 characters\."):
+        create_token(name)
+
+    assert not McpToken.objects.filter(name__in=[name, name.strip()]).exists()
 
 
 def test_bootstrap_issues_a_first_token_once_and_prints_client_setups(live_service, settings):
@@ -119,6 +131,25 @@ def test_create_mcp_token_follows_port_and_ends_with_the_token_in_a_terminal():
     assert McpToken.objects.get(name=name).token_hash == hashlib.sha256(token.encode()).hexdigest()
     last_line = together.stdout.rstrip("\n").splitlines()[-1]  # a person: the token is the last line
     assert McpToken.objects.get(name=f"{name} 2").token_hash == hashlib.sha256(last_line.encode()).hexdigest()
+
+
+def test_bootstrap_on_a_fresh_install_seeds_the_demo_and_creates_a_working_admin_login(tmp_path):
+    """What `make run` does on a new machine: migrate, then bootstrap (twice: a second run is quiet)."""
+    database = tmp_path / "fresh.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "YNAB_API_KEY": ""}
+    run_manage("migrate", "--noinput", env=env)
+
+    first = run_manage("bootstrap", env=env).stdout
+    second = run_manage("bootstrap", env=env).stdout
+
+    password = re.search(r"user: admin  password: (\S+)", first)[1]
+    with sqlite3.connect(database) as rows:
+        (stored,) = rows.execute("SELECT password FROM auth_user WHERE username = 'admin'").fetchone()
+        plans = rows.execute("SELECT id, name FROM sandbox_plan").fetchall()
+    assert first.startswith(f"Demo plan 'Demo household' seeded: id {DEMO_PLAN_ID}")
+    assert check_password(password, stored)
+    assert plans == [(DEMO_PLAN_ID, "Demo household")]
+    assert second.splitlines() == ["Sandbox: plans already present, nothing seeded."]
 
 
 def run_manage(*args: str, env: dict[str, str], stderr: int = subprocess.PIPE) -> subprocess.CompletedProcess:

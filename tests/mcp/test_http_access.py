@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
+import anyio
 import httpx
 import pytest
+from django.db.models import QuerySet
+from django.db.utils import OperationalError
 
+from avenir_site.mcp_http import McpHttpApp
+from avenir_site.mcp_server import HttpServers
 from tools.models import McpToken
 
 INITIALIZE = {
@@ -120,3 +127,67 @@ def test_it_records_when_a_token_was_last_used_at_most_once_a_minute(live_servic
     assert row.last_used_at is None
     assert first_use is not None
     assert second_use == first_use
+
+
+@pytest.mark.parametrize(
+    ("host", "status"), [("app.localhost:8000", 401), ("[::1]", 401), ("example.com", 421)]
+)
+def test_with_debug_and_no_allowed_hosts_only_local_names_reach_mcp(live_service, settings, host, status):
+    settings.DEBUG, settings.ALLOWED_HOSTS = True, []  # Django's own fallback for a development machine
+
+    response = post_mcp(live_service.url, INITIALIZE, Host=host)
+
+    assert response.status_code == status  # 401: past the Host check, asked for a token
+
+
+@pytest.mark.anyio
+async def test_a_service_whose_sessions_cannot_run_fails_its_start_instead_of_serving_500s():
+    """The ASGI server starting the same application twice (its session managers run once per
+    instance): start-up fails with the reason, so the server stops rather than answer /mcp 500."""
+    service = McpHttpApp(HttpServers.build())
+    said: list[dict] = []
+
+    async def receive() -> dict:
+        return {
+            "type": "lifespan.shutdown"
+            if said and said[-1]["type"].endswith("complete")
+            else "lifespan.startup"
+        }
+
+    async def send(message: dict) -> None:
+        said.append(message)
+
+    with anyio.fail_after(30):
+        await service.serve_lifespan(receive, send)
+        said.clear()
+        await service.serve_lifespan(receive, send)
+
+    assert [message["type"] for message in said] == ["lifespan.startup.failed"]
+    assert "once per instance" in said[0]["message"]
+
+
+def test_it_refuses_a_token_longer_than_any_it_issues_without_looking_it_up(live_service, issue_token):
+    _row, token = issue_token()
+
+    response = post_mcp(live_service.url, INITIALIZE, token=token + "x" * 200)
+
+    assert response.status_code == 401
+    assert 'error="invalid_token"' in response.headers["WWW-Authenticate"]
+
+
+def test_a_token_is_accepted_when_its_last_use_cannot_be_recorded(
+    live_service, issue_token, monkeypatch, caplog
+):
+    row, token = issue_token()
+
+    async def locked(self, **fields):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(QuerySet, "aupdate", locked)
+    with caplog.at_level(logging.WARNING, logger="tools.auth"):
+        response = post_mcp(live_service.url, INITIALIZE, token=token)
+    monkeypatch.undo()
+
+    assert response.status_code == 200
+    assert f"Could not record the last use of MCP token {row.pk}" in caplog.text
+    assert McpToken.objects.get(pk=row.pk).last_used_at is None  # the next request tries again

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
 import anyio
+import httpx2
 import pytest
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
-from avenir_site.mcp_server import build_server, local_server
+from avenir_site.mcp_http import McpHttpApp
+from avenir_site.mcp_server import HttpServers, build_server, local_server
 from tests.mcp.sample_tools import SAMPLE_SPECS
 from tools.auth import Principal
 
@@ -54,3 +59,26 @@ async def test_a_server_built_for_http_names_nobody_when_a_request_comes_without
 def test_a_local_principal_cannot_pass_for_a_token():
     with pytest.raises(ValueError, match="pass for a token"):
         Principal.local("token:1")
+
+
+async def test_an_http_request_that_skipped_the_bearer_gate_reaches_no_tool(caplog):
+    """Fails closed: were /mcp wired without its bearer check, a tool would name nobody."""
+    servers = HttpServers.build(specs=SAMPLE_SPECS)
+    service = McpHttpApp(servers)
+
+    async def ungated(scope, receive, send) -> None:  # the session manager with no gate before it
+        await servers.read_only.session_manager.handle_request(scope, receive, send)
+
+    http = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=ungated), base_url="http://127.0.0.1")
+    with anyio.fail_after(10), caplog.at_level(logging.ERROR):
+        async with (
+            service.running(),
+            http,
+            Client(streamable_http_client("http://127.0.0.1/mcp", http_client=http)) as client,
+        ):
+            called = await client.call_tool("describe_caller", {})
+
+    assert called.is_error is True
+    assert called.structured_content is None
+    assert called.content[0].text == "Error executing tool describe_caller"  # nothing more said
+    assert "reached the MCP server without bearer authentication" in caplog.text

@@ -167,6 +167,11 @@ async def test_a_month_is_resolved_in_the_review(live_service, read_only_token, 
         ),
         ("monthly_review", {"month": "1999-01"}, "Month 1999-01-01 is outside this plan"),
         ("monthly_review", {"month": "someday"}, "someday"),
+        (
+            "plan_next_month",
+            {"months": "3"},
+            "The plan_next_month prompt has no argument months; it takes plan_id.",
+        ),
     ],
 )
 async def test_bad_arguments_are_refused_clearly(

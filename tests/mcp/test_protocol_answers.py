@@ -28,6 +28,7 @@ from tests.helpers.mcp_http import MODES
 from tests.sandbox.plans import SmallPlan, small_plan
 from tools.arguments import month_arg
 from tools.auth import Principal
+from tools.logic.refusal import Refusal
 from tools.plan_lookup import forget_plan_listing, open_plan, today
 
 pytestmark = pytest.mark.anyio
@@ -72,7 +73,7 @@ async def connected(mode: str) -> AsyncIterator[Client]:
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_a_refusal_reaches_the_client_as_exactly_its_sentence(home, mode):
-    with pytest.raises(ToolError) as documented:
+    with pytest.raises(Refusal) as documented:
         month_arg("sept", today())
 
     async with connected(mode) as client:

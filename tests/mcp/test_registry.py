@@ -101,6 +101,19 @@ def test_a_tool_whose_read_only_hint_is_unset_counts_as_a_write_and_is_reported(
     assert "annotation read_only_hint is not set" in metadata_problems(spec)
 
 
+def test_a_read_only_tool_marked_destructive_is_reported():
+    async def look() -> dict:
+        """Looks, and says it destroys."""
+        return {}
+
+    hints = ToolAnnotations(
+        read_only_hint=True, destructive_hint=True, idempotent_hint=True, open_world_hint=True
+    )
+    spec = ToolSpec(fn=look, name="look", title="Look", toolset="plans", annotations=hints)
+
+    assert metadata_problems(spec) == ["a read-only tool cannot be destructive"]
+
+
 def test_two_tools_cannot_share_a_name():
     first, second = types.ModuleType("first_tools"), types.ModuleType("second_tools")
     for module in (first, second):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import httpx
@@ -107,9 +108,18 @@ def test_revoking_a_client_refuses_it_and_every_grant(live_service, owner, owner
     assert OAuthGrant.objects.get(pk=grant.pk).revoked
 
 
-def test_nothing_is_added_or_edited_in_the_admin(owner):
+def test_nothing_is_added_or_edited_in_the_admin(live_service, owner, owner_user):
+    client, grant, _access, _refresh = signed_in_client(live_service, owner_user, scope=SCOPE_READ)
+
+    pages = [owner.get(f"{url}{row.pk}/change/") for url, row in ((CLIENTS_URL, client), (GRANTS_URL, grant))]
+
     assert owner.get(f"{CLIENTS_URL}add/").status_code == 403
     assert owner.get(f"{GRANTS_URL}add/").status_code == 403
+    assert [page.status_code for page in pages] == [200, 200]
+    assert client.name in pages[0].content.decode()
+    assert not any(
+        re.search(r"<(input|select|textarea)[^>]+name=\"(?!csrf|_)", page.content.decode()) for page in pages
+    )
 
 
 def test_oauth_sits_next_to_mcp_tokens_on_the_admin_index(owner):

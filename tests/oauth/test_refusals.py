@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import base64
+import html
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import httpx2
 import pytest
 from django.utils import timezone
+from mcp.server.auth.provider import TokenError
 
-from oauth.models import OAuthCode, OAuthGrant, OAuthToken
+from oauth.models import OAuthClient, OAuthCode, OAuthGrant, OAuthToken
+from oauth.provider import DjangoOAuthProvider
 from tests.helpers.oauth import (
     REDIRECT_URI,
     OwnerAtConsent,
@@ -17,6 +21,7 @@ from tests.helpers.oauth import (
     authorization_url,
     code_from_owner,
     exchange,
+    form_field,
     owner_browser,
     query_of,
     register,
@@ -409,3 +414,150 @@ async def test_a_browser_client_may_call_the_token_endpoint_across_origins(live_
 
     assert preflight.status_code == 200
     assert preflight.headers["access-control-allow-origin"] in {"*", "https://inspector.example"}
+
+
+async def test_a_client_revoked_while_the_owner_reads_the_consent_page_cannot_be_allowed(
+    live_service, http, browser
+):
+    client, pkce = await register(http, live_service.url), Pkce.new()
+    consent = (await browser.open(authorization_url(live_service.url, client, pkce))).headers["location"]
+    page = (await browser.http.get(consent)).text
+    await OAuthClient.objects.filter(client_id=client.client_id).aupdate(revoked_at=timezone.now())
+
+    reopened = await browser.http.get(consent)
+    allowed = await browser.http.post(
+        consent.split("?")[0],
+        data={
+            "csrfmiddlewaretoken": form_field(page, "csrfmiddlewaretoken"),
+            "request": form_field(page, "request"),
+            "decision": "allow",
+        },
+    )
+
+    assert (reopened.status_code, allowed.status_code) == (400, 400)
+    assert "This client is no longer registered: add the connector again." in html.unescape(allowed.text)
+    assert not await OAuthCode.objects.filter(client__client_id=client.client_id).aexists()
+
+
+async def test_an_answer_neither_allow_nor_deny_is_asked_again(live_service, http, browser):
+    client, pkce = await register(http, live_service.url), Pkce.new()
+    consent = (await browser.open(authorization_url(live_service.url, client, pkce))).headers["location"]
+    page = (await browser.http.get(consent)).text
+
+    answered = await browser.http.post(
+        consent.split("?")[0],
+        data={
+            "csrfmiddlewaretoken": form_field(page, "csrfmiddlewaretoken"),
+            "request": form_field(page, "request"),
+            "decision": "later",
+        },
+    )
+
+    assert answered.status_code == 400
+    assert "Choose Allow or Deny." in answered.text
+    assert not await OAuthCode.objects.filter(client__client_id=client.client_id).aexists()
+
+
+async def test_registration_without_a_redirect_uri_is_refused(live_service, http):
+    answer = await http.post(
+        f"{live_service.url}/register", json={"client_name": "No way back", "redirect_uris": None}
+    )
+
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "error": "invalid_redirect_uri",
+        "error_description": "Give at least one redirect URI.",
+    }
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    [
+        pytest.param(lambda client: f"Bearer {client.client_secret}", id="not Basic"),
+        pytest.param(lambda client: "Basic not*base64", id="not base64"),
+        pytest.param(lambda client: f"Basic {b64(client.client_secret)}", id="no client id"),
+        pytest.param(
+            lambda client: f"Basic {b64('another-client:' + client.client_secret)}", id="another client"
+        ),
+    ],
+)
+async def test_a_basic_authorization_that_does_not_name_the_client_is_an_invalid_client(
+    live_service, http, browser, authorization
+):
+    client = await register(http, live_service.url, token_endpoint_auth_method="client_secret_basic")
+    pkce = Pkce.new()
+    code = await code_from_owner(browser, authorization_url(live_service.url, client, pkce))
+    form = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "redirect_uri": REDIRECT_URI,
+        "code_verifier": pkce.verifier,
+        "client_id": client.client_id,
+    }
+
+    refused = await http.post(
+        f"{live_service.url}/token", data=form, headers={"Authorization": authorization(client)}
+    )
+    accepted = await http.post(
+        f"{live_service.url}/token", data=form, auth=(client.client_id, client.client_secret)
+    )
+
+    assert refused.status_code == 401
+    assert refused.json() == {"error": "invalid_client", "error_description": "Invalid client_secret"}
+    assert accepted.status_code == 200  # the refusal did not spend the code
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+async def test_a_token_request_without_client_id_is_an_invalid_client(live_service, http):
+    answer = await http.post(
+        f"{live_service.url}/token", data={"grant_type": "authorization_code", "code": "x"}
+    )
+
+    assert answer.status_code == 401
+    assert answer.json() == {"error": "invalid_client", "error_description": "Missing client_id"}
+
+
+async def test_a_code_or_refresh_token_the_service_never_issued_is_an_invalid_grant(live_service, http):
+    client = await register(http, live_service.url)
+    unknown_code = await exchange(http, live_service.url, client, "never-issued", Pkce.new().verifier)
+    too_long = await http.post(
+        f"{live_service.url}/token",
+        data={"grant_type": "refresh_token", "refresh_token": "r" * 201, **client.credentials},
+    )
+
+    assert (unknown_code.status_code, unknown_code.json()["error"]) == (400, "invalid_grant")
+    assert (too_long.status_code, too_long.json()["error"]) == (400, "invalid_grant")
+
+
+async def test_two_token_requests_at_once_with_one_code_or_refresh_token_get_one_answer(
+    live_service, http, browser
+):
+    """As the SDK's token endpoint runs two requests that arrive together: both load the code
+    (or refresh token) before either exchanges it. Only the first exchange gives tokens."""
+    client, pkce = await register(http, live_service.url), Pkce.new()
+    code = await code_from_owner(browser, authorization_url(live_service.url, client, pkce))
+    provider = DjangoOAuthProvider()
+    registered = await provider.get_client(client.client_id)
+
+    loaded = [await provider.load_authorization_code(registered, code) for _ in range(2)]
+    tokens = await provider.exchange_authorization_code(registered, loaded[0])
+    with pytest.raises(TokenError) as late_code:
+        await provider.exchange_authorization_code(registered, loaded[1])
+    refreshes = [await provider.load_refresh_token(registered, tokens.refresh_token) for _ in range(2)]
+    rotated = await provider.exchange_refresh_token(registered, refreshes[0], ["plans:read"])
+    with pytest.raises(TokenError) as late_refresh:
+        await provider.exchange_refresh_token(registered, refreshes[1], ["plans:read"])
+
+    assert (late_code.value.error, late_code.value.error_description) == (
+        "invalid_grant",
+        "The authorization code was used already.",
+    )
+    assert (late_refresh.value.error, late_refresh.value.error_description) == (
+        "invalid_grant",
+        "The refresh token was used already.",
+    )
+    assert await OAuthGrant.objects.filter(client__client_id=client.client_id).acount() == 1
+    assert (await post_initialize(http, live_service.url, rotated.access_token)).status_code == 200

@@ -8,7 +8,7 @@ import threading
 import anyio
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 
 from tests.helpers.operations import LOCAL, fresh_plan_id, record
 from tools import oplog
@@ -121,6 +121,38 @@ async def test_it_draws_another_id_when_the_drawn_one_is_taken(plan_id, monkeypa
 
     assert op.pk == fresh_id
     assert (await _committed(existing.pk)).tool == "set_category_budget"
+
+
+async def test_it_gives_up_without_a_row_when_every_drawn_id_is_taken(plan_id, monkeypatch):
+    existing = await record(plan_id)
+    monkeypatch.setattr("tools.oplog.new_operation_id", lambda: existing.pk)
+
+    with pytest.raises(IntegrityError, match=r"No free operation id after 5 draws\."):
+        await record(plan_id, tool="flag_transactions")
+
+    assert await Operation.objects.filter(plan_id=plan_id).acount() == 1
+    assert not oplog.being_written(existing.pk)
+
+
+async def test_a_row_the_database_refuses_for_another_reason_is_not_retried(plan_id):
+    gone = Operation(pk="NoSuchOp0000", plan_id=plan_id, tool="set_category_budget")
+
+    with pytest.raises(IntegrityError):
+        await record(plan_id, status="pending", undo_of=gone, undoable=False)
+
+    assert await Operation.objects.filter(plan_id=plan_id).acount() == 0
+
+
+async def test_a_row_is_settled_once_a_second_reader_of_the_same_row_changes_nothing(plan_id):
+    op = await record(plan_id, status="unknown")
+    first, second = await Operation.objects.aget(pk=op.pk), await Operation.objects.aget(pk=op.pk)
+
+    assert await oplog.settle(first, status="applied", error="Settled: all landed.")
+    assert not await oplog.settle(second, status="failed", error="Settled: nothing landed.")
+
+    row = await _committed(op.pk)
+    assert (row.status, row.error, row.settled_at is not None) == ("applied", "Settled: all landed.", True)
+    assert (second.status, second.settled_at) == ("unknown", None)
 
 
 def test_it_refuses_to_log_inside_a_callers_transaction_where_a_crash_would_lose_the_row():

@@ -227,3 +227,34 @@ async def test_bounds_and_decimals_are_refused_before_any_ynab_request(ynab_requ
     if expected is not None:
         assert refusal(result) == expected
     assert await ynab_requests() == []
+
+
+async def test_a_budget_that_barely_covers_the_interest_pays_nothing_off_within_the_months_asked(debts):
+    # Visa at 240 % a year: 200.00 of interest a month on 1,000.00, more than the 150.00 budget
+    # leaves it once the car loan's 100.00 minimum is paid. Terms given in two overrides.
+    result = await call(
+        "get_debt_payoff_plan",
+        plan_id=debts.id,
+        monthly_budget="150.00",
+        max_months=24,
+        overrides=[
+            {"account": "Visa", "interest_rate": "240"},
+            {"account": "visa", "minimum_payment": "50.00"},
+        ],
+    )
+    content = ok(result)
+
+    assert content["message"] == (
+        "With 150.00 a month (given), avalanche does not pay them off within 24 months; "
+        "snowball does not pay them off within 24 months."
+    )
+    assert [(d["name"], d["interest_rate"], d["rate_from"], d["minimum_payment"], d["minimum_from"])
+            for d in content["debts"]] == [
+        ("Car loan", 12.0, "ynab", "100.00", "ynab"),
+        ("Visa", 240.0, "override", "50.00", "override"),
+    ]  # fmt: skip
+    assert [plan["months_to_debt_free"] for plan in content["plans"]] == [None, None]
+    assert (
+        "Some debts are not paid off within 24 months: the budget barely covers the interest."
+        in content["notes"]
+    )

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import sync_to_async
 
+from sandbox.models import CategoryGroup
 from tests.helpers.reads import call
 from tests.helpers.results import ok, refusal
 from tests.reads.hand_plans import day_in, hand_plan, month_of
@@ -135,3 +137,13 @@ async def test_months_count_and_list_bounds_are_refused_before_any_ynab_request(
 
     assert result.is_error
     assert await ynab_requests() == []
+
+
+async def test_a_group_named_by_its_id_and_a_history_as_long_as_asked(household):
+    bills = await sync_to_async(CategoryGroup.objects.get)(plan_id=household.id, name="Bills")
+
+    content = ok(await call("get_runway", plan_id=household.id, essential_groups=[bills.id], months_count=2))
+
+    assert content["essential_groups"] == ["Bills"]
+    assert content["essential"] == {"monthly_spending": "-1250.00", "runway_months": 5.1}
+    assert not any("earlier months are skipped" in note for note in content["notes"])

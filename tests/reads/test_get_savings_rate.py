@@ -103,3 +103,19 @@ async def test_without_income_there_is_no_rate(no_income):
     assert (content["rate"], content["best_month"], content["worst_month"]) == (None, None, None)
     assert content["months"][0]["rate"] is None
     assert "Months without income have no rate (null)." in content["notes"]
+
+
+@pytest.fixture
+def nothing_yet(live_service):
+    home = hand_plan(1)
+    home.account("Checking", "checking", "500.00")  # only its Starting Balance
+    return home
+
+
+async def test_without_a_complete_month_of_transactions_there_is_no_rate_to_give(nothing_yet):
+    content = ok(await call("get_savings_rate", plan_id=nothing_yet.id))
+
+    assert (
+        content["message"] == "No complete month with transactions yet, so there is no savings rate to give."
+    )
+    assert (content["rate"], content["months"]) == (None, [])

@@ -5,11 +5,13 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from tests.helpers.reads import agent, call
 from tests.helpers.results import ok, refusal
 from tests.mcp.answers import summary
+from tests.reads.hand_plans import hand_plan
 from tests.reads.month_truth import SandboxPlan, is_internal, milliunits
 from tools.logic.months import add_months, month_start
 
@@ -112,3 +114,13 @@ async def test_it_refuses_a_months_count_out_of_bounds_before_any_ynab_request(
 
     assert result.is_error
     assert await ynab_requests() == []
+
+
+async def test_a_plan_that_began_this_month_has_no_full_month_to_show(live_service):
+    home = await sync_to_async(hand_plan)(0)
+    await sync_to_async(home.account)("Checking", "checking", "300.00")
+
+    result = await call("get_spending_trends", plan_id=home.id)
+
+    assert ok(result)["months"] == []
+    assert summary(result) == "No full month in this plan yet: it began this month."

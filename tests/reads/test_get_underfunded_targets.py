@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from sandbox.ledger import rebuild_derived
 from sandbox.models import Category
 from tests.helpers.reads import call
 from tests.helpers.results import ok, refusal
@@ -125,3 +126,27 @@ async def test_a_month_in_another_form_is_refused_before_any_ynab_request(ynab_r
         "Month 'sept' is not understood: give current, next, YYYY-MM or YYYY-MM-01 (e.g. 2026-09)."
     )
     assert await ynab_requests() == []
+
+
+@pytest.fixture
+def spaced_needs(live_service):
+    """Two needs set in YNAB's app that repeat less often than monthly: 60.00 every 2 months
+    (cadence monthly, frequency 2) and 90.00 every 3 months (YNAB's cadence 4)."""
+    home = hand_plan(0)
+    home.account("Checking", "checking", "1000.00")
+    bills = home.group("Bills")
+    water = home.category(bills, "Water", goal_target=60_000, goal_frequency="monthly")
+    Category.objects.filter(pk=water).update(goal_cadence_frequency=2)
+    insurance = home.category(bills, "Insurance", goal_target=90_000, goal_frequency="monthly")
+    Category.objects.filter(pk=insurance).update(goal_cadence=4)
+    rebuild_derived(home.plan)
+    return home
+
+
+async def test_needs_repeating_every_few_months_say_how_often(spaced_needs):
+    content = ok(await call("get_underfunded_targets", plan_id=spaced_needs.id))
+
+    assert sorted((t["name"], t["target"]) for t in content["targets"]) == [
+        ("Insurance", "Need 90.00 every 3 months"),
+        ("Water", "Need 60.00 every 2 months"),
+    ]

@@ -40,3 +40,12 @@ async def test_a_warm_call_costs_one_ynab_request(demo_plan):
     ok(await call("list_category_groups", plan_id=demo_plan.id))
 
     assert len(await requests_after(mark)) == 1
+
+
+async def test_a_plan_whose_groups_are_all_hidden_says_no_group_can_take_a_category(own_demo_plan):
+    await sync_to_async(CategoryGroup.objects.filter(plan=own_demo_plan, internal=False).update)(hidden=True)
+
+    result = await call("list_category_groups", plan_id=own_demo_plan.id)
+
+    assert ok(result)["groups"] == []
+    assert summary(result) == "No category group can take a new category in this plan."

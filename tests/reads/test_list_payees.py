@@ -102,3 +102,10 @@ async def test_a_search_that_is_empty_or_hides_characters_is_refused_before_any_
 
     assert reason in refusal(result)
     assert await requests_after(mark) == []
+
+
+async def test_a_search_that_matches_no_payee_says_so(demo_plan):
+    result = await call("list_payees", plan_id=demo_plan.id, search="no such merchant anywhere")
+
+    assert ok(result)["payees"] == []
+    assert summary(result) == "0 payees matching the search."

@@ -6,19 +6,23 @@ from __future__ import annotations
 import uuid
 from datetime import date
 
+import httpx
 import pytest
 from asgiref.sync import sync_to_async
 from mcp.server.mcpserver.exceptions import ToolError
 
+from sandbox.faults import inject
 from sandbox.ledger import create_plan
 from sandbox.models import Plan
 from tools import arguments, plan_lookup
+from tools.logic.refusal import Refusal
+from tools.ynab import client as ynab_client
 
 pytestmark = pytest.mark.anyio
 
 
 async def test_it_refuses_a_malformed_plan_id_before_any_ynab_request(ynab_requests):
-    with pytest.raises(ToolError, match=r"^'\.\./plans' is not a valid plan id .*list_plans"):
+    with pytest.raises(Refusal, match=r"^'\.\./plans' is not a valid plan id .*list_plans"):
         await plan_lookup.open_plan("../plans")
 
     assert await ynab_requests() == []
@@ -104,6 +108,34 @@ async def test_an_omitted_plan_is_the_ynab_default_and_the_listing_is_reused(
     assert len(paths) == 3  # the listing, the full plan, one delta
 
 
+async def test_an_omitted_plan_when_ynab_refuses_the_listing_is_refused_with_ynabs_reason(
+    no_default_plan, settings, ynab_requests
+):
+    settings.AVENIR_MCP_DEFAULT_PLAN = None
+    await sync_to_async(inject)("status", method="GET", path="^/plans$", status=401)
+
+    with pytest.raises(ToolError) as refused:
+        await plan_lookup.open_plan(None)
+
+    assert str(refused.value).startswith("YNAB refused the token (401): it is invalid, expired or revoked.")
+    assert [entry.path for entry in await ynab_requests()] == ["/sandbox/v1/plans"]
+
+
+async def test_an_omitted_plan_for_a_token_that_sees_no_plan_says_to_create_one(
+    live_service, settings, monkeypatch
+):
+    settings.AVENIR_MCP_DEFAULT_PLAN = None
+    settings.AVENIR_MCP_YNAB_URL = "https://api.ynab.com/v1"  # mocked: a new YNAB account
+    settings.YNAB_API_KEY = f"token-without-plans-{uuid.uuid4()}"
+    no_plans = httpx.MockTransport(lambda request: httpx.Response(200, json={"data": {"plans": []}}))
+    monkeypatch.setattr(ynab_client, "_in_process", no_plans)  # for the client of that URL and key
+
+    with pytest.raises(ToolError) as refused:
+        await plan_lookup.open_plan(None)
+
+    assert str(refused.value) == "This YNAB token sees no plan: create one in YNAB, then call list_plans."
+
+
 async def test_the_real_plan_id_reads_the_plan_only_to_resolve_an_alias(demo_plan, settings, ynab_requests):
     settings.AVENIR_MCP_DEFAULT_PLAN = demo_plan.id
 
@@ -113,7 +145,7 @@ async def test_the_real_plan_id_reads_the_plan_only_to_resolve_an_alias(demo_pla
 
     await plan_lookup.open_plan(demo_plan.id)  # opening a plan makes it YNAB's last used
     assert await plan_lookup.real_plan_id("last-used") == demo_plan.id
-    with pytest.raises(ToolError, match=r"^'\.\./plans' is not a valid plan id .*list_plans"):
+    with pytest.raises(Refusal, match=r"^'\.\./plans' is not a valid plan id .*list_plans"):
         await plan_lookup.real_plan_id("../plans")
 
 
@@ -133,7 +165,7 @@ def test_months_are_read_before_the_plan_and_checked_against_it_after():
 
     assert arguments.month_arg("current", today) == date(2026, 9, 1)
     assert arguments.month_arg("2026-10", today) == date(2026, 10, 1)
-    with pytest.raises(ToolError, match=r"^Month '2026-9' is not understood"):
+    with pytest.raises(Refusal, match=r"^Month '2026-9' is not understood"):
         arguments.month_arg("2026-9", today)
 
 
@@ -154,9 +186,9 @@ async def test_a_month_outside_the_plan_is_refused_with_the_valid_range(demo_pla
 def test_listed_ids_are_checked_and_duplicates_merged_or_refused():
     assert arguments.check_ids(["a1", "b2", "a1"], what="account") == ("a1", "b2")
     assert arguments.check_ids(None, what="account") is None
-    with pytest.raises(ToolError, match=r"^Transaction 't9' is listed twice; give it once\.$"):
+    with pytest.raises(Refusal, match=r"^Transaction 't9' is listed twice; give it once\.$"):
         arguments.check_ids(["t9", "t9"], what="transaction", merge_duplicates=False)
-    with pytest.raises(ToolError, match=r"not a valid account id .*list_accounts"):
+    with pytest.raises(Refusal, match=r"not a valid account id .*list_accounts"):
         arguments.check_ids(["ok", "a/b"], what="account")
 
 
@@ -170,7 +202,7 @@ def test_amounts_are_read_from_their_decimal_text(given, milliunits):
 
 @pytest.mark.parametrize("given", [float("nan"), float("inf"), 1e-05, 1e20, "1e3", "12,50", 0.0001])
 def test_amounts_that_are_not_plain_decimals_are_refused_in_one_line(given):
-    with pytest.raises(ToolError) as refused:
+    with pytest.raises(Refusal) as refused:
         arguments.amount_arg(given)
 
     assert "\n" not in str(refused.value)
@@ -184,9 +216,9 @@ def test_a_window_is_defaulted_ordered_and_bounded():
         today,
         date(2026, 10, 15),
     )
-    with pytest.raises(ToolError, match=r"^since_date 2026-09-15 is after until_date 2026-09-01"):
+    with pytest.raises(Refusal, match=r"^since_date 2026-09-15 is after until_date 2026-09-01"):
         arguments.window_args("2026-09-15", "2026-09-01")
-    with pytest.raises(ToolError, match="367 days apart"):
+    with pytest.raises(Refusal, match="367 days apart"):
         arguments.window_args("2025-09-01", "2026-09-03")
-    with pytest.raises(ToolError, match=r"^since_date is required"):
+    with pytest.raises(Refusal, match=r"^since_date is required"):
         arguments.window_args(None, "2026-09-01")

@@ -113,3 +113,13 @@ async def test_a_malformed_plan_id_is_refused_without_a_request(live_service, ki
 
     assert "plan id" in str(refused.value)
     assert await requests_after(mark) == []
+
+
+async def test_a_plan_ynab_does_not_know_is_refused_with_ynabs_reason_in_one_line(live_service):
+    async with agent() as client:
+        with pytest.raises(MCPError) as refused:
+            await client.read_resource("ynab://plans/0a1b2c3d-0000-4000-8000-000000000000/categories")
+
+    said = str(refused.value)
+    assert "YNAB has no such item (404.2)" in said
+    assert "\n" not in said

@@ -12,14 +12,14 @@ Undo data: `{"month": "YYYY-MM-01", "categories": [{"category_id", "before", "af
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
-from tools.logic.assigned_words import AssignedWords
+from tools.logic.assigned import AssignedWords
 from tools.models import Operation
 from tools.undo.handlers import (
     Conflict,
     UndoItems,
     UndoPlan,
+    UndoRecord,
     item_state,
     undo_handler,
 )
@@ -50,7 +50,7 @@ class BudgetsUndo:
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> dict[str, Any]:
+    ) -> UndoRecord:
         """One PATCH per category, in order. The items are independent, so a failure half way
         leaves the ones restored so far (said exactly), and a later undo restores the rest."""
         plan_id, month, restored = snapshot.plan_id, op.undo_data["month"], []
@@ -63,6 +63,7 @@ class BudgetsUndo:
                 if not restored:
                     raise
                 said = f"Restored {', '.join(restored)} only, then: {error.message} Undo again for the rest."
-                raise WriteFailed(said, undo_data={"month": month, "restored": restored}) from error
+                partly = UndoRecord(month=month, restored=tuple(restored))
+                raise WriteFailed(said, undo_data=partly) from error
             restored.append(item["category_id"])
-        return {"month": month, "restored": restored}
+        return UndoRecord(month=month, restored=tuple(restored))

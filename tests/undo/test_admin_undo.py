@@ -13,6 +13,7 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.urls import reverse
 
+from sandbox import faults
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import Budgets, logged, make_budgets, set_assigned
 from tools.models import Operation
@@ -215,3 +216,64 @@ def test_the_owner_undoes_through_the_real_server(live_service, undoer, budgets_
     assert response.status_code == 302
     assert _current(budgets_sync) == budgets_sync.before
     assert Operation.objects.get(pk=budgets_sync.op.pk).status == "undone"
+
+
+def test_an_operation_whose_outcome_is_open_is_settled_before_its_undo_is_proposed(owner, demo_plan):
+    budgets = sync(make_budgets)(demo_plan)
+    lost = sync(logged)(budgets.plan_id, status="unknown", undo_data=budgets.op.undo_data)
+
+    page = _page(_browser(owner).get(_undo_url(lost)))
+
+    settled = Operation.objects.get(pk=lost.pk)
+    assert (settled.status, settled.settled_at is not None) == ("applied", True)
+    assert f"Undo: budget 2 category(ies) for {budgets.month}?" in page
+    assert "Yes, undo it in YNAB" in page
+
+
+def _plan_read_fails(budgets: Budgets) -> None:
+    faults.inject("status", method="GET", path=rf"^/plans/{budgets.plan_id}$", status=400, count=5)
+
+
+def test_the_page_says_when_the_plan_cannot_be_read(owner, budgets_sync):
+    _plan_read_fails(budgets_sync)
+
+    page = _page(_browser(owner).get(_undo_url(budgets_sync.op)))
+
+    assert "The plan could not be read, so nothing can be undone: " in page
+    assert "Yes, undo it in YNAB" not in page
+
+
+def test_posting_while_the_plan_cannot_be_read_undoes_nothing_and_says_why(undoer, budgets_sync):
+    browser = _browser(undoer)
+    digest = _digest(_page(browser.get(_undo_url(budgets_sync.op))))
+    _plan_read_fails(budgets_sync)
+    mark = sync(request_mark)()
+
+    response = browser.post(_undo_url(budgets_sync.op), {"digest": digest}, follow=True)
+
+    assert "The plan could not be read, so nothing was undone: " in _page(response)
+    assert response.redirect_chain[-1][0] == _detail_url(budgets_sync.op)
+    assert sync(writes_after)(mark) == []
+    assert Operation.objects.get(pk=budgets_sync.op.pk).status == "applied"
+    assert not Operation.objects.filter(undo_of_id=budgets_sync.op.pk).exists()
+
+
+def test_an_undo_ynab_refuses_is_logged_failed_and_the_operation_stays_in_effect(undoer, budgets_sync):
+    browser = _browser(undoer)
+    digest = _digest(_page(browser.get(_undo_url(budgets_sync.op))))
+    faults.inject("status", method="PATCH", path=rf"^/plans/{budgets_sync.plan_id}/months/", status=400)
+
+    response = browser.post(_undo_url(budgets_sync.op), {"digest": digest}, follow=True)
+
+    undo_row = Operation.objects.get(undo_of_id=budgets_sync.op.pk)
+    assert undo_row.status == "failed"
+    assert undo_row.error in _page(response)
+    assert response.redirect_chain[-1][0] == _detail_url(budgets_sync.op)
+    assert _current(budgets_sync) == budgets_sync.after
+    assert Operation.objects.get(pk=budgets_sync.op.pk).status == "applied"
+
+
+def test_the_undo_page_of_an_operation_that_does_not_exist_is_not_found(owner, budgets_sync):
+    response = _browser(owner).get(reverse("admin:tools_operation_undo", args=["NoSuchOp0000"]))
+
+    assert response.status_code == 404

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tools.undo.handlers import (
     Conflict,
     UndoItems,
     UndoPlan,
+    UndoRecord,
     handler_for,
     item_state,
     undo_handler,
@@ -100,3 +103,35 @@ def test_undo_items_keep_each_item_in_its_place_and_in_order():
         already_as_before=1,
         conflicts=(Conflict("t2", "2026-09-13, Bakery, 4.20", "it was deleted"),),
     )
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {"undo_of": "k3P9aQ2mXz7B", "restoring": 2},  # begun; kept when the answer is lost
+        {"month": "2026-09-01", "restored": [{"category_id": "c1", "assigned": 120000}]},
+        {"restored": [{"transaction_id": "t1", "category_id": None}]},
+        {"cleared_ids": ["t1", "t2"], "deleted_ids": ["adj"]},
+        {"cleared_ids": ["t1"]},  # cleared, then deleting the adjustment failed
+        {"unapproved_ids": ["t1"]},
+        {"deleted_ids": []},
+        {},
+    ],
+)
+def test_an_undo_rows_stored_json_reads_back_and_is_stored_again_unchanged(stored):
+    record = UndoRecord.from_json(stored)
+
+    assert record.to_json() == stored
+    assert UndoRecord.from_json(json.loads(json.dumps(record.to_json()))) == record
+
+
+def test_an_undo_row_in_the_stored_form_of_before_the_record_reads_as_its_fields():
+    record = UndoRecord.from_json({"undo_of": "k3P9aQ2mXz7B", "restoring": 2})
+
+    assert (record.undo_of, record.restoring, record.restored, record.deleted_ids) == (
+        "k3P9aQ2mXz7B",
+        2,
+        None,
+        None,
+    )
+    assert UndoRecord.from_json(None) == UndoRecord()

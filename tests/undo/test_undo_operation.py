@@ -156,3 +156,20 @@ async def test_a_wrong_code_is_refused_and_writes_nothing(budgets):
 
     assert text.startswith("This confirmation code is unknown, expired, already used")
     assert await writes_after(mark) == []
+
+
+async def test_the_preview_names_twenty_items_changed_since_then_says_how_many_more(budgets):
+    gone = [{"category_id": f"deleted-{n:02}", "before": 0, "after": 1_000} for n in range(21)]
+    data = {"month": budgets.month, "categories": [budgets.items[0], *gone]}
+    op = await logged(budgets.plan_id, undo_data=data)
+
+    async with agent() as client:
+        first = ok(await undo(client, plan_id=budgets.plan_id, operation_id=op.pk))
+
+    lines = first["preview"].splitlines()
+    left = [line for line in lines if line.startswith("Left as it is, changed since: deleted-")]
+    assert lines[0] == f"Undo: budget 1 category(ies) for {budgets.month}?"
+    assert len(left) == 20
+    assert left[0] == "Left as it is, changed since: deleted-00 (it was deleted)."
+    assert lines[lines.index(left[-1]) + 1] == "… and 1 more left as they are, changed since."
+    assert len(first["conflicts"]) == 21

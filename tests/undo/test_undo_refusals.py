@@ -124,3 +124,25 @@ async def test_a_passed_code_is_refused_when_only_the_persons_own_answer_counts(
 
     assert text == messages.CODES_DISABLED
     assert await budgets.current() == budgets.after
+
+
+async def test_it_refuses_an_operation_of_a_tool_this_server_has_no_undo_for(budgets):
+    retired = await logged(budgets.plan_id, tool="retired_tool", undo_data={"ids": ["t1"]})
+
+    text = await refused(budgets.plan_id, operation_id=retired.pk)
+
+    assert text == (
+        f"Operation {retired.pk} (retired_tool) cannot be undone: this server has no undo for retired_tool."
+    )
+    assert (await fresh(retired)).status == "applied"
+
+
+async def test_it_refuses_an_operation_logged_without_undo_data(budgets):
+    bare = await logged(budgets.plan_id)
+
+    text = await refused(budgets.plan_id, operation_id=bare.pk)
+
+    assert (
+        text
+        == f"Operation {bare.pk} (undo_test_budgets) cannot be undone: nothing was recorded to undo it with."
+    )

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import sync_to_async
 
+from sandbox import faults
 from tests.writes.checks import says_yes, ynab
 from tests.writes.harness import MODERN, call, connected, content
 from tests.writes.households import Household
@@ -68,3 +70,53 @@ async def test_a_transaction_changed_since_is_left_and_named_one_deleted_counts_
         }
     ]
     assert await ids_on(home.id, home.home.checking) == originals | {parking}  # cash was deleted
+
+
+async def refuse_delete_of(transaction_id: str) -> None:
+    await sync_to_async(faults.inject)(
+        "status", method="DELETE", path=f"/transactions/{transaction_id}$", status=400
+    )
+
+
+async def undo_refused(home: Household, operation_id: str) -> str:
+    async with connected(MODERN, says_yes()) as client:
+        result = await client.call_tool("undo_operation", {"plan_id": home.id, "operation_id": operation_id})
+    assert result.is_error
+    return result.content[0].text
+
+
+async def test_a_delete_refused_half_way_says_what_was_deleted_and_undoing_again_deletes_the_rest(home):
+    operation_id, (parking, cash), originals = await created(home)
+    await refuse_delete_of(cash)
+
+    said = await undo_refused(home, operation_id)
+
+    assert said.startswith(
+        f"1 of the 2 transaction(s) were deleted ({parking}); the other 1 are still in YNAB because a "
+        "delete failed: "
+    )
+    assert said.endswith(
+        "Call undo_operation again to delete the rest (what is gone already counts as done)."
+    )
+    assert await ids_on(home.id, home.home.checking) == originals | {cash}
+    undo_row = await Operation.objects.aget(undo_of_id=operation_id)
+    assert (undo_row.status, undo_row.undo_data) == ("failed", {"deleted_ids": [parking]})
+    assert (await Operation.objects.aget(pk=operation_id)).status == "applied"  # its claim given back
+
+    again, _questions = await undone(home, operation_id)
+
+    assert (again["status"], again["restored"], again["already_as_before"]) == ("applied", 1, 1)
+    assert await ids_on(home.id, home.home.checking) == originals
+
+
+async def test_a_first_delete_refused_deletes_nothing_and_leaves_the_operation_in_effect(home):
+    operation_id, (parking, cash), originals = await created(home)
+    await refuse_delete_of(parking)
+
+    said = await undo_refused(home, operation_id)
+
+    assert "1 of the 2" not in said
+    assert await ids_on(home.id, home.home.checking) == originals | {parking, cash}
+    undo_row = await Operation.objects.aget(undo_of_id=operation_id)
+    assert undo_row.status == "failed"
+    assert (await Operation.objects.aget(pk=operation_id)).status == "applied"

@@ -23,7 +23,7 @@ from tests.writes.assigned_plans import (
 )
 from tests.writes.harness import MODERN, WriteCase, connected, content, error_text
 from tests.writes.test_move_money import both, move_case
-from tools.logic.assigned_words import AssignedWords
+from tools.logic.assigned import AssignedWords
 from tools.models import Operation
 from tools.writes.assigned_pair import MOST_REQUESTS, Pair, Step, write_pair
 from tools.ynab import YnabClient, get_ynab_client

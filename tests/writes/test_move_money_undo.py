@@ -188,3 +188,34 @@ async def test_when_the_undos_rollback_fails_too_it_says_what_to_set_and_a_later
     assert (content(again)["restored"], content(again)["already_as_before"]) == (1, 1)
     assert patches == ["Groceries"]
     assert await both(budget) == AS_BEFORE
+
+
+async def test_an_undos_first_write_lost_and_unreadable_is_unknown_and_can_be_undone_again(budget):
+    operation_id = await moved(budget)
+    await inject("drop_after_write", budget, budget.home.dining)
+    path = budget.category_path(budget.home.dining) + "$"
+    await sync_to_async(faults.inject)("status", method="GET", path=path, status=500)
+
+    result, _questions, patches = await undo(budget, operation_id)
+
+    assert result.is_error
+    assert "No answer came back" in result.content[0].text
+    assert patches == ["Dining Out"]  # nothing else sent while its outcome is unknown
+    undo_row = await Operation.objects.aget(undo_of_id=operation_id)
+    assert undo_row.status == "unknown"
+    assert await both(budget) == (GROCERIES_ASSIGNED - MOVED, DINING_ASSIGNED)  # it had landed
+
+
+async def test_a_set_back_answered_429_once_is_sent_again_after_the_wait(budget):
+    operation_id = await moved(budget)
+    await inject("delay", budget, budget.home.dining, delay_ms=1)  # lets the undo's first write through
+    await inject("status", budget, budget.home.groceries, status=500)
+    await inject("status", budget, budget.home.dining, status=429, delay_ms=1000)  # Retry-After: 1
+
+    result, _questions, patches = await undo(budget, operation_id)
+
+    text = result.content[0].text
+    assert "Nothing moved: Groceries could not be set to 80.00, so Dining Out was set back to 150.00" in text
+    assert patches == ["Dining Out", "Groceries", "Dining Out", "Dining Out"]
+    assert await both(budget) == MOVED_STATE
+    assert (await Operation.objects.aget(pk=operation_id)).status == "applied"

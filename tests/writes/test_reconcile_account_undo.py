@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import sync_to_async
 
+from sandbox import faults
 from tests.writes.checks import says_yes, standing, ynab
 from tests.writes.harness import MODERN, call, connected, content
 from tests.writes.households import Household
 from tests.writes.test_reconcile_account import reconciling, set_cleared
+from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 
@@ -66,3 +69,31 @@ async def test_one_changed_since_and_a_changed_adjustment_are_left_and_named(hom
     assert statuses[changed] == "uncleared"
     assert [row[4] for row in new] == ["checked with the bank"]  # the adjustment is still there
     assert all(statuses[t] == "cleared" for t in case.extra["to_reconcile"][1:])
+
+
+async def test_an_adjustment_whose_delete_is_refused_is_said_and_a_later_undo_deletes_it(home):
+    case, start, answer = await reconciled(home, 5_000)
+    adjustment = answer["adjustment"]["transaction_id"]
+    count = len(case.extra["to_reconcile"])
+    await sync_to_async(faults.inject)(
+        "status", method="DELETE", path=f"/transactions/{adjustment}$", status=400
+    )
+
+    async with connected(MODERN, says_yes()) as client:
+        arguments = {"plan_id": home.id, "operation_id": answer["operation_id"]}
+        refused = await client.call_tool("undo_operation", arguments)
+
+    assert refused.is_error
+    text = refused.content[0].text
+    assert text.startswith(
+        f"The {count} transaction(s) are cleared again, but deleting the adjustment {adjustment} failed: "
+    )
+    assert "Call undo_operation again to delete it." in text
+    undo_row = await Operation.objects.aget(undo_of_id=answer["operation_id"])
+    assert undo_row.status == "failed"
+    assert sorted(undo_row.undo_data["cleared_ids"]) == sorted(case.extra["to_reconcile"])
+
+    again, _questions = await undone(home, answer["operation_id"])
+
+    assert (again["status"], again["restored"], again["already_as_before"]) == ("applied", 1, count)
+    assert await case.state() == start.state

@@ -22,7 +22,7 @@ from django.test import Client as DjangoClient
 from avenir_site.mcp_http import McpHttpApp
 from avenir_site.mcp_server import HttpServers
 from sandbox import faults
-from tests.writes.assigned_plans import BudgetHome, set_assigned
+from tests.writes.assigned_plans import BudgetHome, assigned, set_assigned
 from tests.writes.checks import before, write_made, ynab
 from tests.writes.fault_matrix import SCENARIOS
 from tests.writes.harness import MODERN, WriteCase, connected, content, error_text
@@ -314,3 +314,105 @@ async def test_an_adjustment_whose_answer_was_lost_is_found_and_deleted_again(li
     assert (op.status, await case.state()) == ("failed", start.state)
     assert op.error.startswith("Settled from YNAB's state: nothing was reconciled: the adjustment of +5.00 ")
     assert op.error.endswith(") and was deleted again, so the account is as before.")
+
+
+async def test_a_split_whose_transaction_was_deleted_since_stays_unknown(live_service):
+    case = await SCENARIOS["split_transaction"].case()
+    await sync_to_async(faults.inject)("drop_before_write", method=case.write_method, path=case.write_path)
+    async with connected(MODERN) as client:
+        assert (await write_made(case, client)).is_error  # no answer: the row is unknown
+    transaction_id = case.arguments["transaction_id"]
+    await ynab("DELETE", f"/plans/{case.plan_id}/transactions/{transaction_id}")  # the person, meanwhile
+
+    await settling.settle_plan(case.plan_id)
+
+    op = await Operation.objects.filter(plan_id=case.plan_id, tool="split_transaction").alatest("created_at")
+    assert (op.status, op.settled_at is not None) == ("unknown", True)
+    assert op.error == (
+        f"Settled from YNAB's state: transaction {transaction_id} was deleted since, so YNAB cannot tell "
+        "whether it was split."
+    )
+
+
+async def test_a_set_back_whose_answer_is_lost_is_read_back_next_round(budget, case):
+    op = await half_move_left_pending(budget, case)
+    get_ynab_client().sender.pacer.forget()
+    await source_fault("drop_before_write", budget)
+
+    await settling.settle_plan(budget.id)
+    after_one = await fresh(op)
+    settling.backoff.forget()  # the next round
+    await settling.settle_plan(budget.id)
+    after_two = await fresh(op)
+
+    assert (after_one.status, after_one.settled_at) == ("pending", None)
+    assert after_one.error.endswith("Setting Groceries back got no answer; the next round reads it back.")
+    assert (after_two.status, after_two.undo_data["outcome"]) == ("failed", "nothing_moved")
+    assert await both(budget) == AS_BEFORE
+
+
+async def test_a_source_changed_after_a_lost_first_write_stays_unknown_naming_the_amount_to_set(budget, case):
+    await source_fault("drop_after_write", budget)
+
+    async def unreadable() -> None:
+        await source_fault("status", budget, method="GET", status=500)
+
+    _result, op, _requests = await move_with_code(case, arm=unreadable)
+    assert op.status == "unknown"
+    await set_assigned(budget, budget.home.groceries, 60_000)  # the person changed it in YNAB
+
+    await settling.settle_plan(budget.id)
+
+    settled = await fresh(op)
+    assert (settled.status, settled.settled_at is not None) == ("unknown", True)
+    assert settled.error == (
+        "Settled from YNAB's state: YNAB cannot tell whether the move's first change landed: Groceries is "
+        "now 60.00 (neither 80.00 nor 50.00) and the other category is as before. If it had landed, set "
+        f"Groceries for {budget.month} to 90.00 in YNAB to put the move back."
+    )
+    assert (await both(budget))[0] == 60_000
+
+
+async def pending_half_move(
+    budget: BudgetHome, source: tuple[str, int, int], destination: tuple[str, int, int]
+):
+    """A move_money row this process left pending with its source lowered and its destination as
+    before (half of it in YNAB), as `assigned_pair` leaves one whose set-back could not be sent."""
+    categories = [{"category_id": c, "before": b, "after": a} for c, b, a in (source, destination)]
+    op = await oplog.begin(
+        plan_id=budget.id,
+        tool="move_money",
+        subject={"from_category_id": source[0], "to_category_id": destination[0]},
+        fingerprint="0" * 64,
+        preview="Move money?",
+        confirmed_by="code",
+        principal=Principal.local("settling test"),
+        undoable=True,
+        undo_data={"month": budget.month, "categories": categories},
+    )
+    oplog.finished_writing(op)
+    await set_assigned(budget, source[0], source[2])
+    return op
+
+
+async def test_a_second_half_move_waits_for_the_pause_a_first_set_back_met(budget):
+    h = budget.home
+    first = await pending_half_move(budget, (h.groceries, 80_000, 50_000), (h.dining, 120_000, 150_000))
+    second = await pending_half_move(budget, (h.rent, 20_000, 10_000), (h.dining, 120_000, 130_000))
+    await source_fault("status", budget, status=429, delay_ms=60_000)  # Retry-After: 60
+
+    try:
+        await settling.settle_plan(budget.id)
+        paused = get_ynab_client().sender.pacer.paused_until()
+    finally:
+        get_ynab_client().sender.pacer.forget()
+
+    one, two = await fresh(first), await fresh(second)
+    assert (one.status, two.status) == ("pending", "pending")
+    assert "Setting Groceries back failed (" in one.error
+    assert two.error == (
+        "Settled from YNAB's state: half of the move is in YNAB: Rent is 10.00 for "
+        f"{budget.month}, the other category as before. YNAB asked to wait (429); Rent is set back to 20.00 "
+        f"after {paused:%H:%M} UTC."
+    )
+    assert (await assigned(budget, h.rent), await assigned(budget, h.groceries)) == (10_000, 50_000)

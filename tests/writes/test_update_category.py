@@ -318,3 +318,15 @@ async def test_a_name_taken_in_the_destination_group_is_refused(budget, bills):
         "Category group 'Bills' already has a category named 'RENT' (names are compared without case); "
         "choose another name."
     )
+
+
+async def test_a_group_alone_moves_the_category_keeping_its_name(budget, bills):
+    h = budget.home
+    case = update_case(budget, bills, name=None)
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+        answer = content(await call(client, case, confirmation=first["confirmation"]))
+
+    assert first["preview"] == "Change category ‘Dining Out’ (Everyday) to ‘Dining Out’ (Bills)?"
+    assert answer["status"] == "applied"
+    assert await place(budget.id, h.dining) == ("Dining Out", bills)

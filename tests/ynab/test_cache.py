@@ -7,6 +7,9 @@ methods); the merged snapshot must then equal a snapshot built from a fresh full
 from __future__ import annotations
 
 import asyncio
+import logging
+import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import anyio
@@ -15,14 +18,15 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from sandbox.models import Account, Transaction
+from sandbox.models import Account, Plan, Transaction
 from sandbox.seeding import seed_demo_plan
+from tests.ynab import plan_json as pj
 from tests.ynab.compare import differences, index_errors
 from tools.ynab import plan_snapshot
 from tools.ynab.cache import PlanCache
 from tools.ynab.client import YnabClient
 from tools.ynab.errors import YnabError
-from tools.ynab.pacing import Pacer
+from tools.ynab.pacing import Pacer, RequestKind, request_kind
 from tools.ynab.snapshot import MalformedAnswer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
@@ -264,3 +268,178 @@ async def test_a_plan_id_from_ynab_that_could_change_a_url_is_never_used(cache, 
         await cache.snapshot(odd, asked)
 
     assert cache.states() == []
+
+
+# --- Timing between refreshes, and answers YNAB should never give (api.ynab.com mocked) -------
+
+
+class MockYnab:
+    """api.ynab.com serving one `World` plan (and its `last-used` alias) under an id of its
+    own. A GET can be held (`hold()`) after its answer is computed, so a test decides when a
+    refresh ends; writes change the world and report its new knowledge, as YNAB's do."""
+
+    def __init__(self, transactions: int = 0) -> None:
+        self.plan_id = str(uuid.uuid4())
+        self.world = pj.World(plan_id=self.plan_id)
+        self.world.put("accounts", pj.account("a0"))
+        for n in range(transactions):
+            self.world.put("transactions", pj.transaction(f"t{n}", "a0", date="2026-03-01", amount=-n))
+        self.world.commit()
+        self.queries: list[str] = []
+        self.answers: list[Callable[[dict], dict]] = []  # changes made to the next GET answers
+        self._holds: list[tuple[asyncio.Event, asyncio.Event]] = []
+
+    def hold(self) -> tuple[asyncio.Event, asyncio.Event]:
+        """(reached, release): the next GET is answered only once `release` is set."""
+        gate = (asyncio.Event(), asyncio.Event())
+        self._holds.append(gate)
+        return gate
+
+    def client(self) -> YnabClient:
+        return YnabClient(
+            base_url="https://api.ynab.com/v1",
+            token="t",
+            pacer=Pacer(history=False),
+            delays=(0, 0),
+            transport=httpx.MockTransport(self._answer),
+        )
+
+    async def _answer(self, request: httpx.Request) -> httpx.Response:
+        if request.method != "GET":  # a write: one more account, as any change would be
+            self.world.put("accounts", pj.account(f"a{self.world.knowledge}"))
+            return httpx.Response(200, json={"data": {"server_knowledge": self.world.commit()}})
+        since = request.url.params.get("last_knowledge_of_server")
+        self.queries.append(request.url.path.rsplit("/", 1)[1] + (f"?{since}" if since else ""))
+        data = self.world.export() if since is None else self.world.delta_since(int(since))
+        if self.answers:
+            data = self.answers.pop(0)(data)
+        if self._holds:
+            reached, release = self._holds.pop(0)
+            reached.set()
+            await release.wait()
+        return httpx.Response(200, json={"data": data})
+
+
+async def _a_write(client: YnabClient, plan_id: str) -> int:
+    answer = await client.patch_payee(plan_id, "0a1b2c3d-0000-4000-8000-000000000001", "Renamed")
+    return answer["server_knowledge"]
+
+
+async def test_a_use_that_joined_a_refresh_older_than_its_write_refreshes_once_more(cache):
+    ynab = MockYnab()
+    client, plan_id = ynab.client(), ynab.plan_id
+    first = await cache.snapshot(client, plan_id)
+    reached, release = ynab.hold()
+    before_the_write = asyncio.create_task(cache.snapshot(client, plan_id))
+    await reached.wait()  # that refresh's answer is computed: it will not show the write
+
+    written = await _a_write(client, plan_id)
+    joined = asyncio.create_task(cache.snapshot(client, plan_id))
+    await asyncio.sleep(0)
+    release.set()
+    with anyio.fail_after(30):
+        results = await asyncio.gather(before_the_write, joined)
+
+    assert ynab.queries == [
+        plan_id,
+        f"{plan_id}?{first.server_knowledge}",
+        f"{plan_id}?{first.server_knowledge}",
+    ]
+    assert [snapshot.server_knowledge for snapshot in results] == [written, written]
+    assert all(len(snapshot.accounts) == 2 for snapshot in results)
+
+
+async def test_a_refresh_that_ends_after_a_newer_one_keeps_the_newer_snapshot(cache):
+    ynab = MockYnab()
+    client, plan_id = ynab.client(), ynab.plan_id
+    await cache.snapshot(client, plan_id)
+    ynab.world.put("accounts", pj.account("a1"))
+    ynab.world.commit()
+    reached, release = ynab.hold()
+    slow_read = asyncio.create_task(cache.snapshot(client, plan_id))
+    await reached.wait()
+    ynab.world.put("accounts", pj.account("a2"))
+    newest = ynab.world.commit()
+
+    with request_kind(RequestKind.WRITE):  # a write's read does not join the read's refresh
+        fresh = await cache.snapshot(client, plan_id)
+    release.set()
+    with anyio.fail_after(30):
+        late = await slow_read
+
+    assert fresh.server_knowledge == newest
+    assert late is fresh  # the older answer, merged last, does not replace the newer snapshot
+    assert [state.server_knowledge for state in cache.states()] == [newest]
+
+
+async def test_an_answer_about_another_plan_is_never_merged(cache):
+    ynab = MockYnab()
+    client, plan_id = ynab.client(), ynab.plan_id
+    await cache.snapshot(client, plan_id)
+    other = "5f0c2a8e-0000-4000-8000-0000000beef0"
+    ynab.answers.append(lambda data: {**data, "plan": {**data["plan"], "id": other}})
+
+    with pytest.raises(YnabError) as refused:
+        await cache.snapshot(client, plan_id)
+
+    assert refused.value.message == f"YNAB answered with plan {other} for plan {plan_id}; nothing was merged."
+    [state] = cache.states()
+    assert state.plan_id == plan_id
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        (lambda data: {"server_knowledge": data["server_knowledge"]}, "did not say which plan it is"),
+        (lambda data: {**data, "plan": {**data["plan"], "id": "../user"}}, "named a plan id this service"),
+    ],
+)
+async def test_a_last_used_delta_that_does_not_name_a_usable_plan_is_never_merged(cache, answer, said):
+    ynab = MockYnab()
+    client = ynab.client()
+    cold = await cache.snapshot(client, "last-used")
+    ynab.answers.append(answer)
+
+    with pytest.raises(MalformedAnswer, match=said):
+        await cache.snapshot(client, "last-used")
+
+    assert ynab.queries == ["last-used", f"last-used?{cold.server_knowledge}"]
+    assert [state.server_knowledge for state in cache.states()] == [cold.server_knowledge]
+
+
+async def test_a_big_export_is_parsed_whole():
+    ynab = MockYnab(transactions=2_500)
+
+    snapshot = await PlanCache().snapshot(ynab.client(), ynab.plan_id)
+
+    assert len(snapshot.transactions) == len(snapshot.transactions_in_account("a0")) == 2_500
+    assert index_errors(snapshot) == []
+
+
+async def test_a_plan_deleted_in_ynab_leaves_the_cache(client, cache, sandbox_log):
+    plan = await sync_to_async(seed_demo_plan)()
+    await cache.snapshot(client, plan.id)
+    await sync_to_async(Plan.objects.filter(pk=plan.id).delete)()
+
+    with pytest.raises(YnabError) as gone:
+        await cache.snapshot(client, plan.id)
+
+    assert gone.value.status == 404
+    assert plan.id not in {state.plan_id for state in cache.states()}
+
+
+def test_a_use_given_up_when_its_event_loop_ends_leaves_nothing_behind(cache, caplog):
+    """The refresh is cancelled with its loop (as when a stdio session ends mid-call): no flight
+    stays registered and nothing is logged as an error."""
+    never = MockYnab()
+
+    async def give_up() -> None:
+        never.hold()  # the export never comes
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(cache.snapshot(never.client(), never.plan_id), 0.05)
+
+    with caplog.at_level(logging.WARNING):
+        asyncio.run(give_up())
+
+    assert cache._flights == {}
+    assert [record for record in caplog.records if record.levelno >= logging.WARNING] == []

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import anyio
+import httpx
 import pytest
 from asgiref.sync import sync_to_async
+from django.db.utils import OperationalError
 
 from tests.helpers.sandbox_side import inject
 from tools.logic.ids import IdError
 from tools.models import YnabRequest
+from tools.ynab import pacing
 from tools.ynab.client import YnabClient
-from tools.ynab.errors import YnabError
+from tools.ynab.errors import UnknownOutcome, YnabError
 from tools.ynab.pacing import Pacer
+from tools.ynab.snapshot import MalformedAnswer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 
@@ -150,3 +155,136 @@ async def test_one_client_serves_several_event_loops(client, demo_plan_id):
         theirs = await anyio.to_thread.run_sync(lambda: asyncio.run(client.get_plans()))
 
     assert theirs.plans == mine.plans
+
+
+def ynab_answering(handler) -> YnabClient:
+    """A client of api.ynab.com whose answers `handler` gives (the one place YNAB is mocked)."""
+    return YnabClient(
+        base_url="https://api.ynab.com/v1",
+        token="a-secret-token",
+        pacer=Pacer(history=False),
+        delays=(0, 0),
+        transport=httpx.MockTransport(handler),
+    )
+
+
+def _error(error_id: str, detail: str) -> dict:
+    return {"error": {"id": error_id, "name": "some_error", "detail": detail}}
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "error_id"),
+    [
+        (
+            httpx.Response(404, json=_error("404.1", "No route matches")),
+            "YNAB does not know this address (404.1). YNAB said: No route matches",
+            "404.1",
+        ),
+        (
+            httpx.Response(302, headers={"Location": "https://elsewhere.example/"}),
+            "YNAB answered with a redirect (302), which this client never follows.",
+            None,
+        ),
+        (
+            httpx.Response(422, json=_error("422", "Something odd")),
+            "YNAB refused the request (422). YNAB said: Something odd",
+            "422",
+        ),
+        (httpx.Response(418, text="<html>I'm a teapot</html>"), "YNAB refused the request (418).", None),
+    ],
+)
+async def test_other_refusals_say_what_ynab_answered_and_are_not_retried(answer, said, error_id):
+    seen: list[httpx.Request] = []
+
+    def ynab(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return answer
+
+    with pytest.raises(YnabError) as refused:
+        await ynab_answering(ynab).get_plans()
+
+    assert (refused.value.message, refused.value.error_id) == (said, error_id)
+    assert (refused.value.status, refused.value.retryable, len(seen)) == (answer.status_code, False, 1)
+
+
+@pytest.mark.parametrize("body", [b"<html>maintenance</html>", b'{"data": ["not", "an", "object"]}'])
+async def test_a_read_answer_that_is_not_ynabs_json_is_malformed_not_a_crash(body):
+    client = ynab_answering(lambda request: httpx.Response(200, content=body))
+
+    with pytest.raises(MalformedAnswer) as malformed:
+        await client.get_plan("last-used")
+
+    assert malformed.value.message == "YNAB's answer (200) could not be read as YNAB's JSON; try again later."
+
+
+async def test_a_write_lost_to_an_unnamed_network_error_is_an_unknown_outcome_never_resent():
+    sent: list[httpx.Request] = []
+
+    def ynab(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        raise httpx.LocalProtocolError("connection state broke", request=request)
+
+    with pytest.raises(UnknownOutcome) as unknown:
+        await ynab_answering(ynab).patch_payee("last-used", "0a1b2c3d-0000-4000-8000-000000000000", "X")
+
+    assert len(sent) == 1
+    assert unknown.value.reason == "a network error (LocalProtocolError)"
+    assert "the change may or may not be in YNAB" in unknown.value.message
+
+
+async def test_a_plan_export_over_a_megabyte_is_read_whole():
+    memo = "x" * 1000
+    rows = [{"id": f"t{n}", "memo": memo} for n in range(1200)]
+    client = ynab_answering(
+        lambda request: httpx.Response(
+            200, json={"data": {"plan": {"transactions": rows}, "server_knowledge": 7}}
+        )
+    )
+
+    data = await client.get_plan("last-used")
+
+    assert data["server_knowledge"] == 7
+    assert len(data["plan"]["transactions"]) == 1200
+    assert data["plan"]["transactions"][-1] == {"id": "t1199", "memo": memo}
+
+
+async def test_an_answer_is_returned_even_when_its_record_cannot_be_stored(monkeypatch, caplog):
+    def no_database(attempt):
+        raise OperationalError("the database is locked")
+
+    monkeypatch.setattr(pacing, "record_attempt", no_database)
+    client = ynab_answering(lambda request: httpx.Response(200, json={"data": {"plans": []}}))
+
+    with caplog.at_level(logging.ERROR, logger="tools.ynab.client"):
+        listed = await client.get_plans()
+
+    assert listed.plans == ()
+    assert "Could not record a YNAB request (GET /plans)" in caplog.text
+
+
+async def test_the_client_never_shows_its_token_and_closes_only_what_it_opened():
+    def ynab(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json={"data": {"plans": []}})
+
+    client = ynab_answering(ynab)
+
+    assert repr(client) == f"YnabClient('https://api.ynab.com/v1', token {client.token_tag})"
+    assert "a-secret-token" not in repr(client)
+    await client.aclose()  # nothing opened on this loop yet: nothing to close
+    await client.get_plans()
+    opened = client._http()
+    await client.aclose()
+    assert opened.is_closed
+    await client.get_plans()  # a new connection pool for the next request
+    assert client._http() is not opened
+
+
+async def test_a_plan_list_not_in_ynabs_shape_is_malformed_and_says_what_is_missing():
+    client = ynab_answering(lambda request: httpx.Response(200, json={"data": {"plans": [{"id": "p1"}]}}))
+
+    with pytest.raises(MalformedAnswer) as malformed:
+        await client.get_plans()
+
+    assert malformed.value.message.startswith(
+        "YNAB's answer for the plan list was not in the shape this service expects (missing 'name'); "
+    )

@@ -26,16 +26,17 @@ async def _rows(token_tag: str, containing: str) -> list[YnabRequest]:
     return await sync_to_async(list)(query)
 
 
-async def test_a_get_that_met_a_502_is_retried_and_succeeds(client, demo_plan_id, sandbox_log):
-    await inject("status", method="GET", path=f"{demo_plan_id}/categories", status=502)
+@pytest.mark.parametrize("failures", [1, 2])
+async def test_a_get_that_met_a_502_is_retried_and_succeeds(client, demo_plan_id, sandbox_log, failures):
+    await inject("status", method="GET", path=f"{demo_plan_id}/categories", status=502, count=failures)
     await sandbox_log.mark()
 
     categories = await client.get_categories(demo_plan_id)
 
     assert categories["category_groups"]
-    assert [r.status for r in await sandbox_log.requests(demo_plan_id)] == [502, 200]
+    assert [r.status for r in await sandbox_log.requests(demo_plan_id)] == [502] * failures + [200]
     rows = await _rows(client.token_tag, f"{demo_plan_id}/categories")
-    assert [(row.status, row.outcome) for row in rows] == [(502, "failed"), (200, "ok")]
+    assert [(row.status, row.outcome) for row in rows] == [(502, "failed")] * failures + [(200, "ok")]
 
 
 async def test_a_get_still_failing_after_three_attempts_says_ynab_is_unavailable(
@@ -59,6 +60,25 @@ async def test_a_get_whose_answer_was_dropped_is_read_again(client, demo_plan_id
     await client.get_categories(demo_plan_id)
 
     assert len(await sandbox_log.requests(demo_plan_id)) == 2
+
+
+async def test_a_get_whose_answer_is_dropped_three_times_says_ynab_did_not_answer(
+    client, demo_plan_id, sandbox_log
+):
+    await inject("drop_before_write", method="GET", path=f"{demo_plan_id}/categories", count=3)
+    await sandbox_log.mark()
+
+    with pytest.raises(YnabError) as failed:
+        await client.get_categories(demo_plan_id)
+
+    assert len(await sandbox_log.requests(demo_plan_id)) == 3
+    assert failed.value.message == (
+        "YNAB did not answer (the connection closed before a complete answer) after 3 attempts; "
+        "try again in a few minutes."
+    )
+    assert failed.value.retryable
+    rows = await _rows(client.token_tag, f"{demo_plan_id}/categories")
+    assert [(row.status, row.outcome) for row in rows] == [(None, "no_answer")] * 3
 
 
 async def test_a_patch_that_met_a_500_is_not_retried(client, demo_plan_id, sandbox_log):

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.ynab import plan_json as pj
 from tests.ynab.compare import differences, index_errors
 from tools.ynab.cache import apply_delta
-from tools.ynab.snapshot import parse_plan_delta
+from tools.ynab.snapshot import MalformedAnswer, parse_plan_delta
 
 ACCOUNTS = ["a0", "a1", "a2"]
 GROUPS = ["g0", "g1"]
@@ -222,3 +223,68 @@ def test_the_settings_come_with_the_plan_and_amounts_stay_integer_milliunits():
     assert snapshot.accounts["a0"].balance == -123_450
     assert type(snapshot.accounts["a0"].balance) is int
     assert snapshot.accounts["a0"].debt_interest_rates == ((date(2026, 1, 1), 4250),)
+
+
+def test_a_month_ynab_reports_deleted_leaves_the_plan_with_its_figures():
+    world = pj.World()
+    for day in MONTHS:
+        world.put_month_category(day, pj.category("c0", "g0", budgeted=1_000))
+    world.commit()
+    snapshot = _fresh(world)
+    delta = world.delta_since(snapshot.server_knowledge)
+    delta["plan"]["months"] = [{"month": "2026-02-01", "deleted": True}]
+
+    after = apply_delta(snapshot, parse_plan_delta(delta))
+
+    assert sorted(after.months) == [date(2026, 1, 1), date(2026, 3, 1)]
+    assert sorted(after.month_figures) == [date(2026, 1, 1), date(2026, 3, 1)]
+    assert after.month_figures[date(2026, 3, 1)]["c0"].budgeted == 1_000
+
+
+@pytest.mark.parametrize(
+    ("spoil", "reason"),
+    [
+        (lambda plan: plan.pop("name"), "missing 'name'"),
+        (lambda plan: plan["accounts"][0].update(balance=12.5), "expected an integer amount, got float"),
+        (lambda plan: plan["accounts"][0].update(balance="12500"), "expected an integer amount, got str"),
+    ],
+)
+def test_an_export_not_in_ynabs_shape_is_refused_as_malformed_never_guessed(spoil, reason):
+    world = pj.World()
+    world.put("accounts", pj.account("a0", balance=1_000))
+    world.commit()
+    export = world.export()
+    spoil(export["plan"])
+
+    with pytest.raises(MalformedAnswer) as malformed:
+        parse_plan_delta(export)
+
+    assert malformed.value.message.startswith(
+        f"YNAB's answer for the plan was not in the shape this service expects ({reason}); "
+    )
+    assert malformed.value.status == 200
+
+
+def test_many_changes_to_one_account_in_one_delta_keep_its_index_in_order():
+    world = pj.World()
+    world.put("accounts", pj.account("a0"))
+    for n in range(10):
+        world.put("transactions", pj.transaction(f"old{n}", "a0", date=f"2026-01-{n + 1:02d}", amount=-n))
+    world.commit()
+    snapshot = _fresh(world)
+    for n in range(30):  # an import: far more than a few bisections' worth
+        world.put(
+            "transactions", pj.transaction(f"new{n:02d}", "a0", date=f"2026-02-{n % 28 + 1:02d}", amount=n)
+        )
+    world.delete("transactions", "old3")
+    world.commit()
+
+    merged = apply_delta(snapshot, parse_plan_delta(world.delta_since(snapshot.server_knowledge)))
+
+    assert differences(merged, _fresh(world)) == []
+    assert index_errors(merged) == []
+    listed = [t.id for t in merged.transactions_in_account("a0")]
+    assert len(listed) == 39
+    assert "old3" not in listed
+    assert listed[:2] == ["new27", "new26"]
+    assert listed[-1] == "old0"

@@ -4,18 +4,26 @@ ignored with one log line and costs a full export, never a wrong answer."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import logging
 import pickle
+from dataclasses import replace
+from datetime import date
 
+import anyio
 import pytest
 from asgiref.sync import sync_to_async
+from django.db.utils import OperationalError
 
 from sandbox.models import Plan
 from sandbox.seeding import seed_demo_plan
 from tests.ynab.compare import differences, index_errors
-from tools.ynab import store
+from tools.ynab import cache as cache_module
+from tools.ynab import pacing, store
 from tools.ynab.cache import PlanCache
+from tools.ynab.client import YnabClient
+from tools.ynab.pacing import Pacer
 
 pytestmark = pytest.mark.anyio
 
@@ -195,3 +203,136 @@ async def test_the_http_service_stores_its_plans_when_it_stops(monkeypatch):
 
     assert said == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
     assert stored == ["stored"]
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        (lambda path: path.write_bytes(b"PK\x03\x04 a zip file"), "not a stored plan"),
+        (
+            lambda path: rewritten_header(path, plan_id="0a1b2c3d-0000-4000-8000-000000000000"),
+            "another YNAB URL",
+        ),
+        (
+            lambda path: rewritten_header(path, server_knowledge=1),
+            "its content is not the plan its header names",
+        ),
+        (lambda path: path.write_bytes(store._MAGIC + b"{not json\n"), "is unreadable: JSONDecodeError"),
+    ],
+)
+async def test_a_stored_plan_that_is_damaged_or_not_this_one_is_ignored_with_one_log_line(
+    client, demo_plan_id, caplog, damage, said
+):
+    snapshot = await loaded(client, demo_plan_id)
+    path = store.save(client.base_url, client.token_tag, snapshot)
+    damage(path)
+
+    with caplog.at_level(logging.WARNING, logger="tools.ynab.store"):
+        assert store.load(client.base_url, client.token_tag, demo_plan_id) is None
+
+    [line] = [record.getMessage() for record in caplog.records if record.name == "tools.ynab.store"]
+    assert said in line
+    assert line.endswith("loading it in full.")
+
+
+async def test_a_stored_payload_that_is_not_a_plan_is_ignored(client, demo_plan_id, caplog):
+    snapshot = await loaded(client, demo_plan_id)
+    path = store.save(client.base_url, client.token_tag, snapshot)
+    payload = store.zlib.compress(pickle.dumps(date(2026, 1, 1)))  # an allowed class, not a plan
+    rewritten_header(path, sha256=store.hashlib.sha256(payload).hexdigest())
+    magic, header, _ = path.read_bytes().split(b"\n", 2)
+    path.write_bytes(magic + b"\n" + header + b"\n" + payload)
+
+    with caplog.at_level(logging.WARNING, logger="tools.ynab.store"):
+        assert store.load(client.base_url, client.token_tag, demo_plan_id) is None
+
+    assert "it holds a date, not a plan" in caplog.text
+
+
+async def test_a_plan_file_that_cannot_be_read_or_written_costs_a_full_export_never_a_crash(
+    client, demo_plan_id, caplog, settings, tmp_path
+):
+    settings.AVENIR_MCP_DATA_DIR = tmp_path
+    snapshot = await loaded(client, demo_plan_id)
+    path = store.path_for(client.base_url, demo_plan_id)
+    path.unlink()  # stored by the first load
+    path.mkdir()  # something else where the plan's file belongs
+
+    with caplog.at_level(logging.WARNING, logger="tools.ynab.store"):
+        assert store.load(client.base_url, client.token_tag, demo_plan_id) is None
+        with pytest.raises(IsADirectoryError):
+            store.save(client.base_url, client.token_tag, snapshot)
+
+    assert f"({path} cannot be read: " in caplog.text
+    assert [child.name for child in path.parent.iterdir()] == [path.name]  # no half-written file left
+
+
+async def test_a_save_that_fails_is_logged_and_the_next_process_loads_in_full(
+    client, demo_plan_id, caplog, settings, tmp_path
+):
+    snapshot = await loaded(client, demo_plan_id)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("the data folder is a file")
+    settings.AVENIR_MCP_DATA_DIR = blocked
+    saver = store.Saver()
+
+    with caplog.at_level(logging.ERROR, logger="tools.ynab.store"):
+        saver.plan_changed(client.base_url, client.token_tag, snapshot)
+        saver.wait()
+
+    assert f"Could not store plan {demo_plan_id} (the next process will load it in full)" in caplog.text
+    assert store.stored_plans(client.base_url, client.token_tag) == []
+
+
+async def test_only_readable_plan_files_of_this_ynab_and_key_are_listed_at_start(
+    client, demo_plan_id, settings, tmp_path
+):
+    settings.AVENIR_MCP_DATA_DIR = tmp_path
+    snapshot = await loaded(client, demo_plan_id)
+    store.save(client.base_url, client.token_tag, snapshot, aliases=["last-used"])
+    other_key = store.save(client.base_url, "0123456789ab", replace(snapshot, plan_id="other-plan"))
+    other_key.rename(other_key.with_name("other-key" + store.SUFFIX))
+    (tmp_path / "plans" / ("not-a-plan" + store.SUFFIX)).write_bytes(b"something else entirely")
+    (tmp_path / "plans" / ("bad-header" + store.SUFFIX)).write_bytes(store._MAGIC + b"{oops\n")
+
+    assert store.stored_plans(client.base_url, client.token_tag) == [
+        store.StoredPlan(demo_plan_id, ("last-used",))
+    ]
+
+
+async def test_loading_a_plan_leaves_the_garbage_collector_as_it_found_it(client, demo_plan_id):
+    snapshot = await loaded(client, demo_plan_id)
+    store.save(client.base_url, client.token_tag, snapshot)
+
+    gc.disable()  # as a caller that manages collection itself
+    try:
+        assert store.load(client.base_url, client.token_tag, demo_plan_id) is not None
+        still_off = not gc.isenabled()
+    finally:
+        gc.enable()
+    assert store.load(client.base_url, client.token_tag, demo_plan_id) is not None
+
+    assert still_off
+    assert gc.isenabled()
+
+
+async def test_a_warm_up_step_that_fails_is_logged_and_left_to_the_first_call(
+    sandbox_url, demo_plan_id, monkeypatch, caplog, settings, tmp_path
+):
+    settings.AVENIR_MCP_DATA_DIR = tmp_path
+    client = YnabClient(base_url=sandbox_url, token=settings.SANDBOX_TOKEN, pacer=Pacer(), delays=(0, 0))
+
+    def locked(*args):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(pacing, "last_hour_from_rows", locked)
+    cache = PlanCache()
+    with caplog.at_level(logging.ERROR, logger="tools.ynab.cache"):
+        assert cache.warm_up(client) == []
+        await anyio.to_thread.run_sync(lambda: cache_module._restorer.submit(lambda: None).result())
+
+    assert "Warm-up step failed (the first call will do it)" in caplog.text
+    assert client.sender.pacer.needs_history
+    monkeypatch.undo()  # the database answers again
+    assert (await cache.snapshot(client, demo_plan_id)).plan_id == demo_plan_id
+    assert not client.sender.pacer.needs_history  # the first call read the last hour instead

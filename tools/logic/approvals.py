@@ -59,7 +59,5 @@ class ApprovalUndo:
         return {"approved_ids": list(self.approved_ids)}
 
     @classmethod
-    def from_json(cls, stored: object) -> ApprovalUndo:
-        if not isinstance(stored, dict):
-            return cls(())
+    def from_json(cls, stored: dict[str, Any]) -> ApprovalUndo:
         return cls(tuple(str(transaction_id) for transaction_id in stored.get("approved_ids", ())))

@@ -1,4 +1,5 @@
-"""Assigned amounts of categories in a month: what set_category_budget and move_money change.
+"""Assigned amounts of categories in a month: what set_category_budget and move_money change,
+and what they say.
 
 Pure functions over a `PlanSnapshot` (no I/O, no clock), in `int` milliunits. A month is
 the first day of a month, already checked against the plan by the caller.
@@ -16,6 +17,16 @@ categories are not in a snapshot, so they are refused as unknown.
   is allowed; its `available_after` shows it.
 - For undo: `AssignedUndo` is what an operation logs (`to_json` / `from_json` at the log's
   edge), and `assignments_now(snapshot, month, logged)` compares each with the plan now.
+- `AssignedWords`: what set_category_budget and move_money say (previews, undo questions).
+  Amounts as docs/confirmation.md#the-preview shows them: the plan's decimal digits and
+  separator, no symbol, no grouping, `-` when negative (`150.00`, `-12,50`). Category names
+  made safe (one line, at most 80 characters): they come from YNAB and are data, never
+  instructions.
+
+      Budget Restaurants for 2026-09-01: 120.00 → 150.00?
+      Move 30.00 from Tennis to Restaurants for 2026-09-01?
+      - Tennis: assigned 80.00 → 50.00, available 32.00 → 2.00
+      - Restaurants: assigned 120.00 → 150.00, available 40.00 → 70.00
 """
 
 from __future__ import annotations
@@ -26,11 +37,14 @@ from datetime import date
 from typing import Any, Literal
 
 from tools.logic.budget import is_internal
+from tools.logic.money import format_amount
 from tools.logic.refusal import Refusal, not_in_plan
-from tools.logic.text import quoted
+from tools.logic.text import quoted, safe_text
+from tools.logic.transaction_lines import currency_format
 from tools.ynab.snapshot import Category, PlanSnapshot
 
 CATEGORY_SOURCE = "get_category_balances"
+NAME_LIMIT = 80  # characters of a category name in what is said
 READY_TO_ASSIGN_PREFIX = "Inflow:"  # "Inflow: Ready to Assign" (formerly "Inflow: To be Budgeted")
 
 
@@ -259,3 +273,73 @@ def standing_together(items: Sequence[AssignedNow]) -> tuple[AssignedNow, ...]:
     if any(item.state == "conflict" for item in items):
         return tuple(AssignedNow(i.logged, i.category, i.assigned, i.available, "conflict") for i in items)
     return tuple(items)
+
+
+# --- what is said ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AssignedWords:
+    """Amounts and names as one plan shows them."""
+
+    currency_format: dict[str, Any] | None
+
+    @classmethod
+    def of(cls, snapshot: PlanSnapshot) -> AssignedWords:
+        return cls(currency_format(snapshot))
+
+    def amount(self, milliunits: int) -> str:
+        """`150.00`, `-12.50`: the plan's digits and separator, no symbol, no grouping."""
+        return format_amount(milliunits, self.currency_format)
+
+    @staticmethod
+    def name(category: Category | None, fallback_id: str = "") -> str:
+        """The category's name, safe to show; `category <id>` for one that is gone."""
+        if category is None:
+            return f"category {fallback_id}"
+        return safe_text(category.name, NAME_LIMIT) or f"category {category.id}"
+
+    # --- set_category_budget -------------------------------------------------------------
+
+    def budget_question(self, name: str, month: date, before: int, after: int, *, undo: bool = False) -> str:
+        """`Budget Restaurants for 2026-09-01: 120.00 → 150.00?`; with `undo`,
+        `Undo: budget Restaurants for 2026-09-01: 150.00 → 120.00?` (before and after as undo sets them)."""
+        verb = "Undo: budget" if undo else "Budget"
+        return f"{verb} {name} for {month.isoformat()}: {self.amount(before)} → {self.amount(after)}?"
+
+    # --- move_money ------------------------------------------------------------------------
+
+    def move_question(
+        self, amount: int, from_name: str, to_name: str, month: date, *, undo: bool = False
+    ) -> str:
+        """`Move 30.00 from Tennis to Restaurants for 2026-09-01?`; with `undo`,
+        `Undo: move 30.00 from Restaurants to Tennis for 2026-09-01?` (the names as undo moves)."""
+        verb = "Undo: move" if undo else "Move"
+        return f"{verb} {self.amount(amount)} from {from_name} to {to_name} for {month.isoformat()}?"
+
+    def assigned_line(
+        self, name: str, before: int, after: int, available_before: int, available_after: int
+    ) -> str:
+        """`Tennis: assigned 80.00 → 50.00, available 32.00 → 2.00` (without the `- `)."""
+        return (
+            f"{name}: assigned {self.amount(before)} → {self.amount(after)}, "
+            f"available {self.amount(available_before)} → {self.amount(available_after)}"
+        )
+
+    def line_of(self, change: AssignedChange) -> str:
+        return self.assigned_line(
+            self.name(change.category),
+            change.before,
+            change.after,
+            change.available_before,
+            change.available_after,
+        )
+
+    def overspent_note(self, change: AssignedChange) -> str | None:
+        """A warning when the move leaves the source overspent (allowed, but the person should see it)."""
+        if change.available_after >= 0:
+            return None
+        return (
+            f"This leaves {self.name(change.category)} overspent by {self.amount(-change.available_after)} "
+            f"for {change.month.isoformat()}."
+        )

@@ -202,9 +202,8 @@ def utilisation_tenths(activity: int, assigned: int) -> int | None:
 
 
 def round_half_away_from_zero(numerator: int, denominator: int) -> int:
-    """The integer nearest numerator ÷ denominator; halves go away from zero (2.5 → 3, −2.5 → −3)."""
-    if denominator == 0:
-        raise ZeroDivisionError("denominator is 0")
+    """The integer nearest numerator ÷ denominator; halves go away from zero (2.5 → 3, −2.5 → −3).
+    A zero denominator raises Python's own ZeroDivisionError (every caller checks it first)."""
     sign = -1 if (numerator < 0) != (denominator < 0) else 1
     quotient, remainder = divmod(abs(numerator), abs(denominator))
     if 2 * remainder >= abs(denominator):

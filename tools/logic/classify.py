@@ -104,14 +104,13 @@ def is_inflow(transaction: Transaction) -> bool:
 
 
 def suggestion_from(uses: Counter[str]) -> Suggestion | None:
-    """The suggestion a history's uses per assignable category give, or None under 0.90.
+    """The suggestion a history's uses per assignable category give (at least one use), or
+    None under 0.90.
 
     Ties at the top are never suggested (they are at most 0.50); the rule is exact:
     `top × 10 ≥ total × 9`.
     """
     based_on = sum(uses.values())
-    if based_on == 0:
-        return None
     category_id, top = min(uses.items(), key=lambda pair: (-pair[1], pair[0]))
     wanted, out_of = SUGGESTION_THRESHOLD
     if top * out_of < based_on * wanted:

@@ -77,7 +77,8 @@ class Lookalike:
 class Lookalikes:
     """The account's recent transactions that could look like one of `lines` (date, amount,
     payee), indexed for `like(...)`: only those near the lines' dates and of their amounts are
-    read, so a request costs the few days it spans, not the account's whole history."""
+    read, so a request costs the few days it spans, not the account's whole history. `lines`
+    holds at least one line (create_transactions takes one or more)."""
 
     def __init__(
         self, snapshot: PlanSnapshot, account_id: str, today: date, lines: Sequence[tuple[date, int, str]]
@@ -85,8 +86,6 @@ class Lookalikes:
         self.today = today
         self._by_key: dict[Key, list[Transaction]] = defaultdict(list)
         self._snapshot = snapshot
-        if not lines:
-            return
         amounts = {amount for _day, amount, _payee in lines}
         earliest = min(day for day, _amount, _payee in lines) - timedelta(days=NEAR_DAYS)
         for transaction in recent_transactions(snapshot, account_id, today):

@@ -104,9 +104,7 @@ class FlagUndo:
         return {"flags": [{"id": f.transaction_id, "before": f.before, "after": f.after} for f in self.flags]}
 
     @classmethod
-    def from_json(cls, stored: object) -> FlagUndo:
-        if not isinstance(stored, dict):
-            return cls(())
+    def from_json(cls, stored: dict[str, Any]) -> FlagUndo:
         return cls(
             tuple(
                 LoggedFlag(item["id"], item.get("before"), item.get("after"))

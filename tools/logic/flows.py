@@ -1,10 +1,10 @@
 """Money moving through a plan's accounts, line by line: what the computed reads add up.
 
 A transaction moves its amount on its account; a split moves each line's amount, with the
-line's own category, payee and transfer. `lines(snapshot, transaction)` gives those moves
-as `Line`s, so a split's transfer line is a transfer and its other lines are spending or
-income. Pure functions over a `PlanSnapshot`; amounts in `int` milliunits, signs as YNAB's
-(money out negative).
+line's own category, payee and transfer. `month_lines` gives those moves as `Line`s, so a
+split's transfer line is a transfer and its other lines are spending or income. Pure
+functions over a `PlanSnapshot`; amounts in `int` milliunits, signs as YNAB's (money out
+negative).
 
 Also here, the facts about accounts and transactions several reads share:
 - debt-type accounts (`DEBT_TYPES`): cards, lines of credit, loans, other liabilities;
@@ -48,28 +48,10 @@ class Line(NamedTuple):
     category_id: str | None
     transfer_account_id: str | None
 
-    @property
-    def date(self) -> date:
-        return self.transaction.date
 
-    @property
-    def account_id(self) -> str:
-        return self.transaction.account_id
-
-
-def lines(snapshot: PlanSnapshot, transaction: Transaction) -> Iterator[Line]:
-    """The transaction as one `Line`, or a split as its lines (each line's payee, or the parent's)."""
-    parts = snapshot.subtransactions_of(transaction.id)
-    if not parts:
-        yield Line(
-            transaction,
-            transaction.amount,
-            transaction.payee_id,
-            transaction.category_id,
-            transaction.transfer_account_id,
-        )
-        return
-    for part in parts:
+def split_lines(snapshot: PlanSnapshot, transaction: Transaction) -> Iterator[Line]:
+    """A split transaction as its lines (each line's payee, or the parent's)."""
+    for part in snapshot.subtransactions_of(transaction.id):
         yield Line(
             transaction,
             part.amount,
@@ -108,7 +90,7 @@ def month_lines(
         if t.account_id not in account_ids:
             continue
         if t.id in splits:
-            yield from lines(snapshot, t)
+            yield from split_lines(snapshot, t)
         elif t.transfer_account_id is not None or t.payee_id not in starting:
             yield Line(t, t.amount, t.payee_id, t.category_id, t.transfer_account_id)
 

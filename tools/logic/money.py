@@ -87,9 +87,6 @@ def amount_text(milliunits: int, decimal_digits: int = DEFAULT_DECIMAL_DIGITS) -
     no milliunit is ever lost: 150000 → `150.00`, -42500 → `-42.50`, 1234 → `1.234`;
     with 0 digits 5000 → `5` and 5500 → `5.5`. `parse_amount` reads it back exactly.
     """
-    _require_int(milliunits)
-    if not 0 <= decimal_digits <= 3:
-        raise ValueError(f"decimal_digits must be 0 to 3, not {decimal_digits}")
     whole, fraction = divmod(abs(milliunits), MILLIUNITS_PER_UNIT)
     decimals = f"{fraction:03d}".rstrip("0").ljust(decimal_digits, "0")
     sign = "-" if milliunits < 0 else ""
@@ -136,8 +133,3 @@ def format_amount(milliunits: int, currency_format: dict | None, *, statement: b
     if statement:
         return f"+{shown}" if milliunits > 0 else shown
     return f"-{shown}" if milliunits < 0 else shown
-
-
-def _require_int(milliunits: int) -> None:
-    if isinstance(milliunits, bool) or not isinstance(milliunits, int):
-        raise TypeError(f"milliunits are an int, not {type(milliunits).__name__}")

@@ -9,6 +9,7 @@ in credit adds to `assets`. Pure; milliunits.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -33,7 +34,7 @@ def balances_at_month_ends(snapshot: PlanSnapshot, months: Sequence[date]) -> di
     """Each account's balance at the end of each of `months` (oldest first), by account id."""
     ends = [month_end(month) for month in months]
     balances = {account_id: [0] * len(months) for account_id in snapshot.accounts}
-    later: dict[str, int] = dict.fromkeys(snapshot.accounts, 0)  # moves after the end looked at
+    later: defaultdict[str, int] = defaultdict(int)  # moves after the end looked at, by account
     index = len(months) - 1
     for transaction in snapshot.transactions_newest_first():
         while index >= 0 and transaction.date <= ends[index]:
@@ -41,8 +42,7 @@ def balances_at_month_ends(snapshot: PlanSnapshot, months: Sequence[date]) -> di
             index -= 1
         if index < 0:
             return balances
-        if transaction.account_id in later:
-            later[transaction.account_id] += transaction.amount
+        later[transaction.account_id] += transaction.amount
     while index >= 0:
         _record(snapshot, balances, later, index)
         index -= 1

@@ -137,9 +137,7 @@ class CreationUndo:
         return {"account_id": self.account_id, "transactions": created}
 
     @classmethod
-    def from_json(cls, stored: object) -> CreationUndo:
-        if not isinstance(stored, dict):
-            return cls(None)
+    def from_json(cls, stored: dict[str, Any]) -> CreationUndo:
         created = tuple(LoggedCreation(item["id"], item["digest"]) for item in stored.get("transactions", ()))
         return cls(stored.get("account_id"), created)
 

@@ -61,7 +61,7 @@ def normalise_payee(name: str | None) -> str:
 
 def _one_line_upper(name: str) -> str:
     """Rule: upper-case, one line, spaces collapsed. `Carrefour  market\\n` → `CARREFOUR MARKET`."""
-    return " ".join((safe_text(name, None) or "").upper().split())
+    return (safe_text(name, None) or "").upper()  # safe_text is one line, spaces collapsed
 
 
 def _apply_rules(text: str) -> str:

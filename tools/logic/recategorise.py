@@ -179,9 +179,7 @@ class RecategorisationUndo:
         }
 
     @classmethod
-    def from_json(cls, stored: object) -> RecategorisationUndo:
-        if not isinstance(stored, dict):
-            return cls(())
+    def from_json(cls, stored: dict[str, Any]) -> RecategorisationUndo:
         return cls(
             tuple(
                 LoggedRecategorisation(item["id"], item.get("before"), item["after"])

@@ -5,7 +5,8 @@ person; an agent reads them, so they are data that must never look like anything
 (a second line, a hidden instruction, text reversed by a direction override).
 
 - `safe_text` makes such text safe to *show*: one line, invisible characters removed, cut
-  to a length, `…` marking the cut.
+  to a length, `…` marking the cut. `one_line` is its first step alone, for text that is
+  ours (previews, the log's notes, docs): line breaks and whitespace runs become one space.
 - `clean_given_text` checks text the agent *gives* for YNAB (names, memos): invisible or
   control characters are refused rather than silently removed, so what is written is
   exactly what the person was shown.
@@ -30,7 +31,7 @@ _REPLACEMENT = "\N{REPLACEMENT CHARACTER}"
 
 
 def safe_text(value: str | None, limit: int | None = 80) -> str | None:
-    """Untrusted text made safe to show on one line, at most `limit` characters.
+    """Untrusted text made safe to show on one line, at most `limit` (≥ 1) characters.
 
     Controls and line/paragraph separators become spaces, format characters are removed,
     whitespace runs collapse to one space, ends are trimmed; text longer than `limit` is
@@ -40,11 +41,15 @@ def safe_text(value: str | None, limit: int | None = 80) -> str | None:
     """
     if value is None:
         return None
-    if limit is not None and limit < 1:
-        raise ValueError(f"limit must be at least 1, not {limit}")
     if not (value.isascii() and value.isprintable()):  # the common case needs no per-character pass
         value = "".join(_shown_char(char) for char in value)
-    return _cut(" ".join(value.split()), limit)
+    return _cut(one_line(value), limit)
+
+
+def one_line(text: str) -> str:
+    """`text` on one line: every line break (also U+2028/U+2029, VT, FF, NEL) and whitespace run
+    becomes one space, ends trimmed. `"Budget\\n  Rent "` → `"Budget Rent"`."""
+    return " ".join(text.split())
 
 
 def _shown_char(char: str) -> str:

@@ -12,12 +12,12 @@ from datetime import datetime
 from typing import Annotated
 
 from django.utils import timezone
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from tools import oplog, settling
-from tools.logic.months import DateError, parse_date
+from tools.logic.months import parse_date
+from tools.logic.text import one_line
 from tools.models import ConfirmedByName, Operation, StatusName
 from tools.plan_lookup import real_plan_id
 from tools.presenting import tool_result
@@ -97,16 +97,13 @@ async def list_operations(
         operations=[_entry(op) for op in found.operations],
         next_cursor=found.next_cursor,
     )
-    return tool_result(log, _one_line(log))
+    return tool_result(log, _summary(log))
 
 
 def _start_of(since_date: str | None) -> datetime | None:
     if since_date is None:
         return None
-    try:
-        return oplog.start_of_day(parse_date(since_date, field="since_date"))
-    except DateError as refusal:
-        raise ToolError(str(refusal)) from None
+    return oplog.start_of_day(parse_date(since_date, field="since_date"))
 
 
 def _entry(op: Operation) -> LoggedOperation:
@@ -122,11 +119,11 @@ def _entry(op: Operation) -> LoggedOperation:
         undoable=op.can_be_undone,
         undo_of=op.undo_of_id,
         undone_by=op.undone_by_id,
-        note=" ".join(op.error.split()) or None,
+        note=one_line(op.error) or None,
     )
 
 
-def _one_line(log: OperationLog) -> str:
+def _summary(log: OperationLog) -> str:
     count = len(log.operations)
     if count == 0:
         return f"No operations logged for plan {log.plan_id} with these filters."

@@ -19,6 +19,7 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from tools import ynab
 from tools.arguments import id_arg
 from tools.logic.accounts import listed_accounts
+from tools.logic.refusal import Refusal
 from tools.plan_lookup import open_plan
 from tools.presenting import money, name
 
@@ -74,7 +75,7 @@ async def plans_resource() -> str:
 async def categories_resource(plan_id: str) -> str:
     try:
         chosen = id_arg(plan_id, what="plan")  # before the id reaches a URL
-    except ToolError as refusal:
+    except Refusal as refusal:
         raise ResourceError(str(refusal)) from None
     data = await _refusing(lambda: ynab.get_ynab_client().get_categories(chosen))
     return _json([_group(group) for group in data.get("category_groups", ()) if _shown(group)])
@@ -115,7 +116,7 @@ async def _refusing(read: Callable[[], Awaitable[T]]) -> T:
     """`read()`, with refusals (ours and YNAB's) as the one-line `ResourceError` MCP expects."""
     try:
         return await read()
-    except ToolError as refusal:
+    except (Refusal, ToolError) as refusal:
         raise ResourceError(str(refusal)) from None
     except ynab.YnabError as error:
         raise ResourceError(error.message) from error

@@ -28,6 +28,7 @@ settling never eats the hour's YNAB budget. Nothing here raises to its caller.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -195,7 +196,7 @@ async def _undo_settled(undo: Operation, settlement: Settlement) -> None:
     (held when the undo's process stopped mid-write) is given back."""
     if settlement.landed == "all":
         await oplog.mark_undone(undo.undo_of_id, undo)
-    elif settlement.final:
+    else:  # an undo's settlement is always final (`UndoSettler`)
         await oplog.release_undo_claim(undo.undo_of_id, undo, status=Status.APPLIED)
 
 
@@ -218,12 +219,12 @@ def _may_settle(op: Operation) -> bool:
 
 
 def _alive(pid: int) -> bool:
+    """Does process `pid` run on this host? (One of another user answers PermissionError: it does.)"""
     try:
-        os.kill(pid, 0)
+        with contextlib.suppress(PermissionError):
+            os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
-        return True
     return True
 
 

@@ -7,7 +7,10 @@
 - `create_transactions`: the created ids and their digests come only with YNAB's answer, so
   with the answer lost the log holds nothing to look for (new payees get their ids from YNAB,
   so a digest cannot be worked out beforehand). It settles `unknown` saying exactly what to
-  check; a row that did learn its ids is judged by its undo handler as any other.
+  check. (A row learns its ids only as it is completed `applied`, so no unsettled row has them.)
+
+Both read the rows as their tools write them (`split_transaction.build_change`,
+`create_transactions.build_change`: the stored subject and undo data always hold these keys).
 """
 
 from __future__ import annotations
@@ -16,18 +19,16 @@ from collections import Counter
 
 from tools.models import Operation
 from tools.presenting import account_name
-from tools.settling.judge import PREFIX, ItemsSettler, Settlement, cannot_tell, settler
+from tools.settling.judge import PREFIX, Settlement, settler
+from tools.writes.split_transaction import SplitRecord
 from tools.ynab import PlanSnapshot, YnabClient
 
 
 @settler("split_transaction")
 class SplitSettler:
     async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
-        subject = op.subject if isinstance(op.subject, dict) else {}
-        before = op.undo_data if isinstance(op.undo_data, dict) else {}
-        transaction_id, wanted = subject.get("transaction_id"), subject.get("line_category_ids")
-        if not (isinstance(transaction_id, str) and isinstance(wanted, list) and "category_before" in before):
-            return cannot_tell(op)
+        logged = SplitRecord.from_json(op.undo_data)
+        transaction_id, wanted = logged.transaction_id, op.subject["line_category_ids"]
         transaction = snapshot.transactions.get(transaction_id)
         if transaction is None:
             said = (
@@ -39,7 +40,7 @@ class SplitSettler:
         if lines and Counter(line.category_id for line in lines) == Counter(wanted):
             said = f"{PREFIX} transaction {transaction_id} is split into its {len(wanted)} lines."
             return Settlement("applied", said, "all")
-        if not lines and transaction.category_id == before["category_before"]:
+        if not lines and transaction.category_id == logged.category_before:
             said = f"{PREFIX} transaction {transaction_id} is not split, as before: nothing was changed."
             return Settlement("failed", said, "none")
         said = (
@@ -52,18 +53,13 @@ class SplitSettler:
 @settler("create_transactions")
 class CreateTransactionsSettler:
     async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
-        logged = op.undo_data.get("transactions") if isinstance(op.undo_data, dict) else None
-        if logged:
-            return await ItemsSettler().settle(client, snapshot, op)
-        subject = op.subject if isinstance(op.subject, dict) else {}
-        lines = subject.get("transactions") if isinstance(subject.get("transactions"), list) else []
-        if not lines:
-            return cannot_tell(op)
-        dates = sorted({str(line.get("date")) for line in lines if isinstance(line, dict)})
+        subject = op.subject
+        lines = subject["transactions"]
+        dates = sorted({line["date"] for line in lines})
         said = (
             f"{PREFIX} no answer came back, so the {len(lines)} transaction(s)' ids were never learnt "
             "and YNAB's state cannot show whether they were entered. Check find_transactions on "
-            f"{account_name(snapshot, subject.get('account_id'))} for {len(lines)} transaction(s) dated "
+            f"{account_name(snapshot, subject['account_id'])} for {len(lines)} transaction(s) dated "
             f"{', '.join(dates)} before entering them again; undo_operation cannot delete them."
         )
         return Settlement("unknown", said, "unsure")

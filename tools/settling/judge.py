@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from tools.undo.handlers import UndoPlan, handler_for, load_handlers
+from tools.undo.handlers import UndoPlan, UndoRecord, handler_for, load_handlers
 
 if TYPE_CHECKING:
     from tools.models import Operation
@@ -114,12 +114,14 @@ def judged(plan: UndoPlan) -> Settlement:
             "failed", f"{PREFIX} none of its {total} item(s) is in YNAB: nothing was changed.", "none"
         )
     if landed:
-        said = f"{PREFIX} {landed} of {total} item(s) landed ({_ids(plan.restorable)})"
+        said = f"{PREFIX} {landed} of {total} item(s) landed"
         if not_landed:
             said += f"; {not_landed} did not (as before)"
         if changed:
             said += f"; {changed} changed since, so YNAB cannot tell: {changed_text}"
-        return Settlement("applied", said + ". undo_operation restores only what landed.", "part")
+        return Settlement(
+            "applied", said + ". undo_operation restores only what landed (its preview names them).", "part"
+        )
     return Settlement(
         "unknown",
         f"{PREFIX} YNAB cannot tell whether it landed: {changed} item(s) changed since ({changed_text})"
@@ -127,22 +129,6 @@ def judged(plan: UndoPlan) -> Settlement:
         + ". Check them in YNAB; undo_operation never overwrites a change made since.",
         "unsure",
     )
-
-
-def _ids(items: tuple[Any, ...]) -> str:
-    """The ids of an undo plan's restorable items (handlers keep ids, dicts holding one, or typed
-    items whose first `..._id` field names them, e.g. `Step`)."""
-    shown = []
-    for item in items:
-        if isinstance(item, str):
-            shown.append(item)
-        elif is_dataclass(item):
-            shown.append(
-                str(next((getattr(item, f.name) for f in fields(item) if f.name.endswith("_id")), "?"))
-            )
-        elif isinstance(item, dict):
-            shown.append(str(next((item[key] for key in item if key.endswith("_id")), item.get("id", "?"))))
-    return ", ".join(shown) or "items"
 
 
 def cannot_tell(op: Operation) -> Settlement:
@@ -170,7 +156,7 @@ class UndoSettler:
         if original is None or handler is None or original.undo_data is None:
             return cannot_tell(op)
         plan = handler.plan(snapshot, original)
-        restoring = int((op.undo_data or {}).get("restoring") or 0)
+        restoring = UndoRecord.from_json(op.undo_data).restoring or 0
         if plan.nothing_to_restore:
             said = f"{PREFIX} the undo landed: nothing of {original.pk} is left as it set it."
             return Settlement("applied", said, "all")

@@ -10,7 +10,7 @@ An undoable write tool registers one handler next to its own code
 
         async def apply(
             self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-        ) -> dict[str, Any]:
+        ) -> UndoRecord:
             ...   # the YNAB request(s) restoring plan.restorable; returns the undo row's undo data
 
 `undo_operation` (and the admin's Undo button) finds the handler with `handler_for(op.tool)`,
@@ -36,8 +36,8 @@ must agree whenever the plan did not change).
 
 `apply` contract:
 - send only what `plan.restorable` lists, through `client` (never resend a write);
-- return the undo row's undo data (JSON: ids and before/after values, no payee names, memos
-  or transaction amounts), e.g. `{"restored": [{"transaction_id": ..., "category_id": ...}]}`;
+- return the undo row's undo data, an `UndoRecord` (ids and before values, no payee names,
+  memos or transaction amounts), e.g. `UndoRecord(restored=({"transaction_id": ..., ...},))`;
 - on failure raise the client's errors as they come: `UnknownOutcome` (no answer: the undo
   row becomes `unknown`), `YnabError` (refused: the undo row becomes `failed`). When several
   writes are needed and a later one fails, first put back what already landed (the same
@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
@@ -95,6 +95,59 @@ class Conflict:
     id: str
     name: str
     reason: str
+
+
+@dataclass(frozen=True)
+class UndoRecord:
+    """An undo row's own undo data: the typed value of the JSON the log keeps on an
+    `undo_operation` row (`to_json` / `from_json` at the log's edge, the stored form unchanged).
+
+    Begun (and kept when the answer is lost): `undo_of` (the operation undone) and `restoring`
+    (how many items the undo set out to restore, which settling compares with YNAB). Once YNAB
+    answered, the handler's report replaces it: what was put back (`restored`: one JSON item
+    per item, e.g. `{"transaction_id", "category_id"}`; with `month` for assigned amounts), the
+    transactions cleared again (`cleared_ids`), marked unapproved again (`unapproved_ids`) or
+    deleted (`deleted_ids`); a failure half way
+    reports what landed before it. Only the fields set are stored.
+    """
+
+    undo_of: str | None = None
+    restoring: int | None = None
+    month: str | None = None
+    restored: tuple[Any, ...] | None = None
+    cleared_ids: tuple[str, ...] | None = None
+    unapproved_ids: tuple[str, ...] | None = None
+    deleted_ids: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        stored = {
+            "undo_of": self.undo_of,
+            "restoring": self.restoring,
+            "month": self.month,
+            "restored": None if self.restored is None else list(self.restored),
+            "cleared_ids": None if self.cleared_ids is None else list(self.cleared_ids),
+            "unapproved_ids": None if self.unapproved_ids is None else list(self.unapproved_ids),
+            "deleted_ids": None if self.deleted_ids is None else list(self.deleted_ids),
+        }
+        return {key: value for key, value in stored.items() if value is not None}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> UndoRecord:
+        """The record of a row's JSON (any of the forms above; None for a row that holds none)."""
+        data = data or {}
+
+        def listed(key: str) -> tuple[Any, ...] | None:
+            return tuple(data[key]) if key in data else None
+
+        return cls(
+            undo_of=data.get("undo_of"),
+            restoring=data.get("restoring"),
+            month=data.get("month"),
+            restored=listed("restored"),
+            cleared_ids=listed("cleared_ids"),
+            unapproved_ids=listed("unapproved_ids"),
+            deleted_ids=listed("deleted_ids"),
+        )
 
 
 ItemT = TypeVar("ItemT")
@@ -149,7 +202,7 @@ class UndoHandler(Protocol):
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Any]
-    ) -> dict[str, Any]: ...
+    ) -> UndoRecord: ...
 
 
 ItemState = Literal["restore", "already_as_before", "conflict"]

@@ -37,13 +37,21 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from tools import oplog, settling
-from tools.arguments import PlanIdArg, refusals
+from tools.arguments import PlanIdArg
 from tools.logic.ids import check_id
 from tools.logic.refusal import Refusal, not_in_plan
+from tools.logic.text import one_line
 from tools.models import Operation
 from tools.plan_lookup import real_plan_id
 from tools.registry import write_tool
-from tools.undo.handlers import UndoHandler, UndoPlan, handler_for, nothing_to_restore_message, undo_preview
+from tools.undo.handlers import (
+    UndoHandler,
+    UndoPlan,
+    UndoRecord,
+    handler_for,
+    nothing_to_restore_message,
+    undo_preview,
+)
 from tools.writes.flow import Applied, Change, Hold, WriteFailed, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
@@ -110,8 +118,7 @@ async def undo_operation(
     names the undo's own operation id.
     """
     if operation_id is not None:
-        with refusals():
-            operation_id = check_id(operation_id, what="operation", source="list_operations")
+        operation_id = check_id(operation_id, what="operation", source="list_operations")
     plan = await real_plan_id(plan_id)
     await settling.settle_plan(plan)  # an unknown or pending outcome is settled from YNAB first
     undo = UndoWrite(await choose_target(plan, operation_id))
@@ -188,7 +195,7 @@ def why_not_undoable(op: Operation) -> str | None:
             "check list_operations again shortly."
         )
     if op.status == Status.FAILED:
-        landed = f" What happened: {' '.join(op.error.split())}" if op.error else ""
+        landed = f" What happened: {one_line(op.error)}" if op.error else ""
         return f"{name} failed, so it is not in effect and there is nothing to undo.{landed}"
     if not op.undoable:
         return f"{name} cannot be undone: {oplog.not_undoable_reason(op.tool)}."
@@ -245,7 +252,7 @@ class UndoWrite:
             preview=undo_preview(plan),
             fields=fields,
             undoable=False,
-            undo_data={"undo_of": op.pk, "restoring": plan.restored},
+            undo_data=UndoRecord(undo_of=op.pk, restoring=plan.restored),
             check=UNKNOWN_CHECK,
             undo_of=op,
             hold=claim(op),

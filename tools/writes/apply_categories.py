@@ -10,7 +10,7 @@ or amount: those live only in the preview text).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, InputRequiredResult
@@ -31,7 +31,7 @@ from tools.logic.transaction_lines import category_shown, payee_shown, transacti
 from tools.models import Operation
 from tools.presenting import category_name, money
 from tools.registry import write_tool
-from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
@@ -192,10 +192,11 @@ class ApplyCategoriesUndo:
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> dict[str, Any]:
+    ) -> UndoRecord:
         items = [dict(item) for item in plan.restorable]
         await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
-        return {"restored": [{"transaction_id": i["id"], "category_id": i["category_id"]} for i in items]}
+        restored = tuple({"transaction_id": i["id"], "category_id": i["category_id"]} for i in items)
+        return UndoRecord(restored=restored)
 
 
 def _shown(snapshot: PlanSnapshot, category_id: str | None) -> str:

@@ -10,7 +10,7 @@ unapproved to approved.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
@@ -22,7 +22,7 @@ from tools.logic.approvals import Approvals, ApprovalUndo, approvals, undo_state
 from tools.logic.transaction_lines import category_shown, transaction_line
 from tools.models import Operation
 from tools.registry import write_tool
-from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
 from tools.writes.flow import Applied, Change, WriteResult, unconfirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 from tools.ynab.snapshot import Transaction
@@ -128,7 +128,7 @@ class ApproveTransactionsUndo:
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> dict[str, Any]:
+    ) -> UndoRecord:
         items = [{"id": transaction_id, "approved": False} for transaction_id in plan.restorable]
         await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
-        return {"unapproved_ids": list(plan.restorable)}
+        return UndoRecord(unapproved_ids=tuple(plan.restorable))

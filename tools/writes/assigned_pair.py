@@ -36,8 +36,7 @@ from typing import Literal
 
 import anyio
 
-from tools.logic.assigned import AssignedUndo, PairOutcome
-from tools.logic.assigned_words import AssignedWords
+from tools.logic.assigned import AssignedUndo, AssignedWords, PairOutcome
 from tools.writes.flow import WriteFailed
 from tools.ynab import PacingRefused, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 

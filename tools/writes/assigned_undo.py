@@ -16,12 +16,10 @@ The handlers themselves (`@undo_handler`) sit next to each tool and call these.
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
-from tools.logic.assigned import AssignedNow, AssignedUndo, assignments_now, standing_together
-from tools.logic.assigned_words import AssignedWords
+from tools.logic.assigned import AssignedNow, AssignedUndo, AssignedWords, assignments_now, standing_together
 from tools.models import Operation
-from tools.undo.handlers import Conflict, UndoPlan
+from tools.undo.handlers import Conflict, UndoPlan, UndoRecord
 from tools.writes.assigned_pair import Pair, Step, write_pair
 from tools.ynab import PlanSnapshot, YnabClient
 
@@ -62,7 +60,7 @@ def move_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Step]:
 
 async def put_back(
     client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Step], *, check_hint: str
-) -> dict[str, Any]:
+) -> UndoRecord:
     """The undo's writes: one PATCH per restorable category, or a move's pair with its rollback.
 
     Returns the undo row's undo data. Failures as the undo framework expects: `YnabError`
@@ -88,8 +86,8 @@ async def put_back(
             await client.patch_month_category(
                 snapshot.plan_id, month, step.category_id, step.after, check_hint=check_hint
             )
-    restored = [{"category_id": step.category_id, "assigned": step.after} for step in steps]
-    return {"month": month.isoformat(), "restored": restored}
+    restored = tuple({"category_id": step.category_id, "assigned": step.after} for step in steps)
+    return UndoRecord(month=month.isoformat(), restored=restored)
 
 
 def changed_since(words: AssignedWords, now: AssignedNow, name: str) -> Conflict:

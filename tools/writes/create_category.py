@@ -25,7 +25,7 @@ from tools.logic.text import in_quotes
 from tools.models import Operation
 from tools.presenting import name as shown_name
 from tools.registry import write_tool
-from tools.settling.judge import PREFIX, Settlement, cannot_tell, settler
+from tools.settling.judge import PREFIX, Settlement, settler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
@@ -126,10 +126,7 @@ class CreateCategorySettler:
     its id recorded; none → `failed`, nothing was created."""
 
     async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
-        subject = op.subject if isinstance(op.subject, dict) else {}
-        group_id, name = subject.get("category_group_id"), subject.get("name")
-        if not isinstance(group_id, str) or not isinstance(name, str):
-            return cannot_tell(op)
+        group_id, name = op.subject["category_group_id"], op.subject["name"]  # as build_change logs it
         created = name_holder(snapshot, group_id, name)
         if created is None:
             said = f"{PREFIX} no category {in_quotes(name)} is in its group: nothing was created."

@@ -37,7 +37,7 @@ from tools.models import Operation
 from tools.plan_lookup import today
 from tools.presenting import account_name, category_name, memo, money, name
 from tools.registry import write_tool
-from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteFailed, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from tools.ynab.snapshot import Transaction
@@ -265,7 +265,7 @@ class CreateTransactionsUndo:
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> dict[str, Any]:
+    ) -> UndoRecord:
         deleted: list[str] = []
         for transaction_id in plan.restorable:
             try:
@@ -277,7 +277,7 @@ class CreateTransactionsUndo:
                     raise
                 raise _partial_delete_failure(deleted, plan, error) from error
             deleted.append(transaction_id)
-        return {"deleted_ids": deleted}
+        return UndoRecord(deleted_ids=tuple(deleted))
 
 
 def _undo_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
@@ -294,4 +294,4 @@ def _partial_delete_failure(deleted: list[str], plan: UndoPlan, error: YnabError
         f"the other {left} are still in YNAB because a delete failed: {error.message} "
         "Call undo_operation again to delete the rest (what is gone already counts as done)."
     )
-    return WriteFailed(message, undo_data={"deleted_ids": deleted})
+    return WriteFailed(message, undo_data=UndoRecord(deleted_ids=tuple(deleted)))

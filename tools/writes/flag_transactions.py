@@ -9,7 +9,7 @@ The log keeps, per transaction, its id and the colour before and after.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, InputRequiredResult
@@ -31,7 +31,7 @@ from tools.logic.transaction_lines import payee_shown, transaction_line
 from tools.models import Operation
 from tools.presenting import money
 from tools.registry import write_tool
-from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
@@ -176,10 +176,11 @@ class FlagTransactionsUndo:
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> dict[str, Any]:
+    ) -> UndoRecord:
         items = [dict(item) for item in plan.restorable]
         await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
-        return {"restored": [{"transaction_id": i["id"], "color": i["flag_color"]} for i in items]}
+        restored = tuple({"transaction_id": i["id"], "color": i["flag_color"]} for i in items)
+        return UndoRecord(restored=restored)
 
 
 def _name(snapshot: PlanSnapshot, transaction_id: str) -> str:

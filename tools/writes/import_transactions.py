@@ -26,7 +26,7 @@ from confirmations.preview import Preview
 from tools.arguments import PlanIdArg
 from tools.models import Operation
 from tools.registry import write_tool
-from tools.settling.judge import PREFIX, Settlement, cannot_tell, settler
+from tools.settling.judge import PREFIX, Settlement, settler
 from tools.writes.flow import Applied, Change, WriteResult, unconfirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
@@ -125,9 +125,8 @@ class ImportSettler:
     with an import id) → `applied` with their ids; none → `failed`, nothing came in."""
 
     async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
+        # An unsettled row holds the knowledge `build_change` logged (dropped only once applied).
         knowledge = ImportRecord.from_json(op.undo_data).knowledge_before
-        if knowledge is None:
-            return cannot_tell(op)
         delta = await client.get_plan(op.plan_id, knowledge)
         ids = [
             str(row["id"])

@@ -1,7 +1,7 @@
 """`move_money`: move an assigned amount from one category to another in a month, once the person
 agreed (docs/tools.md#move_money), and its undo (docs/undo.md#move_money): both put back, or neither.
 
-The checks are `tools.logic.assigned`, the words `tools.logic.assigned_words`, the path (plan
+The checks and the words are `tools.logic.assigned`, the path (plan
 read, question, log) `tools.writes.flow`. YNAB has no move request: it is two PATCHes of
 month categories, source (− amount) then destination (+ amount), sent by
 `tools.writes.assigned_pair.write_pair`, which puts the source back when the second fails or
@@ -34,18 +34,18 @@ from tools.logic.assigned import (
     AssignedChange,
     AssignedNow,
     AssignedUndo,
+    AssignedWords,
     MoneyMove,
     assignments_now,
     money_move,
     move_refusal,
 )
-from tools.logic.assigned_words import AssignedWords
 from tools.models import Operation
 from tools.plan_lookup import require_month, today
 from tools.presenting import money
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, judged, settler
-from tools.undo.handlers import UndoPlan, undo_handler
+from tools.undo.handlers import UndoPlan, UndoRecord, undo_handler
 from tools.writes.assigned_pair import Pair, Step, write_pair
 from tools.writes.assigned_undo import move_undo_plan, put_back
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
@@ -206,7 +206,7 @@ class MoveMoneyUndo:
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> dict[str, Any]:
+    ) -> UndoRecord:
         return await put_back(client, snapshot, op, plan, check_hint=CHECK)
 
 

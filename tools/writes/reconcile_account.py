@@ -53,7 +53,7 @@ from tools.plan_lookup import today
 from tools.presenting import account_name, money, name
 from tools.registry import write_tool
 from tools.settling.judge import PREFIX, Settlement, judged, settler
-from tools.undo.handlers import Conflict, UndoItems, UndoPlan, undo_handler
+from tools.undo.handlers import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
 from tools.writes.assigned_pair import set_back_wait
 from tools.writes.flow import (
     STATUS_DESCRIPTION,
@@ -374,7 +374,7 @@ class ReconcileAccountUndo:
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> dict[str, Any]:
+    ) -> UndoRecord:
         cleared = [item["cleared"] for item in plan.restorable if "cleared" in item]
         deleting = [item["delete"] for item in plan.restorable if "delete" in item]
         if cleared:
@@ -392,8 +392,8 @@ class ReconcileAccountUndo:
                     f"The {len(cleared)} transaction(s) are cleared again, but deleting the adjustment "
                     f"{transaction_id} failed: {error.message} Call undo_operation again to delete it."
                 )
-                raise WriteFailed(message, undo_data={"cleared_ids": cleared}) from error
-        return {"cleared_ids": cleared, "deleted_ids": deleting}
+                raise WriteFailed(message, undo_data=UndoRecord(cleared_ids=tuple(cleared))) from error
+        return UndoRecord(cleared_ids=tuple(cleared), deleted_ids=tuple(deleting))
 
 
 def _name(snapshot: PlanSnapshot, transaction_id: str) -> str:

@@ -27,7 +27,7 @@ from tools.logic.text import in_quotes
 from tools.models import Operation
 from tools.presenting import name as shown_name
 from tools.registry import write_tool
-from tools.undo.handlers import Conflict, UndoPlan, item_state, undo_handler
+from tools.undo.handlers import Conflict, UndoPlan, UndoRecord, item_state, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
@@ -160,7 +160,7 @@ class RenamePayeeUndo:
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[PayeeName]
-    ) -> dict[str, Any]:
+    ) -> UndoRecord:
         (item,) = plan.restorable
         await client.patch_payee(snapshot.plan_id, item.payee_id, item.name, check_hint=CHECK)
-        return {"restored": [{"payee_id": item.payee_id}]}
+        return UndoRecord(restored=({"payee_id": item.payee_id},))

@@ -2,7 +2,7 @@
 (docs/tools.md#set_category_budget), and its undo (docs/undo.md#set_category_budget): the amount put back if
 it is still as the operation set it.
 
-The checks are `tools.logic.assigned`; the words `tools.logic.assigned_words`; the path
+The checks and the words are `tools.logic.assigned`; the path
 (plan read, question, log, request) is `tools.writes.flow`. One
 `PATCH /plans/{plan_id}/months/{month}/categories/{category_id}` with `budgeted` (YNAB sets,
 not adds). The log keeps the month and the category's assigned amount before and after:
@@ -26,13 +26,12 @@ from pydantic import Field
 
 from confirmations.preview import Preview
 from tools.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
-from tools.logic.assigned import AssignedChange, AssignedUndo, budget_setting
-from tools.logic.assigned_words import AssignedWords
+from tools.logic.assigned import AssignedChange, AssignedUndo, AssignedWords, budget_setting
 from tools.models import Operation
 from tools.plan_lookup import require_month, today
 from tools.presenting import money
 from tools.registry import write_tool
-from tools.undo.handlers import UndoPlan, undo_handler
+from tools.undo.handlers import UndoPlan, UndoRecord, undo_handler
 from tools.writes.assigned_undo import budget_undo_plan, put_back
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
@@ -142,5 +141,5 @@ class SetCategoryBudgetUndo:
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> dict[str, Any]:
+    ) -> UndoRecord:
         return await put_back(client, snapshot, op, plan, check_hint=CHECK)

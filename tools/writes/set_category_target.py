@@ -29,7 +29,7 @@ from pydantic import Field
 
 from confirmations.preview import Preview
 from tools.arguments import AmountValue, PlanIdArg, amount_arg, date_arg, id_arg
-from tools.logic.assigned_words import AssignedWords
+from tools.logic.assigned import AssignedWords
 from tools.logic.budget import is_card_payment
 from tools.logic.targets import (
     Target,
@@ -45,7 +45,7 @@ from tools.models import Operation
 from tools.plan_lookup import today
 from tools.presenting import money
 from tools.registry import write_tool
-from tools.undo.handlers import Conflict, UndoPlan, item_state, undo_handler
+from tools.undo.handlers import Conflict, UndoPlan, UndoRecord, item_state, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 from tools.ynab.snapshot import category_from_row as parsed_category
@@ -274,7 +274,7 @@ class SetCategoryTargetUndo:
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[TargetPatch]
-    ) -> dict[str, Any]:
+    ) -> UndoRecord:
         (item,) = plan.restorable
         await client.patch_category(snapshot.plan_id, item.category_id, item.fields, check_hint=CHECK)
-        return {"restored": [{"category_id": item.category_id, "target": op.undo_data["before"]}]}
+        return UndoRecord(restored=({"category_id": item.category_id, "target": op.undo_data["before"]},))

@@ -15,6 +15,7 @@ amount) is refused then, like on the first call.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -131,6 +132,10 @@ class SplitRecord:
 
     def to_json(self) -> dict[str, Any]:
         return {"transaction_id": self.transaction_id, "category_before": self.category_before}
+
+    @classmethod
+    def from_json(cls, stored: Mapping[str, Any]) -> SplitRecord:
+        return cls(stored["transaction_id"], stored["category_before"])
 
 
 def build_change(snapshot: PlanSnapshot, transaction_id: str, lines: list[SplitLine]) -> Change:

@@ -32,7 +32,7 @@ from tools.logic.text import in_quotes
 from tools.models import Operation
 from tools.presenting import name as shown_name
 from tools.registry import write_tool
-from tools.undo.handlers import Conflict, UndoPlan, undo_handler
+from tools.undo.handlers import Conflict, UndoPlan, UndoRecord, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
@@ -236,13 +236,13 @@ class UpdateCategoryUndo:
 
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[CategoryPatch]
-    ) -> dict[str, Any]:
+    ) -> UndoRecord:
         (item,) = plan.restorable
         await client.patch_category(snapshot.plan_id, item.category_id, item.fields, check_hint=CHECK)
         before = CategoryUpdate.from_json(op.undo_data).before
-        return {
-            "restored": [{"category_id": item.category_id, "name": before.name, "group_id": before.group_id}]
-        }
+        return UndoRecord(
+            restored=({"category_id": item.category_id, "name": before.name, "group_id": before.group_id},)
+        )
 
 
 def _group_move_line(snapshot: PlanSnapshot, after: CategoryPlace, name: str, group_id: str) -> str:

@@ -15,8 +15,8 @@ What tools use:
 - Errors: `YnabError` (`status`, `error_id`, `name`, `detail`, `retryable`, `message`),
   `PacingRefused` (nothing sent; `retry_at`), `UnknownOutcome` (a write sent, no answer).
 - For health and the admin (synchronous, no request sent to YNAB): `plan_cache_state()`,
-  `requests_last_hour()`, `ynab_status()` (the configured client's requests in the last
-  hour, from the `YnabRequest` rows, its pacing, and the plans cached for its YNAB and token).
+  `ynab_status()` (the configured client's requests in the last hour, from the `YnabRequest`
+  rows, its pacing, and the plans cached for its YNAB and token).
 - A process's start and end: `warm_up()` loads the stored plans in the background,
   `store_changed_plans()` stores what changed since (see `tools.ynab.store`).
 """
@@ -31,8 +31,7 @@ from django.conf import settings
 from tools.ynab.cache import PlanCacheState, plan_cache
 from tools.ynab.client import PlanList, YnabClient, get_ynab_client
 from tools.ynab.errors import PacingRefused, UnknownOutcome, YnabError
-from tools.ynab.pacing import RequestKind, request_kind, reserve_of
-from tools.ynab.pacing import requests_last_hour as _requests_last_hour
+from tools.ynab.pacing import RequestKind, request_kind, requests_last_hour, reserve_of
 from tools.ynab.snapshot import PlanSnapshot
 
 __all__ = [
@@ -50,7 +49,6 @@ __all__ = [
     "plan_cache_state",
     "plan_snapshot",
     "request_kind",
-    "requests_last_hour",
     "store_changed_plans",
     "warm_up",
     "ynab_status",
@@ -70,11 +68,6 @@ async def list_plans(*, client: YnabClient | None = None) -> PlanList:
 def plan_cache_state() -> list[PlanCacheState]:
     """Per cached plan: id, name, server_knowledge, loaded_at, last_refresh_at, counts."""
     return plan_cache.states()
-
-
-def requests_last_hour() -> int:
-    """Requests sent to YNAB in the last hour with the configured token (counted from rows)."""
-    return _requests_last_hour(get_ynab_client().token_tag)
 
 
 def warm_up() -> list[str]:
@@ -112,7 +105,7 @@ def ynab_status() -> YnabStatus:
     return YnabStatus(
         base_url=client.base_url,
         token="personal" if settings.YNAB_API_KEY else "sandbox",
-        requests_last_hour=_requests_last_hour(client.token_tag),
+        requests_last_hour=requests_last_hour(client.token_tag),
         limit=limit,
         read_limit=None if limit is None else limit - reserve_of(limit),
         paused_until=client.sender.pacer.paused_until(),

@@ -177,14 +177,6 @@ class PlanCache:
             entries = list(self._entries.items())
         return [_state(key, entry) for key, entry in entries]
 
-    def clear(self) -> None:
-        """Forget every plan, as a new process would (the next use of each reads the store)."""
-        with self._lock:
-            self._entries.clear()
-            self._aliases.clear()
-            self._restores.clear()
-        self.saver.forget()
-
     async def _single_flight(
         self, key: CacheKey, refresh: Callable[[], Awaitable[PlanSnapshot]]
     ) -> PlanSnapshot:
@@ -203,8 +195,7 @@ class PlanCache:
         self, flight_key: tuple[CacheKey, asyncio.AbstractEventLoop, bool], task: asyncio.Task
     ) -> None:
         with self._lock:
-            if self._flights.get(flight_key) is task:
-                del self._flights[flight_key]
+            del self._flights[flight_key]  # still this task's: a key gets a new task only once it is gone
         if not task.cancelled():
             task.exception()  # retrieved here, so an error nobody awaited is not logged as lost
 
@@ -420,9 +411,7 @@ plan_cache = PlanCache()  # the process's cache, used by `tools.ynab.plan_snapsh
 
 def apply_delta(snapshot: PlanSnapshot | None, delta: PlanDelta) -> PlanSnapshot:
     """`snapshot` (None: an empty plan) with everything `delta` says applied."""
-    base = snapshot or PlanSnapshot(plan_id=delta.plan_id)
-    if base.plan_id != delta.plan_id:
-        raise ValueError(f"a delta of plan {delta.plan_id} cannot merge into plan {base.plan_id}")
+    base = snapshot or PlanSnapshot(plan_id=delta.plan_id)  # same plan: checked by `_apply_answer`
     merged = replace(
         base,
         name=delta.name,
@@ -695,15 +684,11 @@ def _rewrite_entries(entries: tuple[T, ...], gone: list[T], added: list[T], orde
 
 
 def _remove(working: list[T], entity: T, order: Order) -> None:
-    """Remove the entry with `entity`'s id, found by bisection on its (old) order key."""
+    """Remove the entry with `entity`'s id, found by bisection on its (old) order key: the index
+    holds the very entity that leaves (its old version), and every order ends with the id."""
     at = bisect_left(working, order(entity), key=order)
-    if at < len(working) and working[at].id == entity.id:
-        del working[at]
-        return
-    for position, entry in enumerate(working):  # not where its order says: fall back to a scan
-        if entry.id == entity.id:
-            del working[position]
-            return
+    assert working[at].id == entity.id, f"{entity.id} is not where its order puts it in the index"
+    del working[at]
 
 
 def with_changes(entities: PersistentMap, changes: Changes) -> PersistentMap:

@@ -182,13 +182,14 @@ class Sender:
 
     async def send(self, call: ApiCall) -> httpx.Response:
         await self._seed_pacer()
-        for attempt in range(1, MAX_ATTEMPTS + 1):
-            last = attempt == MAX_ATTEMPTS
-            response = await self._attempt(call, last=last)
+        for attempt in range(1, MAX_ATTEMPTS):
+            response = await self._attempt(call, last=False)
             if response is not None:
                 return response
             await self._sleep(self._delay(attempt))
-        raise AssertionError("unreachable: the last attempt returns or raises")
+        response = await self._attempt(call, last=True)
+        assert response is not None  # the last attempt returns or raises
+        return response
 
     async def _attempt(self, call: ApiCall, *, last: bool) -> httpx.Response | None:
         """The answer; None to retry; raises when retrying is over or not allowed."""

@@ -333,12 +333,6 @@ def pacer_for(base_url: str, token_tag: str) -> Pacer:
         return pacer
 
 
-def pacers() -> dict[tuple[str, str], Pacer]:
-    """Every pacer so far, by (YNAB URL, token tag)."""
-    with _pacers_lock:
-        return dict(_pacers)
-
-
 def reset_pacing() -> None:
     """Forget every count and pause, and do not re-read history (for test suites).
 
@@ -427,13 +421,12 @@ def last_hour_from_rows(token_tag: str, now: float) -> History:
     return History([sent_at.timestamp() for sent_at, _ in rows], paused_until)
 
 
-def requests_last_hour(token_tag: str | None = None, *, now: datetime | None = None) -> int:
-    """Requests that reached (or may have reached) YNAB in the last hour; all tokens if None.
+def requests_last_hour(token_tag: str) -> int:
+    """A token's requests that reached (or may have reached) YNAB in the last hour.
 
     Synchronous (a database count), for the admin and `/api/health`.
     """
-    since = (now or datetime.now(UTC)) - timedelta(seconds=WINDOW_SECONDS)
-    rows = YnabRequest.objects.filter(sent_at__gt=since).exclude(outcome=NOT_SENT)
-    if token_tag is not None:
-        rows = rows.filter(token_tag=token_tag)
-    return rows.count()
+    since = datetime.now(UTC) - timedelta(seconds=WINDOW_SECONDS)
+    return (
+        YnabRequest.objects.filter(sent_at__gt=since, token_tag=token_tag).exclude(outcome=NOT_SENT).count()
+    )

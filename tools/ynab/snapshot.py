@@ -339,18 +339,6 @@ class PersistentMap(Mapping[K, V], Generic[K, V]):
         for bucket in self._buckets:
             yield from bucket.items()
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Mapping):
-            return NotImplemented
-        return len(self) == len(other) and all(
-            key in other and other[key] == value for key, value in self.items()
-        )
-
-    __hash__ = None  # type: ignore[assignment]  (a mapping, compared by content)
-
-    def __repr__(self) -> str:
-        return f"PersistentMap({len(self)} entries)"
-
     def __reduce__(self) -> tuple:
         # Pickled as its entries, never its buckets: a bucket is chosen by hash(key), and
         # string hashes differ from one process to the next.

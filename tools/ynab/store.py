@@ -209,10 +209,7 @@ def stored_plans(base_url: str, token_tag: str) -> list[StoredPlan]:
 
 
 def _files() -> Iterator[Path]:
-    try:
-        yield from store_dir().glob(f"*{SUFFIX}")
-    except OSError:
-        return
+    return store_dir().glob(f"*{SUFFIX}")  # none when the folder is missing or not readable
 
 
 def _header_and_payload(
@@ -314,12 +311,14 @@ class Saver:
         """A sync changed `snapshot`: save it now (in a thread) or with a later sync or flush."""
         key = (base_url, token_tag, snapshot.plan_id)
         with self._lock:
-            self._pending[key] = (snapshot, tuple(aliases))
             last = self._saved_at.get(key)
             if key in self._saving or (last is not None and time.monotonic() - last < self.interval):
+                self._pending[key] = (snapshot, tuple(aliases))  # for a later sync, or the flush
                 return
+            self._pending.pop(key, None)  # older than this one
+            self._saved_at[key] = time.monotonic()
             thread = self._saving[key] = threading.Thread(
-                target=self._save, args=(key,), name="plan-store-save", daemon=True
+                target=self._save, args=(key, snapshot, tuple(aliases)), name="plan-store-save", daemon=True
             )
         thread.start()
 
@@ -334,23 +333,14 @@ class Saver:
         """Save every plan still waiting, after the saves under way (at shutdown; blocks)."""
         self.wait()
         with self._lock:
-            keys = list(self._pending)
-        for key in keys:
-            self._save(key)
+            pending, self._pending = self._pending, {}
+            self._saved_at.update(dict.fromkeys(pending, time.monotonic()))
+        for key, (snapshot, aliases) in pending.items():
+            self._save(key, snapshot, aliases)
 
-    def forget(self) -> None:
-        self.wait()
-        with self._lock:
-            self._pending.clear()
-            self._saved_at.clear()
-
-    def _save(self, key: tuple[str, str, str]) -> None:
+    def _save(self, key: tuple[str, str, str], snapshot: PlanSnapshot, aliases: tuple[str, ...]) -> None:
         try:
-            with self._lock:
-                pending = self._pending.pop(key, None)
-                self._saved_at[key] = time.monotonic()
-            if pending is not None:
-                save(key[0], key[1], *pending)
+            save(key[0], key[1], snapshot, aliases)
         except Exception:
             logger.exception("Could not store plan %s (the next process will load it in full)", key[2])
         finally:

@@ -18,7 +18,6 @@ from django.conf import settings
 from django.core.asgi import get_asgi_application
 from django.core.management.base import BaseCommand, CommandParser
 
-from avenir_site.mcp_http import warm_up_stored_plans
 from avenir_site.mcp_server import local_server
 from sandbox.traffic import SandboxTraffic
 from tools import settling, ynab
@@ -48,10 +47,9 @@ class Command(BaseCommand):
         else:
             where = settings.AVENIR_MCP_YNAB_URL
         logger.info("avenir-mcp serving over stdio (%s), YNAB: %s", access, where)
-        warm_up_stored_plans()  # a new session starts warm: one delta request, not an export
+        ynab.warm_up()  # a new session starts warm: one delta request, not an export
         settled = anyio.run(settling.settle_everything)  # what a stopped process left open, first
-        if settled:
-            logger.info("Settled %d operation(s) left pending or unknown", settled)
+        logger.info("Settled %d operation(s) left pending or unknown", settled)
         try:
             server.run("stdio")
         finally:

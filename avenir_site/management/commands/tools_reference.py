@@ -19,6 +19,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tools.logic.text import one_line
+
 REFERENCE = Path(settings.BASE_DIR) / "docs" / "tools.md"
 COMMAND = ".venv/bin/python manage.py tools_reference"
 
@@ -92,16 +94,16 @@ async def _render() -> str:
             out += _tool(spec, entry)
     out += ["## Resources", ""]
     for resource in resources:
-        out += [f"### `{resource.uri}`", "", _one_paragraph(resource.description), ""]
+        out += [f"### `{resource.uri}`", "", one_line(resource.description or ""), ""]
     for template in templates:
-        out += [f"### `{template.uri_template}`", "", _one_paragraph(template.description), ""]
+        out += [f"### `{template.uri_template}`", "", one_line(template.description or ""), ""]
     out += ["## Prompts", ""]
     for prompt in prompts:
         names = ", ".join(
             f"`{argument.name}`" + ("" if argument.required else " (optional)")
             for argument in prompt.arguments or []
         )
-        out += [f"### {prompt.name}", "", _one_paragraph(prompt.description), "", f"Arguments: {names}.", ""]
+        out += [f"### {prompt.name}", "", one_line(prompt.description or ""), "", f"Arguments: {names}.", ""]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -137,19 +139,17 @@ def _tool(spec: Any, entry: dict) -> list[str]:
         lines.append("- none")
     for name, field in arguments.items():
         lines += _argument(name, field, name in required, definitions, indent="")
-    output = entry.get("outputSchema", {}).get("properties", {})
-    if output:
-        lines += ["", "Result fields: " + ", ".join(f"`{name}`" for name in output) + "."]
+    # Every tool publishes an output schema (tests/mcp/test_registry.py checks it).
+    output = entry["outputSchema"]["properties"]
+    lines += ["", "Result fields: " + ", ".join(f"`{name}`" for name in output) + "."]
     return [*lines, ""]
 
 
 def _argument(name: str, field: dict, required: bool, definitions: dict, indent: str) -> list[str]:
     parts = [_type(field, definitions)]
-    if required:
-        parts.append("required")
-    elif "default" in field:
-        parts.append(f"default `{_json(field['default'])}`")
-    description = _one_paragraph(field.get("description", ""))
+    # An argument the schema does not require has a default in the tool's signature.
+    parts.append("required" if required else f"default `{_json(field['default'])}`")
+    description = one_line(field.get("description", ""))
     line = f"{indent}- `{name}`: {'; '.join(parts)}." + (f" {description}" if description else "")
     lines = [line]
     nested = _object_of(field, definitions)
@@ -195,19 +195,11 @@ def _one_type(field: dict, definitions: dict) -> str:
     if kind == "array":
         items = field.get("items", {})
         what = "objects (fields below)" if "$ref" in items else f"{items.get('type', 'value')}s"
-        low, high = field.get("minItems"), field.get("maxItems")
-        if low is not None and high is not None:
-            count = f"{low}–{high} "
-        elif high is not None:
-            count = f"up to {high} "
-        else:
-            count = ""
-        return f"list of {count}{what}"
+        # Every list argument is bounded (docs/conventions.md#arguments).
+        low, high = field.get("minItems"), field["maxItems"]
+        count = f"{low}–{high}" if low is not None else f"up to {high}"
+        return f"list of {count} {what}"
     return kind or "value"
-
-
-def _one_paragraph(text: str | None) -> str:
-    return " ".join((text or "").split())
 
 
 def _json(value: Any) -> str:

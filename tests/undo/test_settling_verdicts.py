@@ -1,0 +1,203 @@
+"""Settling's verdicts (`tools.settling`) on rows whose outcome is open, item by item.
+
+Each row is logged as a write tool leaves it (`tests.helpers.undo.logged`) with the framework's
+own undo handler (two categories' assigned amounts); the categories are then set in the live
+sandbox as much of the write as landed, and `settle_plan` reads the plan over real HTTP and
+records what YNAB's state says: all, none, part of it, or that YNAB cannot tell.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from tests.helpers.results import ok
+from tests.helpers.sandbox_side import inject
+from tests.helpers.undo import Budgets, agent, fresh, logged, set_assigned, undo
+from tools import oplog, settling
+from tools.models import Operation
+from tools.settling.judge import settler
+
+pytestmark = pytest.mark.anyio
+
+PREFIX = "Settled from YNAB's state:"
+
+
+@pytest.fixture(autouse=True)
+def _no_backoff_left() -> Iterator[None]:
+    """A plan or row an earlier test could not settle is tried at once here, and none is left after."""
+    settling.backoff.forget()
+    yield
+    settling.backoff.forget()
+
+
+async def lost(budgets: Budgets, undo_data: dict | None = None) -> Operation:
+    """`budgets`' write logged once more, its answer lost (`unknown`)."""
+    return await logged(budgets.plan_id, status="unknown", undo_data=undo_data or budgets.op.undo_data)
+
+
+async def settled(budgets: Budgets, op: Operation) -> Operation:
+    assert await settling.settle_plan(budgets.plan_id) == 1
+    return await fresh(op)
+
+
+async def test_part_landed_and_part_as_before_is_applied_for_what_landed(budgets):
+    op = await lost(budgets)
+    dining = budgets.items[1]
+    await set_assigned(budgets.plan_id, budgets.month, dining["category_id"], dining["before"])
+
+    done = await settled(budgets, op)
+
+    assert (done.status, done.settled_at is not None) == ("applied", True)
+    assert done.error == (
+        f"{PREFIX} 1 of 2 item(s) landed; 1 did not (as before). "
+        "undo_operation restores only what landed (its preview names them)."
+    )
+
+
+async def test_part_landed_and_part_changed_since_names_the_changed_item(budgets):
+    op = await lost(budgets)
+    dining = budgets.items[1]
+    await set_assigned(budgets.plan_id, budgets.month, dining["category_id"], dining["after"] + 1_000)
+
+    done = await settled(budgets, op)
+
+    assert done.status == "applied"
+    assert done.error.startswith(
+        f"{PREFIX} 1 of 2 item(s) landed; 1 changed since, so YNAB cannot tell: "
+        f"Dining Out ({dining['category_id']}): assigned is now "
+    )
+    assert done.error.endswith(". undo_operation restores only what landed (its preview names them).")
+
+
+async def test_nothing_landed_but_one_changed_since_stays_unknown_saying_what_to_check(budgets):
+    op = await lost(budgets)
+    groceries, dining = budgets.items
+    await set_assigned(budgets.plan_id, budgets.month, groceries["category_id"], groceries["before"])
+    await set_assigned(budgets.plan_id, budgets.month, dining["category_id"], dining["after"] + 1_000)
+
+    done = await settled(budgets, op)
+
+    assert (done.status, done.settled_at is not None) == ("unknown", True)
+    assert done.error.startswith(
+        f"{PREFIX} YNAB cannot tell whether it landed: 1 item(s) changed since (Dining Out "
+        f"({dining['category_id']}): assigned is now "
+    )
+    assert done.error.endswith(
+        "; 1 are as before. Check them in YNAB; undo_operation never overwrites a change made since."
+    )
+
+
+async def test_an_operation_holding_no_item_stays_unknown(budgets):
+    op = await lost(budgets, {"month": budgets.month, "categories": []})
+
+    done = await settled(budgets, op)
+
+    assert (done.status, done.settled_at is not None) == ("unknown", True)
+    assert done.error == f"{PREFIX} the operation holds no item to compare with YNAB."
+
+
+async def test_a_tool_this_server_has_no_undo_for_stays_unknown_saying_so(budgets):
+    op = await logged(budgets.plan_id, tool="retired_tool", status="unknown")
+
+    done = await settled(budgets, op)
+
+    assert (done.status, done.settled_at is not None) == ("unknown", True)
+    assert done.error == (
+        f"{PREFIX} nothing of retired_tool can be compared with YNAB, so its outcome stays unknown. "
+        "Check the plan in YNAB."
+    )
+
+
+async def test_an_undo_of_a_tool_without_undo_stays_unknown_and_its_original_in_effect(budgets):
+    original = await logged(budgets.plan_id, tool="retired_tool", undo_data={"ids": ["t1"]})
+    undo = await logged(
+        budgets.plan_id, tool="undo_operation", status="unknown", undoable=False, undo_of=original
+    )
+
+    done = await settled(budgets, undo)
+
+    assert (done.status, done.settled_at is not None) == ("unknown", True)
+    assert done.error.startswith(f"{PREFIX} nothing of undo_operation can be compared with YNAB")
+    assert ((await fresh(original)).status, (await fresh(original)).undone_by_id) == ("applied", None)
+
+
+async def test_a_row_its_handler_cannot_read_is_left_unsettled_and_tried_again_later(budgets, caplog):
+    op = await lost(budgets, {"month": budgets.month})  # no "categories": the handler fails on it
+
+    with caplog.at_level(logging.ERROR, logger="tools.settling"):
+        assert await settling.settle_plan(budgets.plan_id) == 0
+    assert await settling.settle_plan(budgets.plan_id) == 0  # not at once: after a minute
+
+    left = await fresh(op)
+    assert (left.status, left.settled_at, left.error) == ("unknown", None, "")
+    assert f"Settling operation {op.pk} (undo_test_budgets) failed; it is tried again later" in caplog.text
+    assert not settling.backoff.ready(op.pk)
+
+
+async def test_a_row_whose_last_request_ynab_may_still_process_is_not_judged_yet(budgets):
+    op = await lost(budgets)
+    previous = settings.AVENIR_MCP_SETTLE_AFTER_SECONDS
+    settings.AVENIR_MCP_SETTLE_AFTER_SECONDS = 3600
+    try:
+        assert await settling.settle_plan(budgets.plan_id) == 0
+    finally:
+        settings.AVENIR_MCP_SETTLE_AFTER_SECONDS = previous
+
+    assert ((await fresh(op)).status, (await fresh(op)).settled_at) == ("unknown", None)
+    assert (await settled(budgets, op)).status == "applied"
+
+
+async def test_a_pending_row_of_a_process_on_another_host_waits_until_it_is_stale(budgets):
+    op = await logged(budgets.plan_id, status="pending", undo_data=budgets.op.undo_data)
+    oplog.finished_writing(op)  # not written by this process: by one on another host
+    await Operation.objects.filter(pk=op.pk).aupdate(
+        writer=f"not-{socket.gethostname()}"[:80] + ":4242", undo_data=budgets.op.undo_data
+    )
+
+    assert await settling.settle_plan(budgets.plan_id) == 0  # that process may still be sending
+    assert (await fresh(op)).status == "pending"
+
+    long_ago = timezone.now() - timedelta(seconds=settling.STALE_PENDING_SECONDS + 60)
+    await Operation.objects.filter(pk=op.pk).aupdate(created_at=long_ago)
+    done = await settled(budgets, op)
+
+    assert done.status == "applied"
+    assert done.error == f"{PREFIX} all 2 item(s) are in YNAB as the operation left them."
+
+
+def test_a_settler_without_async_settle_is_refused_when_registered():
+    with pytest.raises(TypeError, match=r"Incomplete needs async settle\(client, snapshot, op\)\."):
+
+        @settler("settling_incomplete")
+        class Incomplete:
+            def judge(self) -> None: ...
+
+
+async def test_an_undo_whose_answer_was_lost_before_it_landed_is_failed_and_can_be_tried_again(budgets):
+    await inject("drop_before_write", method="PATCH", path=rf"^/plans/{budgets.plan_id}/months/")
+    async with agent() as client:
+        first = ok(await undo(client, plan_id=budgets.plan_id, operation_id=budgets.op.pk))
+        lost = await undo(
+            client, plan_id=budgets.plan_id, operation_id=budgets.op.pk, confirmation=first["confirmation"]
+        )
+    assert lost.is_error
+    undo_row = await Operation.objects.aget(undo_of_id=budgets.op.pk)
+    assert undo_row.status == "unknown"
+
+    done = await settled(budgets, undo_row)
+
+    assert (done.status, done.settled_at is not None) == ("failed", True)
+    assert done.error == (
+        f"{PREFIX} the undo did not land: the 2 item(s) it was to restore are still as {budgets.op.pk} "
+        "left them; undo_operation can try again."
+    )
+    original = await fresh(budgets.op)
+    assert (original.status, original.undone_by_id) == ("applied", None)
+    assert await budgets.current() == budgets.after

@@ -1,0 +1,165 @@
+"""reconcile_account when the marking is refused after the adjustment landed and the adjustment
+cannot be deleted again at once: the row stays pending, says exactly what is in YNAB, and
+settling deletes the adjustment later (or finds it gone).
+
+Through the MCP SDK client and the live sandbox's fault hook, as `test_reconcile_account`.
+"""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from sandbox import faults
+from tests.writes.checks import latest_operation, standing, ynab
+from tests.writes.harness import MODERN, WriteCase, call, connected, content, error_text
+from tests.writes.households import Household
+from tests.writes.test_reconcile_account import reconciling
+from tools import settling
+from tools.logic.reconcile import ADJUSTMENT_MEMO, ADJUSTMENT_PAYEE
+from tools.models import Operation
+from tools.plan_lookup import today
+from tools.writes.assigned_pair import SET_BACK_WAIT_LIMIT
+from tools.ynab import get_ynab_client
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+async def adjusting(home: Household) -> WriteCase:
+    return await reconciling(home, gap=5_000)
+
+
+async def marking_refused(adjusting: WriteCase, *, delete_fault: tuple[str, int | None] | None, **marking):
+    """The adjustment lands, the marking PATCH is refused (`marking`), and the DELETE that would
+    take the adjustment back meets `delete_fault`; the result's text and the row."""
+    async with connected(MODERN) as client:
+        first = content(await call(client, adjusting))
+        await sync_to_async(faults.inject)("status", method="PATCH", path=adjusting.write_path, **marking)
+        if delete_fault is not None:
+            kind, status = delete_fault
+            await sync_to_async(faults.inject)(kind, method="DELETE", path="/transactions/", status=status)
+        result = await call(client, adjusting, confirmation=first["confirmation"])
+    return error_text(result, adjusting), await latest_operation(adjusting)
+
+
+def refused_start(adjusting: WriteCase) -> str:
+    count = len(adjusting.extra["to_reconcile"]) + 1
+    return f"Marking the {count} transaction(s) reconciled failed, so none is: "
+
+
+async def settled_later(adjusting: WriteCase, op: Operation) -> Operation:
+    get_ynab_client().sender.pacer.forget()  # YNAB's pause is over
+    settling.backoff.forget()
+    await settling.settle_plan(adjusting.plan_id)
+    return await Operation.objects.aget(pk=op.pk)
+
+
+@pytest.mark.parametrize(
+    ("delete_fault", "why"),
+    [
+        (("status", 400), "deleting it failed: "),
+        (("drop_before_write", None), "deleting it got no answer"),
+    ],
+)
+async def test_an_adjustment_that_cannot_be_deleted_again_is_left_pending_and_settling_deletes_it(
+    adjusting, delete_fault, why
+):
+    start = await standing(adjusting)
+
+    text, op = await marking_refused(adjusting, delete_fault=delete_fault, status=500)
+
+    adjustment_id = op.undo_data["adjustment_id"]
+    assert text.startswith(refused_start(adjusting))
+    assert (
+        f"The adjustment of +5.00 entered first (transaction {adjustment_id}) is still in YNAB ({why}" in text
+    )
+    assert text.endswith(
+        "); this service deletes it shortly (list_operations shows when). "
+        f"The log keeps this as operation {op.pk} (pending)."
+    )
+    assert (op.status, op.error) == ("pending", text)
+
+    done = await settled_later(adjusting, op)
+
+    assert (done.status, done.settled_at is not None) == ("failed", True)
+    assert done.error.endswith(
+        f"(transaction {adjustment_id}) and was deleted again, so the account is as before."
+    )
+    assert await adjusting.state() == start.state
+
+
+async def test_a_marking_paused_by_ynab_beyond_a_rollbacks_wait_leaves_the_adjustment_to_settling(adjusting):
+    start = await standing(adjusting)
+
+    text, op = await marking_refused(
+        adjusting, delete_fault=None, status=429, delay_ms=(SET_BACK_WAIT_LIMIT + 60) * 1000
+    )
+
+    adjustment_id = op.undo_data["adjustment_id"]
+    assert text.startswith(refused_start(adjusting))
+    assert (
+        f"(transaction {adjustment_id}) is still in YNAB (YNAB asks to wait longer than a rollback may); "
+        "this service deletes it shortly"
+    ) in text
+    assert op.status == "pending"
+    assert await adjusting.state() != start.state  # the adjustment is in YNAB meanwhile
+
+    done = await settled_later(adjusting, op)
+
+    assert done.status == "failed"
+    assert await adjusting.state() == start.state
+
+
+async def test_an_adjustment_already_gone_when_deleted_again_counts_as_deleted(adjusting):
+    start = await standing(adjusting)
+
+    text, op = await marking_refused(adjusting, delete_fault=("status", 404), status=500)
+
+    assert text.startswith(refused_start(adjusting))
+    assert "was deleted again, so nothing changed; calling reconcile_account again starts over." in text
+    assert op.status == "failed"
+    # the sandbox answered 404 without deleting: YNAB would have had it gone already
+    assert (await adjusting.state())[0] == start.state[0]
+
+
+async def adjustment_lost(adjusting: WriteCase, fault: str) -> Operation:
+    """The adjustment's POST gets no answer (`fault`): the row is unknown, nothing was marked."""
+    async with connected(MODERN) as client:
+        first = content(await call(client, adjusting))
+        await sync_to_async(faults.inject)(fault, method="POST", path=adjusting.write_path)
+        await call(client, adjusting, confirmation=first["confirmation"])
+    op = await latest_operation(adjusting)
+    assert op.status == "unknown"
+    return op
+
+
+async def test_an_adjustment_lost_before_it_was_entered_settles_failed(adjusting):
+    start = await standing(adjusting)
+    op = await adjustment_lost(adjusting, "drop_before_write")
+
+    done = await settled_later(adjusting, op)
+
+    assert (done.status, done.settled_at is not None) == ("failed", True)
+    assert done.error == (
+        "Settled from YNAB's state: no adjustment is in YNAB and nothing was reconciled: nothing changed."
+    )
+    assert await adjusting.state() == start.state
+
+
+async def test_two_transactions_that_could_be_the_lost_adjustment_leave_it_unknown_saying_what_to_check(
+    adjusting, home
+):
+    op = await adjustment_lost(adjusting, "drop_after_write")
+    account = home.home.checking
+    lookalike = {"account_id": account, "date": today().isoformat(), "amount": 5_000, "memo": ADJUSTMENT_MEMO}
+    await ynab("POST", f"/plans/{home.id}/transactions", json={"transaction": lookalike})  # the person
+
+    done = await settled_later(adjusting, op)
+
+    assert (done.status, done.settled_at is not None) == ("unknown", True)
+    assert done.error == (
+        "Settled from YNAB's state: YNAB cannot tell whether the adjustment landed: check find_transactions "
+        f"on Checking for a '{ADJUSTMENT_PAYEE}' dated {op.created_at.date().isoformat()}, and which "
+        "transactions are reconciled."
+    )
