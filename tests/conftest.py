@@ -6,18 +6,28 @@ The whole suite (each pytest-xdist worker, under `make test`) shares one test da
 Tests isolate themselves by working on plans of their own (each seeded with a fresh id),
 not by rolling back: the server thread must see what a test writes, and the reverse. Tests
 that only read may share a module's plan (`tests.helpers.shared_plans`).
-Helpers the tests import are in `tests/helpers/`; conftest.py files hold only fixtures.
+Helpers the tests import are in `tests/helpers/`; conftest.py files hold only fixtures (and,
+here, the Hypothesis profile every property test runs under).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import hypothesis
 import pytest
 from django.conf import settings
 
 from tests.served import ServedApp
+
+# Property tests draw the same examples on every run: what they cover (and a failure) does not
+# depend on luck, on a developer's machine or in CI's two runs. No deadline per example (a loaded
+# CI machine is slow, not wrong) and no example database left in the worktree.
+# `HYPOTHESIS_PROFILE=default` explores new examples instead.
+hypothesis.settings.register_profile("suite", derandomize=True, deadline=None, database=None)
+hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,8 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from tools.ynab.client import tls_context
+
 Mode = Literal["2026-07-28", "legacy"]
 MODES: tuple[Mode, ...] = ("2026-07-28", "legacy")
 
@@ -20,7 +22,7 @@ async def mcp_over_http(
 ) -> AsyncIterator[Client]:
     """The SDK's client on `<base_url>/mcp`, sending the bearer token (when given)."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=60))
+    http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=60), verify=tls_context())
     async with (
         http,
         Client(

@@ -31,6 +31,7 @@ from mcp.shared.auth import (
 )
 
 from tests.helpers.mcp_http import Mode
+from tools.ynab.client import tls_context
 
 REDIRECT_URI = "http://127.0.0.1:8765/callback"
 OWNER_PASSWORD = "a long password nobody guesses"
@@ -102,7 +103,7 @@ class OwnerAtConsent:
 
 @asynccontextmanager
 async def owner_browser(base_url: str, owner, **answers) -> AsyncIterator[OwnerAtConsent]:
-    async with httpx2.AsyncClient(timeout=30) as http:
+    async with httpx2.AsyncClient(timeout=30, verify=tls_context()) as http:
         await log_in(http, base_url, owner.username)
         yield OwnerAtConsent(http, **answers)
 
@@ -158,7 +159,7 @@ def oauth_client(
 @asynccontextmanager
 async def mcp_with_oauth(base_url: str, auth: OAuthClientProvider, mode: Mode) -> AsyncIterator[Client]:
     """The SDK's MCP client on `<base_url>/mcp`, signing in with `auth` when told to (401)."""
-    http = httpx2.AsyncClient(auth=auth, timeout=httpx2.Timeout(30, read=60))
+    http = httpx2.AsyncClient(auth=auth, timeout=httpx2.Timeout(30, read=60), verify=tls_context())
     async with http, Client(streamable_http_client(f"{base_url}/mcp", http_client=http), mode=mode) as client:
         yield client
 

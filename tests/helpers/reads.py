@@ -10,8 +10,8 @@ import anyio
 from mcp import Client
 from mcp.types import CallToolResult
 
-from avenir_site.mcp_server import build_server
 from tests.helpers.results import ok
+from tests.helpers.servers import catalog_server
 from tools.auth import Principal
 from tools.logic.money import parse_amount
 
@@ -21,7 +21,7 @@ READER = Principal.local("reads test", read_only=True)
 @asynccontextmanager
 async def agent(mode: str = "2026-07-28") -> AsyncIterator[Client]:
     """An agent connected in memory to the catalog's server, as a read-only local caller."""
-    server = build_server(writes=False, local_principal=READER)
+    server = catalog_server(writes=False, principal=READER)
     with anyio.fail_after(30):
         async with Client(server, mode=mode) as client:
             yield client

@@ -1,8 +1,9 @@
 """The undo tests' agents, logged operations and the categories they moved.
 
-Tools run in memory (`Client(local_server(...))`) and reach the live sandbox over HTTP, as
-in production; changes "made in YNAB since" go through the sandbox's own API
-(`tests.helpers.sandbox_side`), so they show in the next delta read like a change made in YNAB's app.
+Tools run in memory (the catalog's server as `local_server` gates it, built once per process:
+`tests.helpers.servers`) and reach the live sandbox over HTTP, as in production; changes "made
+in YNAB since" go through the sandbox's own API (`tests.helpers.sandbox_side`), so they show in
+the next delta read like a change made in YNAB's app.
 """
 
 from __future__ import annotations
@@ -16,15 +17,16 @@ import anyio
 from mcp import Client
 from mcp.types import CallToolResult
 
-from avenir_site.mcp_server import local_server
 from sandbox.models import Category, MonthCategory, Plan
 from tests.helpers.confirmations import answering
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import sandbox_call
+from tests.helpers.servers import catalog_server
 from tests.undo import budget_undo  # registers the framework tests' handler
 from tools import oplog
 from tools.auth import Principal
 from tools.models import Operation
+from tools.registry import writes_allowed
 
 PERSON = Principal.local("undo test")
 LEGACY = "legacy"
@@ -44,7 +46,8 @@ async def agent(
     if answer is not None:
         options["elicitation_callback"] = answering(answer, True)
     with anyio.fail_after(60):
-        async with Client(local_server(principal), **options) as client:
+        server = catalog_server(writes=writes_allowed(principal), principal=principal)
+        async with Client(server, **options) as client:
             yield client
 
 

@@ -14,7 +14,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from avenir_site.mcp_server import build_server
+from tests.helpers.servers import catalog_server
 from tools.catalog import catalog_specs
 
 # Every tool the product plans (docs/tools.md lists those built), built or not: the names a description could
@@ -33,7 +33,7 @@ PRODUCT_TOOLS = {
 
 
 async def listed_tools(*, writes: bool) -> list[dict]:
-    server = build_server(writes=writes, local_principal=None)
+    server = catalog_server(writes=writes, principal=None)
     with anyio.fail_after(10):
         async with Client(server, mode="legacy") as client:
             return [tool.model_dump(by_alias=True, mode="json") for tool in (await client.list_tools()).tools]

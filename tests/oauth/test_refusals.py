@@ -28,13 +28,14 @@ from tests.helpers.oauth import (
 )
 from tests.oauth.test_sign_in import post_initialize
 from tools.models import hash_token
+from tools.ynab.client import tls_context
 
 pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
 async def http() -> AsyncIterator[httpx2.AsyncClient]:
-    async with httpx2.AsyncClient(timeout=30) as client:
+    async with httpx2.AsyncClient(timeout=30, verify=tls_context()) as client:
         yield client
 
 

@@ -17,6 +17,7 @@ from tests.helpers.oauth import MemoryStorage, mcp_with_oauth, oauth_client, own
 from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_home
 from tools.auth import Principal
 from tools.models import Operation, hash_token
+from tools.ynab.client import tls_context
 
 pytestmark = pytest.mark.anyio
 
@@ -110,7 +111,7 @@ async def test_a_revoked_grant_is_refused_at_once_and_the_client_must_ask_again(
                 await tool_names(client)
             tokens, registered = storage.tokens, storage.client_info
             credentials = {"client_id": registered.client_id, "client_secret": registered.client_secret}
-            async with httpx2.AsyncClient(timeout=30) as http:
+            async with httpx2.AsyncClient(timeout=30, verify=tls_context()) as http:
                 revoked = await http.post(
                     f"{live_service.url}/revoke", data={"token": tokens.access_token, **credentials}
                 )

@@ -15,11 +15,12 @@ from django.utils import timezone
 from mcp import Client
 from mcp.types import CallToolResult
 
-from avenir_site.mcp_server import build_server, local_server
+from avenir_site.mcp_server import local_server
 from sandbox import faults
 from sandbox.ledger import create_plan
 from sandbox.models import Plan as SandboxPlan
 from tests.helpers.operations import LOCAL, fresh_plan_id, record
+from tests.helpers.servers import catalog_server
 from tests.mcp.answers import summary
 from tools import oplog
 from tools.auth import Principal
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.anyio
 @asynccontextmanager
 async def agent(mode: str = "2026-07-28") -> AsyncIterator[Client]:
     """An agent connected in memory to the catalog's server for a read-only local caller."""
-    server = build_server(writes=False, local_principal=LOCAL)
+    server = catalog_server(writes=False, principal=LOCAL)
     with anyio.fail_after(20):
         async with Client(server, mode=mode) as client:
             yield client

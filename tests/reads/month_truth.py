@@ -17,6 +17,7 @@ import httpx
 from django.conf import settings
 
 from tools.logic.money import parse_amount
+from tools.ynab.client import tls_context
 
 Json = dict[str, Any]
 # The plan's 2 decimal digits, a third only when a milliunit needs it (amount_text never drops one).
@@ -35,7 +36,9 @@ class SandboxPlan:
 
     async def _send(self, method: str, path: str, body: Json | None = None) -> Json:
         headers = {"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"}
-        async with httpx.AsyncClient(base_url=self.base_url, headers=headers, timeout=30) as http:
+        async with httpx.AsyncClient(
+            base_url=self.base_url, headers=headers, timeout=30, verify=tls_context()
+        ) as http:
             response = await http.request(method, f"/plans/{self.plan_id}{path}", json=body)
         response.raise_for_status()
         return response.json()["data"]

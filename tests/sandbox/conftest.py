@@ -9,13 +9,14 @@ import pytest
 from django.conf import settings
 
 from tests.sandbox.plans import SmallPlan, small_plan
+from tools.ynab.client import tls_context
 
 
 @pytest.fixture
 def api(sandbox_url: str) -> Iterator[httpx.Client]:
     """The sandbox's API v1 over real HTTP, with the sandbox's bearer token."""
     headers = {"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"}
-    with httpx.Client(base_url=sandbox_url, headers=headers, timeout=15) as client:
+    with httpx.Client(base_url=sandbox_url, headers=headers, timeout=15, verify=tls_context()) as client:
         yield client
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from sandbox.budget_math.calendar import add_months, month_of
-from sandbox.ledger import create_account, create_plan, utc_today
+from sandbox.ledger import create_account, create_plan, plan_write, utc_today
 from sandbox.ledger.catalog import create_category, create_category_group
 from sandbox.models import Category, Plan
 
@@ -44,12 +44,16 @@ def small_plan(name: str = "Test household") -> SmallPlan:
     this_month = month_of(utc_today())
     first = add_months(this_month, -2)
     plan = create_plan(name=name, first_month=first)
-    checking = create_account(plan, name="Checking", type="checking", balance=1_000_000, date=first)
-    savings = create_account(plan, name="Savings", type="savings", balance=500_000, date=first)
-    card = create_account(plan, name="Visa", type="creditCard")
-    house = create_account(plan, name="House", type="otherAsset", balance=250_000_000, date=first)
-    everyday = create_category_group(plan, "Everyday")
-    bills = create_category_group(plan, "Bills")
+    with plan_write(plan.id):  # one write, as one request would make it: the figures computed once
+        checking = create_account(plan, name="Checking", type="checking", balance=1_000_000, date=first)
+        savings = create_account(plan, name="Savings", type="savings", balance=500_000, date=first)
+        card = create_account(plan, name="Visa", type="creditCard")
+        house = create_account(plan, name="House", type="otherAsset", balance=250_000_000, date=first)
+        everyday = create_category_group(plan, "Everyday")
+        bills = create_category_group(plan, "Bills")
+        groceries = create_category(plan, everyday, "Groceries")
+        dining = create_category(plan, everyday, "Dining Out")
+        rent = create_category(plan, bills, "Rent")
     roles = dict(Category.objects.filter(plan=plan).values_list("role", "id"))
     plan.refresh_from_db()
     return SmallPlan(
@@ -58,9 +62,9 @@ def small_plan(name: str = "Test household") -> SmallPlan:
         savings=savings.id,
         card=card.id,
         house=house.id,
-        groceries=create_category(plan, everyday, "Groceries").id,
-        dining=create_category(plan, everyday, "Dining Out").id,
-        rent=create_category(plan, bills, "Rent").id,
+        groceries=groceries.id,
+        dining=dining.id,
+        rent=rent.id,
         everyday_group=everyday.id,
         ready_to_assign=roles[Category.ROLE_READY_TO_ASSIGN],
         uncategorized=roles[Category.ROLE_UNCATEGORIZED],

@@ -67,8 +67,8 @@ def budget_home(name: str = "Budget household", currency_format: dict[str, Any] 
             (home.groceries, GROCERIES_SPENT, SPENDING_PAYEES[0], SPENDING_MEMOS[0]),
             (home.dining, DINING_SPENT, SPENDING_PAYEES[1], SPENDING_MEMOS[1]),
         )
-        for category_id, amount, payee, memo in spending:
-            transaction = {
+        transactions = [
+            {
                 "account_id": home.checking,
                 "date": today,
                 "amount": amount,
@@ -77,8 +77,10 @@ def budget_home(name: str = "Budget household", currency_format: dict[str, Any] 
                 "category_id": category_id,
                 "approved": True,
             }
-            answer = http.post(f"/plans/{home.id}/transactions", json={"transaction": transaction})
-            assert answer.status_code == 201, answer.text
+            for category_id, amount, payee, memo in spending
+        ]
+        answer = http.post(f"/plans/{home.id}/transactions", json={"transactions": transactions})
+        assert answer.status_code == 201, answer.text
     return budget
 
 

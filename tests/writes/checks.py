@@ -20,10 +20,11 @@ from django.conf import settings
 from mcp import Client
 from mcp.types import CallToolResult, ElicitRequestParams, ElicitResult
 
-from avenir_site.mcp_server import build_server
 from sandbox import faults
+from tests.helpers.servers import catalog_server
 from tools.auth import Principal
 from tools.models import Operation
+from tools.ynab.client import tls_context
 
 MODERN = "2026-07-28"
 LEGACY = "legacy"  # the SDK client's handshake era: negotiates 2025-11-25
@@ -122,7 +123,7 @@ async def connected(
 
     With `person` the client declares elicitation and `person` answers; without, it cannot ask.
     """
-    server = build_server(writes=True, local_principal=principal)
+    server = catalog_server(writes=True, principal=principal)
     options = {"elicitation_callback": person} if person is not None else {}
     with anyio.fail_after(CALL_SECONDS):
         async with Client(server, mode=mode, **options) as client:
@@ -174,13 +175,17 @@ def _order_free(value: Any) -> Any:
 def sandbox_http() -> httpx.Client:
     """A client of the live sandbox's API v1 with its token (for arranging a plan in a fixture)."""
     headers = {"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"}
-    return httpx.Client(base_url=settings.AVENIR_MCP_YNAB_URL, headers=headers, timeout=30)
+    return httpx.Client(
+        base_url=settings.AVENIR_MCP_YNAB_URL, headers=headers, timeout=30, verify=tls_context()
+    )
 
 
 async def ynab(method: str, path: str, **options: Any) -> dict[str, Any]:
     """The sandbox's `data` for one request, e.g. `await ynab("GET", f"/plans/{plan_id}/transactions")`."""
     headers = {"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"}
-    async with httpx.AsyncClient(base_url=settings.AVENIR_MCP_YNAB_URL, headers=headers, timeout=30) as http:
+    async with httpx.AsyncClient(
+        base_url=settings.AVENIR_MCP_YNAB_URL, headers=headers, timeout=30, verify=tls_context()
+    ) as http:
         response = await http.request(method, path, **options)
     assert response.is_success, response.text
     return response.json()["data"]

@@ -7,9 +7,18 @@ the whole matrix against it:
     def case() -> WriteCase:
         ...   # a plan of its own, the arguments, how to read what YNAB holds, what to expect
 
-    @pytest.mark.parametrize("path", CONFIRMED_PATHS)        # UNCONFIRMED_PATHS for approve, import
+    @pytest.fixture(scope="module")
+    def shared_case(live_service) -> Iterator[WriteCase]:
+        with case_shared_by_module(...) as case:   # the same case, made once on a plan of its own
+            yield case
+
+    @pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))  # UNCONFIRMED_PATHS for approve
     async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
         await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+    @pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
+    async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
+        await CONFIRMED_PATHS[path](shared_case, Env(settings, monkeypatch))
 
     @pytest.mark.parametrize("path", FAULT_PATHS)
     async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
@@ -21,6 +30,10 @@ change should be in YNAB and untouched otherwise; the write reached YNAB exactly
 `writes_when_applied` times, or never; the log has one new row, completed as it should be,
 keeping none of `private_values`, or no new row at all (`tests.writes.checks`).
 
+A path that writes nothing (a no, a refused code) leaves the plan as it was, so a module runs all
+of those on one plan (`case_shared_by_module`, checked unchanged after them); every other path
+gets a plan of its own.
+
 The paths: the three ways to ask (docs/confirmation.md#three-ways-to-ask) with each answer, every refused
 code, the plan changing between the preview and the answer (each way), and every row of the
 `AVENIR_MCP_REQUIRE_ELICITATION=1` table; for unconfirmed tools, acting at once whatever
@@ -29,13 +42,17 @@ the client can do; and the faults (an answer lost, YNAB refusing, pacing refusin
 
 from __future__ import annotations
 
+import inspect
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from mcp.types import CallToolResult, ElicitResult, InputRequiredResult
 
 from confirmations import codes, messages
+from sandbox.models import Plan
+from tests.helpers.shared_plans import read_only
 from tests.mcp.answers import summary
 from tests.writes.checks import (
     LEGACY,
@@ -82,12 +99,15 @@ __all__ = [
     "answered_after",
     "before",
     "call",
+    "case_shared_by_module",
     "connected",
     "content",
     "documented_fingerprint",
     "error_text",
     "expect_applied",
     "expect_nothing_written",
+    "paths_that_write",
+    "paths_that_write_nothing",
     "standing",
     "writes_since",
 ]
@@ -347,6 +367,51 @@ CONFIRMED_PATHS: dict[str, Path] = {
         lambda case, env: _required_refusal(case, MODERN, messages.CODES_DISABLED, confirmation="AAAAAAAAAAA")
     ),
 }
+
+
+WRITING_NOTHING = frozenset(
+    {
+        "2026-07-28: box unticked",
+        "2026-07-28: declined",
+        "legacy: box unticked",
+        "legacy: declined",
+        "a wrong code",
+        "an expired code",
+        "another token's code",
+        "required: dismissed is declined",
+        "required: a client that cannot ask",
+        "required: a code passed",
+    }
+)
+"""The confirmed paths that end with nothing written to YNAB and no row logged (each checks it):
+the person says no, or the code or the call is refused."""
+
+
+def paths_that_write(paths: dict[str, Path]) -> dict[str, Path]:
+    """The paths that may write (or change the plan first): each is run on a plan of its own."""
+    return {name: path for name, path in paths.items() if name not in WRITING_NOTHING}
+
+
+def paths_that_write_nothing(paths: dict[str, Path]) -> dict[str, Path]:
+    """The paths that leave the plan as it was: a module runs them all on `case_shared_by_module`."""
+    return {name: path for name, path in paths.items() if name in WRITING_NOTHING}
+
+
+@contextmanager
+def case_shared_by_module(make: Callable[[], WriteCase | Awaitable[WriteCase]]) -> Iterator[WriteCase]:
+    """`make()` once, for the paths that write nothing (`paths_that_write_nothing`): its plan is
+    checked unchanged after them all (`tests.helpers.shared_plans.read_only`).
+
+    `make` seeds a plan of its own and returns the case on it, or an awaitable of the case.
+    """
+    made = make()
+    case = async_to_sync(_awaited)(made) if inspect.isawaitable(made) else made
+    with read_only(Plan.objects.get(pk=case.plan_id)):
+        yield case
+
+
+async def _awaited(made: Awaitable[WriteCase]) -> WriteCase:
+    return await made
 
 
 ARGUMENTS_ONLY_PATHS: dict[str, Path] = {

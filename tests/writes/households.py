@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
 
 from sandbox.ledger import utc_today
 from sandbox.models import Account
@@ -42,36 +41,42 @@ def household(name: str = "Writes household") -> Household:
     home = small_plan(name)
     day = (utc_today() - timedelta(days=3)).isoformat()
     savings_payee = Account.objects.get(pk=home.savings).transfer_payee_id
-    with sandbox_http() as http:
-
-        def create(**fields: Any) -> str:
-            answer = http.post(
-                f"/plans/{home.id}/transactions", json={"transaction": {"date": day, **fields}}
-            )
-            assert answer.status_code == 201, answer.text
-            return answer.json()["data"]["transaction"]["id"]
-
-        return Household(
-            home=home,
-            market=create(account_id=home.checking, amount=-86_430, payee_name=PAYEES[0], memo=MEMOS[0]),
-            salary=create(account_id=home.checking, amount=1_234_560, payee_name=PAYEES[1], memo=MEMOS[1]),
-            cafe=create(
-                account_id=home.checking,
-                amount=-12_340,
-                payee_name=PAYEES[2],
-                memo=MEMOS[2],
-                category_id=home.dining,
-            ),
-            split=create(
-                account_id=home.checking,
-                amount=-30_000,
-                payee_name=PAYEES[3],
-                subtransactions=[
-                    {"amount": -20_000, "category_id": home.groceries},
-                    {"amount": -10_000, "category_id": home.dining, "memo": MEMOS[3]},
-                ],
-            ),
-            transfer=create(account_id=home.checking, amount=-100_000, payee_id=savings_payee),
-            house_repair=create(account_id=home.house, amount=-500_000, payee_name=PAYEES[4]),
-            private=(*PAYEES, *MEMOS, *AMOUNTS),
+    transactions = [
+        {"account_id": home.checking, "amount": -86_430, "payee_name": PAYEES[0], "memo": MEMOS[0]},
+        {"account_id": home.checking, "amount": 1_234_560, "payee_name": PAYEES[1], "memo": MEMOS[1]},
+        {
+            "account_id": home.checking,
+            "amount": -12_340,
+            "payee_name": PAYEES[2],
+            "memo": MEMOS[2],
+            "category_id": home.dining,
+        },
+        {
+            "account_id": home.checking,
+            "amount": -30_000,
+            "payee_name": PAYEES[3],
+            "subtransactions": [
+                {"amount": -20_000, "category_id": home.groceries},
+                {"amount": -10_000, "category_id": home.dining, "memo": MEMOS[3]},
+            ],
+        },
+        {"account_id": home.checking, "amount": -100_000, "payee_id": savings_payee},
+        {"account_id": home.house, "amount": -500_000, "payee_name": PAYEES[4]},
+    ]
+    with sandbox_http() as http:  # one request, as a bank's import brings them
+        answer = http.post(
+            f"/plans/{home.id}/transactions",
+            json={"transactions": [{"date": day, **fields} for fields in transactions]},
         )
+    assert answer.status_code == 201, answer.text
+    market, salary, cafe, split, transfer, house_repair = answer.json()["data"]["transaction_ids"]
+    return Household(
+        home=home,
+        market=market,
+        salary=salary,
+        cafe=cafe,
+        split=split,
+        transfer=transfer,
+        house_repair=house_repair,
+        private=(*PAYEES, *MEMOS, *AMOUNTS),
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import pytest
 
@@ -12,8 +13,11 @@ from tests.writes.harness import (
     FAULT_PATHS,
     Env,
     WriteCase,
+    case_shared_by_module,
+    paths_that_write,
+    paths_that_write_nothing,
 )
-from tests.writes.households import Household
+from tests.writes.households import Household, household
 from tools.models import Operation
 from tools.writes.apply_categories import CHECK
 
@@ -73,9 +77,21 @@ def recategorising(home: Household) -> WriteCase:
     )
 
 
-@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+@pytest.fixture(scope="module")
+def shared_case(live_service) -> Iterator[WriteCase]:
+    """`case` made once, on a plan of its own, for the paths that write nothing."""
+    with case_shared_by_module(lambda: recategorising(household())) as case:
+        yield case
+
+
+@pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
     await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
+async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
+    await CONFIRMED_PATHS[path](shared_case, Env(settings, monkeypatch))
 
 
 @pytest.mark.parametrize("path", FAULT_PATHS)

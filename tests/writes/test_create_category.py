@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from asgiref.sync import sync_to_async
 
 from sandbox.ledger import plan_write
 from sandbox.models import CategoryGroup
-from tests.writes.assigned_plans import BudgetHome
+from tests.writes.assigned_plans import BudgetHome, budget_home
 from tests.writes.category_plans import change_category, group_of, names_in_group
 from tests.writes.checks import sandbox_http, ynab
 from tests.writes.harness import (
@@ -20,11 +22,14 @@ from tests.writes.harness import (
     answered_after,
     before,
     call,
+    case_shared_by_module,
     connected,
     content,
     documented_fingerprint,
     error_text,
     expect_nothing_written,
+    paths_that_write,
+    paths_that_write_nothing,
 )
 from tools.models import Operation
 from tools.writes.create_category import CHECK
@@ -82,9 +87,21 @@ def case(budget: BudgetHome) -> WriteCase:
 PATHS = ARGUMENTS_ONLY_PATHS
 
 
-@pytest.mark.parametrize("path", PATHS)
+@pytest.fixture(scope="module")
+def shared_case(live_service) -> Iterator[WriteCase]:
+    """`case` made once, on a plan of its own, for the paths that write nothing."""
+    with case_shared_by_module(lambda: create_case(budget_home())) as case:
+        yield case
+
+
+@pytest.mark.parametrize("path", paths_that_write(PATHS))
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
     await PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", paths_that_write_nothing(PATHS))
+async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
+    await PATHS[path](shared_case, Env(settings, monkeypatch))
 
 
 @pytest.mark.parametrize("way", ANSWER_WAYS)
@@ -197,22 +214,29 @@ async def test_undo_refuses_it_with_the_reason(case):
             "Category group 'Credit Card Payments' holds only the payment categories YNAB makes for credit "
             "cards; choose another group from list_category_groups.",
         ),
-        (
-            {"category_group_id": "hidden_group"},
-            "Category group 'Archive' is hidden in YNAB; choose a visible group from list_category_groups, "
-            "or unhide it in YNAB first.",
-        ),
     ],
 )
-async def test_it_refuses_before_asking_and_writes_nothing(budget, arguments, refusal):
-    h = budget.home
+async def test_it_refuses_before_asking_and_writes_nothing(shared_budget, arguments, refusal):
+    h = shared_budget.home
     stand_ins = {
         "internal_group": await group_of(h.uncategorized),
         "card_group": await group_of(h.card_payment),
     }
-    if arguments.get("category_group_id") == "hidden_group":
-        stand_ins["hidden_group"] = await _hidden_group(budget)
     arguments = {key: stand_ins.get(value, value) for key, value in arguments.items()}
+    await _refused_before_asking(shared_budget, arguments, refusal)
+
+
+async def test_a_hidden_group_is_refused_before_asking_and_nothing_is_written(budget):
+    arguments = {"category_group_id": await _hidden_group(budget)}  # hiding one writes: a plan of its own
+    await _refused_before_asking(
+        budget,
+        arguments,
+        "Category group 'Archive' is hidden in YNAB; choose a visible group from list_category_groups, "
+        "or unhide it in YNAB first.",
+    )
+
+
+async def _refused_before_asking(budget: BudgetHome, arguments: dict, refusal: str) -> None:
     case = create_case(budget, **arguments)
     start = await before(create_case(budget))
 

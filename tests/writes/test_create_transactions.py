@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from datetime import timedelta
 from decimal import Decimal
 
@@ -22,13 +23,16 @@ from tests.writes.harness import (
     answered_after,
     before,
     call,
+    case_shared_by_module,
     connected,
     content,
     documented_fingerprint,
     error_text,
     expect_nothing_written,
+    paths_that_write,
+    paths_that_write_nothing,
 )
-from tests.writes.households import Household
+from tests.writes.households import Household, household
 from tools.logic.new_transactions import digest
 from tools.models import Operation
 from tools.plan_lookup import today
@@ -83,8 +87,7 @@ def creating(home: Household, lines: list[dict], originals: set[str], **extra) -
     )
 
 
-@pytest.fixture
-async def case(home: Household) -> WriteCase:
+async def case_on(home: Household) -> WriteCase:
     originals = await ids_on(home.id, home.home.checking)
     lines = [
         {
@@ -152,9 +155,26 @@ async def case(home: Household) -> WriteCase:
 PATHS = ARGUMENTS_ONLY_PATHS
 
 
-@pytest.mark.parametrize("path", PATHS)
+@pytest.fixture
+async def case(home: Household) -> WriteCase:
+    return await case_on(home)
+
+
+@pytest.fixture(scope="module")
+def shared_case(live_service) -> Iterator[WriteCase]:
+    """`case` made once, on a plan of its own, for the paths that write nothing."""
+    with case_shared_by_module(lambda: case_on(household())) as case:
+        yield case
+
+
+@pytest.mark.parametrize("path", paths_that_write(PATHS))
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
     await PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", paths_that_write_nothing(PATHS))
+async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
+    await PATHS[path](shared_case, Env(settings, monkeypatch))
 
 
 @pytest.mark.parametrize("way", ANSWER_WAYS)

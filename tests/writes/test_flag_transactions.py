@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -19,13 +20,16 @@ from tests.writes.harness import (
     answered_after,
     before,
     call,
+    case_shared_by_module,
     connected,
     content,
     documented_fingerprint,
     error_text,
     expect_nothing_written,
+    paths_that_write,
+    paths_that_write_nothing,
 )
-from tests.writes.households import Household
+from tests.writes.households import Household, household
 from tools.models import Operation
 from tools.writes.flag_transactions import CHECK
 
@@ -67,8 +71,7 @@ def flagging(home: Household, wanted: dict[str, str | None]) -> WriteCase:
     )
 
 
-@pytest.fixture
-def case(home: Household) -> WriteCase:
+def case_on(home: Household) -> WriteCase:
     flagged_yellow(home, home.cafe)
     wanted = {home.market: "red", home.salary: "blue", home.cafe: None}
     before = {home.market: None, home.salary: None, home.cafe: "yellow"}
@@ -97,9 +100,26 @@ def case(home: Household) -> WriteCase:
     return case
 
 
-@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+@pytest.fixture
+def case(home: Household) -> WriteCase:
+    return case_on(home)
+
+
+@pytest.fixture(scope="module")
+def shared_case(live_service) -> Iterator[WriteCase]:
+    """`case` made once, on a plan of its own, for the paths that write nothing."""
+    with case_shared_by_module(lambda: case_on(household())) as case:
+        yield case
+
+
+@pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
     await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
+async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
+    await CONFIRMED_PATHS[path](shared_case, Env(settings, monkeypatch))
 
 
 @pytest.mark.parametrize("way", ANSWER_WAYS)

@@ -4,6 +4,7 @@ the adjustment, faults between its two requests, refusals."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from datetime import timedelta
 from decimal import Decimal
 
@@ -25,13 +26,16 @@ from tests.writes.harness import (
     answered_after,
     before,
     call,
+    case_shared_by_module,
     connected,
     content,
     documented_fingerprint,
     error_text,
     expect_nothing_written,
+    paths_that_write,
+    paths_that_write_nothing,
 )
-from tests.writes.households import Household
+from tests.writes.households import Household, household
 from tools.logic.reconcile import ADJUSTMENT_MEMO, ADJUSTMENT_PAYEE
 from tools.models import Operation
 from tools.plan_lookup import today
@@ -127,16 +131,42 @@ async def adjusting(home: Household) -> WriteCase:
     return await reconciling(home, gap=5_000)
 
 
-@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+@pytest.fixture(scope="module")
+def shared_case(live_service) -> Iterator[WriteCase]:
+    """`case` made once, on a plan of its own, for the paths that write nothing."""
+    with case_shared_by_module(lambda: reconciling(household(), gap=0)) as case:
+        yield case
+
+
+@pytest.fixture(scope="module")
+def shared_adjusting(live_service) -> Iterator[WriteCase]:
+    """`adjusting` made once, on a plan of its own, for the paths that write nothing."""
+    with case_shared_by_module(lambda: reconciling(household(), gap=5_000)) as case:
+        yield case
+
+
+@pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))
 async def test_each_path_marks_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
     await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
 
 
-@pytest.mark.parametrize("path", CONFIRMED_PATHS)
+@pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
+async def test_each_path_without_a_yes_marks_nothing(path, shared_case, settings, monkeypatch):
+    await CONFIRMED_PATHS[path](shared_case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))
 async def test_each_path_adjusts_and_marks_exactly_when_the_person_agreed(
     path, adjusting, settings, monkeypatch
 ):
     await CONFIRMED_PATHS[path](adjusting, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
+async def test_each_path_without_a_yes_adjusts_and_marks_nothing(
+    path, shared_adjusting, settings, monkeypatch
+):
+    await CONFIRMED_PATHS[path](shared_adjusting, Env(settings, monkeypatch))
 
 
 @pytest.mark.parametrize("way", ANSWER_WAYS)

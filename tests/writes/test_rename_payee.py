@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -18,13 +20,16 @@ from tests.writes.harness import (
     answered_after,
     before,
     call,
+    case_shared_by_module,
     connected,
     content,
     documented_fingerprint,
     error_text,
     expect_nothing_written,
+    paths_that_write,
+    paths_that_write_nothing,
 )
-from tests.writes.households import Household
+from tests.writes.households import Household, household
 from tools.models import Operation
 from tools.writes.rename_payee import CHECK
 
@@ -70,14 +75,31 @@ def case(home: Household, cafe: str) -> WriteCase:
     return rename_case(home, cafe)
 
 
+async def renaming_the_cafe(home: Household) -> WriteCase:
+    """`case` on `home`, for a fixture of a wider scope than `cafe`'s."""
+    return rename_case(home, await payee_called(home, OLD))
+
+
 # The subject is the arguments alone: nothing YNAB holds makes the same arguments a different change,
 # so the plan-changed paths have no case here; test_the_same_request_is_accepted_... covers a change.
 PATHS = ARGUMENTS_ONLY_PATHS
 
 
-@pytest.mark.parametrize("path", PATHS)
+@pytest.fixture(scope="module")
+def shared_case(live_service) -> Iterator[WriteCase]:
+    """`case` made once, on a plan of its own, for the paths that write nothing."""
+    with case_shared_by_module(lambda: renaming_the_cafe(household())) as case:
+        yield case
+
+
+@pytest.mark.parametrize("path", paths_that_write(PATHS))
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
     await PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", paths_that_write_nothing(PATHS))
+async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
+    await PATHS[path](shared_case, Env(settings, monkeypatch))
 
 
 @pytest.mark.parametrize("way", ANSWER_WAYS)
@@ -163,7 +185,9 @@ async def test_the_same_name_is_nothing_to_do_and_a_change_of_case_is_a_rename(h
         ),
     ],
 )
-async def test_it_refuses_before_asking_and_writes_nothing(home, cafe, arguments, refusal):
+async def test_it_refuses_before_asking_and_writes_nothing(shared_home, arguments, refusal):
+    home = shared_home
+    cafe = await payee_called(home, OLD)
     if arguments.get("payee_id") == "transfer":
         transfer = (await Account.objects.aget(pk=home.home.savings)).transfer_payee_id
         arguments = {**arguments, "payee_id": transfer}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -24,11 +26,14 @@ from tests.writes.harness import (
     answered_after,
     before,
     call,
+    case_shared_by_module,
     connected,
     content,
     documented_fingerprint,
     error_text,
     expect_nothing_written,
+    paths_that_write,
+    paths_that_write_nothing,
 )
 from tools.models import Operation
 from tools.writes.set_category_budget import CHECK
@@ -82,9 +87,21 @@ def case(budget: BudgetHome) -> WriteCase:
 PATHS = ARGUMENTS_ONLY_PATHS
 
 
-@pytest.mark.parametrize("path", PATHS)
+@pytest.fixture(scope="module")
+def shared_case(live_service) -> Iterator[WriteCase]:
+    """`case` made once, on a plan of its own, for the paths that write nothing."""
+    with case_shared_by_module(lambda: budget_case(budget_home())) as case:
+        yield case
+
+
+@pytest.mark.parametrize("path", paths_that_write(PATHS))
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
     await PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", paths_that_write_nothing(PATHS))
+async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
+    await PATHS[path](shared_case, Env(settings, monkeypatch))
 
 
 @pytest.mark.parametrize("way", ANSWER_WAYS)

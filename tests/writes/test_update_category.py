@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
-from tests.writes.assigned_plans import BudgetHome
+from tests.writes.assigned_plans import BudgetHome, budget_home
 from tests.writes.category_plans import change_category, group_of, place
 from tests.writes.checks import ynab
 from tests.writes.harness import (
@@ -18,12 +20,15 @@ from tests.writes.harness import (
     answered_after,
     before,
     call,
+    case_shared_by_module,
     connected,
     content,
     documented_fingerprint,
     error_text,
     expect_applied,
     expect_nothing_written,
+    paths_that_write,
+    paths_that_write_nothing,
 )
 from tools.models import Operation
 from tools.writes.update_category import CHECK
@@ -108,15 +113,32 @@ def case(budget: BudgetHome, bills: str) -> WriteCase:
     return update_case(budget, bills)
 
 
+async def updating_rent(budget: BudgetHome) -> WriteCase:
+    """`case` on `budget`, for a fixture of a wider scope than `bills`'."""
+    return update_case(budget, await group_of(budget.home.rent))
+
+
 # With name and group both given the subject is the arguments alone: the plan-changed paths need a
 # request whose new name or group comes from the plan (rename_only_case).
 PATHS = ARGUMENTS_ONLY_PATHS
 PLAN_CHANGED_PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if name.startswith("plan changed")}
 
 
-@pytest.mark.parametrize("path", PATHS)
+@pytest.fixture(scope="module")
+def shared_case(live_service) -> Iterator[WriteCase]:
+    """`case` made once, on a plan of its own, for the paths that write nothing."""
+    with case_shared_by_module(lambda: updating_rent(budget_home())) as case:
+        yield case
+
+
+@pytest.mark.parametrize("path", paths_that_write(PATHS))
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
     await PATHS[path](case, Env(settings, monkeypatch))
+
+
+@pytest.mark.parametrize("path", paths_that_write_nothing(PATHS))
+async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
+    await PATHS[path](shared_case, Env(settings, monkeypatch))
 
 
 @pytest.mark.parametrize("path", PLAN_CHANGED_PATHS)
@@ -265,7 +287,9 @@ async def test_no_change_is_nothing_to_do_and_nothing_is_asked(budget, bills):
         ),
     ],
 )
-async def test_it_refuses_before_asking_and_writes_nothing(budget, bills, arguments, refusal):
+async def test_it_refuses_before_asking_and_writes_nothing(shared_budget, arguments, refusal):
+    budget = shared_budget
+    bills = await group_of(budget.home.rent)
     h = budget.home
     stand_ins = {
         "uncategorized": h.uncategorized,
