@@ -252,3 +252,25 @@ async def test_an_adjustment_settling_cannot_delete_yet_stays_pending_and_is_del
         f"(transaction {adjustment_id}) and was deleted again, so the account is as before."
     )
     assert await adjusting.state() == start.state
+
+
+async def test_a_lost_adjustment_logged_without_the_plans_knowledge_is_left_unknown_and_not_deleted(
+    adjusting,
+):
+    """A row logged before reconcile_account recorded `knowledge_before` (or whose stored field is
+    unreadable): the plan's whole history cannot tell this adjustment from an earlier one, so
+    settling neither claims nor deletes any: it says what to check."""
+    op = await adjustment_lost(adjusting, "drop_after_write")
+    stored = {key: value for key, value in op.undo_data.items() if key != "knowledge_before"}
+    await Operation.objects.filter(pk=op.pk).aupdate(undo_data=stored)
+
+    done = await settled_later(adjusting, op)
+
+    assert (done.status, done.settled_at is not None) == ("unknown", True)
+    assert done.error == (
+        "Settled from YNAB's state: YNAB cannot tell whether the adjustment landed: check find_transactions "
+        f"on Checking for a '{ADJUSTMENT_PAYEE}' dated {op.created_at.date().isoformat()}, and which "
+        "transactions are reconciled."
+    )
+    new = (await adjusting.state())[1]
+    assert [(row[1], row[4]) for row in new] == [(5_000, ADJUSTMENT_MEMO)]  # the landed adjustment is kept
