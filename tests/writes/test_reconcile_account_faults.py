@@ -274,3 +274,23 @@ async def test_a_lost_adjustment_logged_without_the_plans_knowledge_is_left_unkn
     )
     new = (await adjusting.state())[1]
     assert [(row[1], row[4]) for row in new] == [(5_000, ADJUSTMENT_MEMO)]  # the landed adjustment is kept
+
+
+async def test_a_lost_marking_without_an_adjustment_is_judged_item_by_item(home):
+    case = await reconciling(home, gap=0)
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+        await sync_to_async(faults.inject)("drop_after_write", method="PATCH", path=case.write_path)
+        await call(client, case, confirmation=first["confirmation"])
+    op = await latest_operation(case)
+    assert op.status == "unknown"
+
+    done = await settled_later(case, op)
+
+    count = len(case.extra["to_reconcile"])
+    assert (done.status, done.settled_at is not None) == ("applied", True)
+    assert (
+        done.error
+        == f"Settled from YNAB's state: all {count} item(s) are in YNAB as the operation left them."
+    )
+    assert await case.state() == case.expected_after
