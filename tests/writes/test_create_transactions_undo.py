@@ -120,3 +120,24 @@ async def test_a_first_delete_refused_deletes_nothing_and_leaves_the_operation_i
     undo_row = await Operation.objects.aget(undo_of_id=operation_id)
     assert undo_row.status == "failed"
     assert (await Operation.objects.aget(pk=operation_id)).status == "applied"
+
+
+async def test_a_delete_whose_answer_is_lost_leaves_the_undo_unknown_and_undoing_again_deletes_the_rest(home):
+    operation_id, (parking, cash), originals = await created(home)
+    await sync_to_async(faults.inject)("drop_after_write", method="DELETE", path=f"/transactions/{parking}$")
+
+    said = await undo_refused(home, operation_id)
+
+    undo_row = await Operation.objects.aget(undo_of_id=operation_id)
+    assert said == (
+        f"No answer came back from YNAB for operation {undo_row.pk}: the change may or may not be in "
+        "YNAB, and it is not sent again. Call undo_operation again to see what is still to restore: it "
+        "restores only what is still as the operation left it, so nothing is done twice."
+    )
+    assert undo_row.status == "unknown"
+    assert await ids_on(home.id, home.home.checking) == originals | {cash}  # the lost delete landed
+
+    again, _questions = await undone(home, operation_id)
+
+    assert (again["status"], again["restored"], again["already_as_before"]) == ("applied", 1, 1)
+    assert await ids_on(home.id, home.home.checking) == originals

@@ -14,7 +14,7 @@ from sandbox import faults
 from tests.writes.checks import latest_operation, standing, ynab
 from tests.writes.harness import MODERN, WriteCase, call, connected, content, error_text
 from tests.writes.households import Household
-from tests.writes.test_reconcile_account import reconciling
+from tests.writes.test_reconcile_account import reconciling, set_cleared
 from tools import settling
 from tools.logic.reconcile import ADJUSTMENT_MEMO, ADJUSTMENT_PAYEE
 from tools.models import Operation
@@ -163,3 +163,134 @@ async def test_two_transactions_that_could_be_the_lost_adjustment_leave_it_unkno
         f"on Checking for a '{ADJUSTMENT_PAYEE}' dated {op.created_at.date().isoformat()}, and which "
         "transactions are reconciled."
     )
+
+
+async def marking_lost(adjusting: WriteCase, fault: str) -> Operation:
+    """The adjustment lands, the marking PATCH gets no answer (`fault`): the row is unknown and
+    names the adjustment."""
+    async with connected(MODERN) as client:
+        first = content(await call(client, adjusting))
+        await sync_to_async(faults.inject)(fault, method="PATCH", path=adjusting.write_path)
+        await call(client, adjusting, confirmation=first["confirmation"])
+    op = await latest_operation(adjusting)
+    assert op.status == "unknown"
+    assert op.undo_data["adjustment_id"] is not None
+    return op
+
+
+async def test_an_adjustment_changed_since_a_lost_marking_leaves_it_unknown_saying_what_to_check(adjusting):
+    op = await marking_lost(adjusting, "drop_after_write")
+    body = {"transactions": [{"id": op.undo_data["adjustment_id"], "memo": "checked with the bank"}]}
+    await ynab("PATCH", f"/plans/{adjusting.plan_id}/transactions", json=body)  # the person
+
+    done = await settled_later(adjusting, op)
+
+    assert (done.status, done.settled_at is not None) == ("unknown", True)
+    assert done.error == (
+        "Settled from YNAB's state: YNAB cannot tell whether the adjustment landed: check find_transactions "
+        f"on Checking for a '{ADJUSTMENT_PAYEE}' dated {op.created_at.date().isoformat()}, and which "
+        "transactions are reconciled."
+    )
+
+
+async def test_marks_that_landed_with_the_adjustment_deleted_since_are_applied_for_the_marks(adjusting):
+    op = await marking_lost(adjusting, "drop_after_write")
+    await ynab("DELETE", f"/plans/{adjusting.plan_id}/transactions/{op.undo_data['adjustment_id']}")
+
+    done = await settled_later(adjusting, op)
+
+    count = len(adjusting.extra["to_reconcile"])
+    assert (done.status, done.settled_at is not None) == ("applied", True)
+    assert done.error == (
+        f"Settled from YNAB's state: {count} of {count + 1} item(s) landed; 1 did not (as before). "
+        "undo_operation restores only what landed (its preview names them)."
+    )
+    statuses, new = await adjusting.state()
+    assert (statuses, new) == (adjusting.expected_after[0], [])
+
+
+async def test_the_adjustment_and_part_of_the_marks_in_ynab_are_applied_for_what_landed(adjusting):
+    op = await marking_lost(adjusting, "drop_after_write")
+    unmarked = adjusting.extra["to_reconcile"][0]
+    await set_cleared(adjusting.plan_id, [unmarked], "cleared")  # the person, since
+
+    done = await settled_later(adjusting, op)
+
+    count = len(adjusting.extra["to_reconcile"])
+    assert (done.status, done.settled_at is not None) == ("applied", True)
+    assert done.error == (
+        f"Settled from YNAB's state: {count} of {count + 1} item(s) landed; 1 did not (as before). "
+        "undo_operation restores only what landed (its preview names them)."
+    )
+    assert (await adjusting.state())[1] == adjusting.expected_after[1]  # the adjustment is kept
+
+
+async def test_an_adjustment_settling_cannot_delete_yet_stays_pending_and_is_deleted_on_a_later_pass(
+    adjusting,
+):
+    start = await standing(adjusting)
+    op = await marking_lost(adjusting, "drop_before_write")
+    adjustment_id = op.undo_data["adjustment_id"]
+    await sync_to_async(faults.inject)(
+        "status", method="DELETE", path=f"/transactions/{adjustment_id}$", status=400
+    )
+
+    left = await settled_later(adjusting, op)
+
+    assert (left.status, left.settled_at) == ("pending", None)
+    assert left.error == (
+        f"Settled from YNAB's state: the adjustment of +5.00 (transaction {adjustment_id}) is in YNAB but "
+        "nothing was reconciled; deleting it failed: YNAB refused the request as invalid (400). YNAB said: "
+        "Bad Request (a fault injected in the sandbox; the request was not run), so it is tried again."
+    )
+    assert await adjusting.state() != start.state  # the adjustment is in YNAB meanwhile
+
+    done = await settled_later(adjusting, op)
+
+    assert (done.status, done.settled_at is not None) == ("failed", True)
+    assert done.error.endswith(
+        f"(transaction {adjustment_id}) and was deleted again, so the account is as before."
+    )
+    assert await adjusting.state() == start.state
+
+
+async def test_a_lost_adjustment_logged_without_the_plans_knowledge_is_left_unknown_and_not_deleted(
+    adjusting,
+):
+    """A row logged before reconcile_account recorded `knowledge_before` (or whose stored field is
+    unreadable): the plan's whole history cannot tell this adjustment from an earlier one, so
+    settling neither claims nor deletes any: it says what to check."""
+    op = await adjustment_lost(adjusting, "drop_after_write")
+    stored = {key: value for key, value in op.undo_data.items() if key != "knowledge_before"}
+    await Operation.objects.filter(pk=op.pk).aupdate(undo_data=stored)
+
+    done = await settled_later(adjusting, op)
+
+    assert (done.status, done.settled_at is not None) == ("unknown", True)
+    assert done.error == (
+        "Settled from YNAB's state: YNAB cannot tell whether the adjustment landed: check find_transactions "
+        f"on Checking for a '{ADJUSTMENT_PAYEE}' dated {op.created_at.date().isoformat()}, and which "
+        "transactions are reconciled."
+    )
+    new = (await adjusting.state())[1]
+    assert [(row[1], row[4]) for row in new] == [(5_000, ADJUSTMENT_MEMO)]  # the landed adjustment is kept
+
+
+async def test_a_lost_marking_without_an_adjustment_is_judged_item_by_item(home):
+    case = await reconciling(home, gap=0)
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+        await sync_to_async(faults.inject)("drop_after_write", method="PATCH", path=case.write_path)
+        await call(client, case, confirmation=first["confirmation"])
+    op = await latest_operation(case)
+    assert op.status == "unknown"
+
+    done = await settled_later(case, op)
+
+    count = len(case.extra["to_reconcile"])
+    assert (done.status, done.settled_at is not None) == ("applied", True)
+    assert (
+        done.error
+        == f"Settled from YNAB's state: all {count} item(s) are in YNAB as the operation left them."
+    )
+    assert await case.state() == case.expected_after

@@ -97,3 +97,69 @@ async def test_an_adjustment_whose_delete_is_refused_is_said_and_a_later_undo_de
 
     assert (again["status"], again["restored"], again["already_as_before"]) == ("applied", 1, count)
     assert await case.state() == start.state
+
+
+async def test_undo_without_an_adjustment_returns_them_to_cleared_and_deletes_nothing(home):
+    case, start, answer = await reconciled(home, 0)
+    count = len(case.extra["to_reconcile"])
+
+    undo, questions = await undone(home, answer["operation_id"])
+
+    assert questions[0].splitlines()[0] == f"Undo: return {count} transaction(s) on Checking to cleared?"
+    assert (undo["status"], undo["restored"], undo["conflicts"]) == ("applied", count, [])
+    assert await case.state() == start.state
+
+
+async def test_an_adjustment_the_person_deleted_since_counts_as_before(home):
+    case, start, answer = await reconciled(home, 5_000)
+    count = len(case.extra["to_reconcile"])
+    await ynab("DELETE", f"/plans/{home.id}/transactions/{answer['adjustment']['transaction_id']}")
+
+    undo, questions = await undone(home, answer["operation_id"])
+
+    assert questions[0].splitlines()[0] == f"Undo: return {count} transaction(s) on Checking to cleared?"
+    assert (undo["status"], undo["restored"], undo["already_as_before"]) == ("applied", count, 1)
+    assert await case.state() == start.state
+
+
+async def test_an_adjustment_whose_delete_gets_no_answer_leaves_the_undo_unknown(home):
+    case, start, answer = await reconciled(home, 5_000)
+    adjustment = answer["adjustment"]["transaction_id"]
+    await sync_to_async(faults.inject)(
+        "drop_after_write", method="DELETE", path=f"/transactions/{adjustment}$"
+    )
+
+    async with connected(MODERN, says_yes()) as client:
+        arguments = {"plan_id": home.id, "operation_id": answer["operation_id"]}
+        lost = await client.call_tool("undo_operation", arguments)
+
+    assert lost.is_error
+    undo_row = await Operation.objects.aget(undo_of_id=answer["operation_id"])
+    assert undo_row.status == "unknown"
+    assert lost.content[0].text.startswith(f"No answer came back from YNAB for operation {undo_row.pk}: ")
+    assert await case.state() == start.state  # the cleared marks and the delete both landed
+
+
+async def test_a_refused_delete_of_the_adjustment_alone_is_said_and_leaves_the_operation_in_effect(home):
+    case, _start, answer = await reconciled(home, 5_000)
+    adjustment = answer["adjustment"]["transaction_id"]
+    await set_cleared(home.id, case.extra["to_reconcile"], "cleared")  # the person, since
+    await sync_to_async(faults.inject)(
+        "status", method="DELETE", path=f"/transactions/{adjustment}$", status=400
+    )
+
+    async with connected(MODERN, says_yes()) as client:
+        arguments = {"plan_id": home.id, "operation_id": answer["operation_id"]}
+        refused = await client.call_tool("undo_operation", arguments)
+
+    assert refused.is_error
+    undo_row = await Operation.objects.aget(undo_of_id=answer["operation_id"])
+    assert refused.content[0].text == (
+        "YNAB refused the request as invalid (400). YNAB said: Bad Request (a fault injected in the "
+        "sandbox; the request was not run). Nothing was changed "
+        f"(operation {undo_row.pk} is logged as failed)."
+    )
+    assert undo_row.status == "failed"
+    assert (await Operation.objects.aget(pk=answer["operation_id"])).status == "applied"
+    _statuses, new = await case.state()
+    assert [row[1] for row in new] == [5_000]  # the adjustment is still in YNAB

@@ -456,7 +456,7 @@ class ReconcileSettler:
         if not_deleted is not None:
             said = (
                 f"{PREFIX} the adjustment of {amount} (transaction {found.id}) is in YNAB but nothing was "
-                f"reconciled; {not_deleted}, so it is tried again."
+                f"reconciled; {not_deleted.rstrip('.')}, so it is tried again."
             )
             return Settlement("pending", said, "part", undo_data=record, final=False)
         said = (
