@@ -274,7 +274,6 @@ async def test_the_background_loop_logs_a_failed_round_and_settles_on_the_next(b
     """A round that fails as a whole (the database went away: the service's own database cannot be
     made to fail for one query, so that one call is replaced) is logged, and the loop goes on."""
     op = await lost(budgets)
-    real_round = settling.settle_everything
     rounds: list[str] = []
     done_once = anyio.Event()
 
@@ -283,7 +282,7 @@ async def test_the_background_loop_logs_a_failed_round_and_settles_on_the_next(b
             rounds.append("failed")
             raise OperationalError("database is locked")
         rounds.append("settled")
-        settled_now = await real_round()
+        settled_now = await settling.settle_plan(budgets.plan_id)  # this test's plan: no other's rows
         done_once.set()
         return settled_now
 
@@ -295,7 +294,7 @@ async def test_the_background_loop_logs_a_failed_round_and_settles_on_the_next(b
             await done_once.wait()
             tasks.cancel_scope.cancel()
 
-    assert rounds == ["failed", "settled"]
+    assert rounds[:2] == ["failed", "settled"]  # the round after the failure settled the row
     assert "Settling failed; trying again next round" in caplog.text
     assert "database is locked" in caplog.text
     assert ((await fresh(op)).status, (await fresh(op)).settled_at is not None) == ("applied", True)
