@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 
 import anyio
 import pytest
@@ -14,6 +15,7 @@ from mcp.types import INVALID_PARAMS
 from sandbox.models import Account, Plan
 from sandbox.seeding import seed_demo_plan
 from tests.helpers.mcp_http import MODES, mcp_over_http
+from tests.helpers.shared_plans import read_only
 from tests.mcp.test_guide import names_out_of_sight
 from tools.catalog import catalog_specs
 from tools.logic.money import amount_text
@@ -39,9 +41,11 @@ WRITE_STEPS = {
 NO_ACCOUNT = "No account 'a1x' in this plan; list_accounts gives the valid ids."
 
 
-@pytest.fixture
-def demo_plan(live_service) -> Plan:
-    return seed_demo_plan(plan_id=str(uuid.uuid4()))
+@pytest.fixture(scope="module")
+def demo_plan(live_service) -> Iterator[Plan]:
+    """The demo household, seeded once: rendering a prompt only reads it (checked after)."""
+    with read_only(seed_demo_plan(plan_id=str(uuid.uuid4()))) as plan:
+        yield plan
 
 
 @pytest.fixture

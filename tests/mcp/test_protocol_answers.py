@@ -13,7 +13,7 @@ answers (issue: "The documented texts, exactly"), through the SDK's real client 
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 
 import anyio
@@ -25,6 +25,7 @@ from mcp.types import INVALID_PARAMS, PromptReference, ResourceTemplateReference
 
 from avenir_site.mcp_server import build_server
 from tests.helpers.mcp_http import MODES
+from tests.helpers.shared_plans import read_only
 from tests.sandbox.plans import SmallPlan, small_plan
 from tools.arguments import month_arg
 from tools.auth import Principal
@@ -43,11 +44,13 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture
-def home(live_service) -> SmallPlan:
-    """A plan whose name no other plan starts with."""
+@pytest.fixture(scope="module")
+def home(live_service) -> Iterator[SmallPlan]:
+    """A plan whose name no other plan starts with, made once: the module's tests only read it."""
     forget_plan_listing()  # the listing behind plan completion is reused for minutes
-    return small_plan(f"Zebra {uuid.uuid4().hex[:10]} household")
+    plan = small_plan(f"Zebra {uuid.uuid4().hex[:10]} household")
+    with read_only(plan.plan):
+        yield plan
 
 
 async def review_account(plan_id: str, account_id: str) -> str:

@@ -6,12 +6,13 @@ import pytest
 
 from tests.helpers.reads import agent, call
 from tests.helpers.results import ok
+from tests.helpers.shared_plans import read_only
 from tests.reads.hand_plans import day_in, days_after, hand_plan, month_of, today
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def bills(live_service):
     """Four full months of history (months -4 to -1) on checking:
 
@@ -47,7 +48,8 @@ def bills(live_service):
         home.spend(checking, day_in(month, 27), "2000.00", "ACME PAYROLL", home.ready_to_assign())
     home.spend(checking, today(), "-15.00", "CB NETFLIX.COM", streaming)  # this month: not looked at
     home.schedule(checking, days_after(5), "monthly", "-57.50", "EDF")
-    return home
+    with read_only(home.plan):
+        yield home
 
 
 WATER = {

@@ -6,22 +6,24 @@ import pytest
 
 from tests.helpers.reads import call
 from tests.helpers.results import ok, refusal
+from tests.helpers.shared_plans import read_only
 from tests.reads.hand_plans import day_in, days_after, hand_plan, last_day, month_of, today
 
 pytestmark = pytest.mark.anyio
 DEPENDS = "this depends on the assumptions returned."
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def weekly_rent(live_service):
     """Checking 1,000.00; 400.00 goes out every week from 5 days from now; no history."""
     home = hand_plan(1)
     checking = home.account("Checking", "checking", "1000.00")
     home.schedule(checking, days_after(5), "weekly", "-400.00", "LANDLORD")
-    return home
+    with read_only(home.plan):
+        yield home
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def variable_spender(live_service):
     """Checking 10,000.00; the corner shop took 300, 600 and 900 in the last three full
     months (too uneven to recur) and 100 today."""
@@ -30,7 +32,8 @@ def variable_spender(live_service):
     for back, amount in ((3, "-300.00"), (2, "-600.00"), (1, "-900.00")):
         home.spend(checking, day_in(month_of(-back), 10), amount, "CORNER SHOP")
     home.spend(checking, today(), "-100.00", "CORNER SHOP")
-    return home
+    with read_only(home.plan):
+        yield home
 
 
 @pytest.fixture

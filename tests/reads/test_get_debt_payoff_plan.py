@@ -6,13 +6,14 @@ import pytest
 
 from tests.helpers.reads import call
 from tests.helpers.results import ok, refusal
+from tests.helpers.shared_plans import read_only
 from tests.reads.hand_plans import day_in, hand_plan, month_of
 
 pytestmark = pytest.mark.anyio
 PLAN_ID = "de000000-0000-4000-8000-000000000001"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def debts(live_service):
     """Car loan -600.00 at 12 % (1 % a month), minimum 100.00, from YNAB; Visa -1,000.00 with
     no terms in YNAB (cards have none)."""
@@ -27,7 +28,8 @@ def debts(live_service):
         debt_minimum_payments={first: 100_000},
     )
     home.account("Visa", "creditCard", "-1000.00")
-    return home
+    with read_only(home.plan):
+        yield home
 
 
 VISA_TERMS = {"account": "Visa", "interest_rate": "24", "minimum_payment": "50.00"}

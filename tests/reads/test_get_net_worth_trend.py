@@ -6,12 +6,13 @@ import pytest
 
 from tests.helpers.reads import call
 from tests.helpers.results import ok
+from tests.helpers.shared_plans import read_only
 from tests.reads.hand_plans import day_in, hand_plan, month_of, today
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def household(live_service):
     """From month -2: checking 1,000, house 200,000 (tracking), car loan -5,000 (tracking),
     Visa -100, an old bank account with 300 and an unused one, both closed later.
@@ -30,7 +31,8 @@ def household(live_service):
     home.transfer(checking, loan, today(), "500.00")
     home.close(old)
     home.close(unused)
-    return home
+    with read_only(home.plan):
+        yield home
 
 
 async def test_month_end_balances_count_tracking_accounts_debts_and_a_closed_account_while_it_held_money(

@@ -8,12 +8,13 @@ from asgiref.sync import sync_to_async
 from sandbox.models import CategoryGroup
 from tests.helpers.reads import call
 from tests.helpers.results import ok, refusal
+from tests.helpers.shared_plans import read_only
 from tests.reads.hand_plans import day_in, hand_plan, month_of
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def household(live_service):
     """First month -3 holds only the Starting Balances (checking 6,000, savings 4,000, Visa
     -300, brokerage 10,000 and car loan -5,000 tracking); spending starts in month -2.
@@ -42,7 +43,8 @@ def household(live_service):
     home.spend(checking, day_in(one, 3), "-1000.00", "LANDLORD", rent)
     home.transfer(checking, loan, day_in(one, 10), "250.00", loan_payment)
     home.spend(visa, day_in(one, 12), "-400.00", "HOBBY SHOP", hobbies)
-    return home
+    with read_only(home.plan):
+        yield home
 
 
 async def test_runway_is_liquid_money_over_average_spending_with_essentials_apart(household):

@@ -6,12 +6,13 @@ import pytest
 
 from tests.helpers.reads import call
 from tests.helpers.results import ok
+from tests.helpers.shared_plans import read_only
 from tests.reads.hand_plans import day_in, hand_plan, month_of
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def household(live_service):
     """From month -4, but nothing happens before month -2 (only Starting Balances).
 
@@ -35,7 +36,8 @@ def household(live_service):
     home.transfer(checking, savings, day_in(two, 9), "200.00")
     home.spend(checking, day_in(one, 1), "2000.00", "ACME PAYROLL", home.ready_to_assign())
     home.spend(checking, day_in(one, 5), "-2500.00", "MARKET", groceries)
-    return home
+    with read_only(home.plan):
+        yield home
 
 
 async def test_money_moved_to_a_tracking_asset_is_saved_and_a_loan_payment_is_spent(household):

@@ -9,12 +9,13 @@ from sandbox.ledger import rebuild_derived
 from sandbox.models import Category
 from tests.helpers.reads import call
 from tests.helpers.results import ok, refusal
+from tests.helpers.shared_plans import read_only
 from tests.reads.hand_plans import hand_plan, last_day, month_of
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def targets(live_service):
     """This month only: checking 1,000.00 (Ready to Assign), and in Bills:
 
@@ -42,7 +43,8 @@ def targets(live_service):
     home.assign(month_of(0), rent, "200.00")
     home.assign(month_of(0), gym, "50.00")
     home.ids = {"rent": rent, "holiday": holiday, "rainy": rainy}
-    return home
+    with read_only(home.plan):
+        yield home
 
 
 async def test_targets_needing_money_come_by_due_date_then_repeating_then_other(targets):
@@ -88,11 +90,12 @@ async def test_totals_cover_every_page(targets):
     assert first["next_cursor"] is not None
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def no_targets(live_service):
     home = hand_plan(0)
     home.account("Checking", "checking", "300.00")
-    return home
+    with read_only(home.plan):
+        yield home
 
 
 async def test_a_plan_without_targets_needs_nothing(no_targets):

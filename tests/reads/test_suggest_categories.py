@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -14,6 +15,7 @@ from sandbox.models import Category
 from tests.helpers.reads import call, every_page, milliunits
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import sandbox_get
+from tests.helpers.shared_plans import read_only
 from tests.sandbox.plans import SmallPlan, small_plan
 from tests.writes.checks import sandbox_http, ynab
 from tools.logic.text import safe_text
@@ -121,8 +123,17 @@ def build_inbox() -> Inbox:
     return Inbox(home, *ids, hidden_category=video_rental.id, deleted_category=magazines.id)
 
 
+@pytest.fixture(scope="module")
+def inbox(live_service) -> Iterator[Inbox]:
+    """The inbox, built once for the module's tests that only read it (checked unchanged after)."""
+    built_inbox = build_inbox()
+    with read_only(built_inbox.home.plan):
+        yield built_inbox
+
+
 @pytest.fixture
-def inbox(live_service) -> Inbox:
+def own_inbox(live_service) -> Inbox:
+    """An inbox of its own for a test that adds a transaction."""
     return build_inbox()
 
 
@@ -242,11 +253,16 @@ async def test_bank_text_stays_one_line_of_data_and_the_summary_counts_every_pag
     )
 
 
-async def test_a_tracking_account_transaction_never_waits(inbox):
-    roofer = {"account_id": inbox.home.house, "date": days_ago(1), "amount": -5_000, "payee_name": "Roofer"}
-    answer = await ynab("POST", f"/plans/{inbox.home.id}/transactions", json={"transaction": roofer})
+async def test_a_tracking_account_transaction_never_waits(own_inbox):
+    roofer = {
+        "account_id": own_inbox.home.house,
+        "date": days_ago(1),
+        "amount": -5_000,
+        "payee_name": "Roofer",
+    }
+    answer = await ynab("POST", f"/plans/{own_inbox.home.id}/transactions", json={"transaction": roofer})
 
-    items, pages = await suggestions(inbox.home.id)
+    items, pages = await suggestions(own_inbox.home.id)
 
     assert answer["transaction"]["id"] not in items
     assert pages[0]["pending_count"] == 13
