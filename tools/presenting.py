@@ -154,9 +154,9 @@ def argument_refusal(error: ValidationError, input_schema: Mapping[str, Any]) ->
         sentence = f"Argument '{shown}' has the wrong type."  # each type it may have refused it
     else:
         sentence = f"Argument '{shown}': {_lower_first(first['msg'])}."
-    described = (input_schema.get("properties") or {}).get(argument, {}).get("description")
-    if described:
-        sentence += f" {argument}: {safe_text(described, 300)}"
+    # every argument has a description: `tools.registry` refuses a tool with one that has none
+    described = (input_schema.get("properties") or {}).get(argument, {}).get("description", "")
+    sentence += f" {argument}: {safe_text(described, 300)}"
     others = sorted({str(problem["loc"][0]) for problem in problems if problem["loc"]} - {argument})
     if others:
         sentence += f" Also check: {', '.join(others)}."

@@ -21,6 +21,8 @@ from types import ModuleType
 from typing import Any, Literal, TypeVar, get_args
 
 from django.conf import settings
+from mcp.server.mcpserver.utilities.context_injection import find_context_parameter
+from mcp.server.mcpserver.utilities.func_metadata import func_metadata
 from mcp.types import ToolAnnotations
 
 from tools.auth import Principal
@@ -74,6 +76,9 @@ def metadata_problems(spec: ToolSpec) -> list[str]:
         problems.append("no docstring (the agent reads it as the description)")
     if not inspect.iscoroutinefunction(spec.fn):
         problems.append("not an async function")
+    undescribed = _undescribed_arguments(spec.fn)
+    if undescribed:
+        problems.append(f"no description for argument(s) {', '.join(undescribed)} (Field(description=...))")
     hints = spec.annotations
     for hint in ("read_only_hint", "destructive_hint", "idempotent_hint", "open_world_hint"):
         if getattr(hints, hint) is None:
@@ -81,6 +86,15 @@ def metadata_problems(spec: ToolSpec) -> list[str]:
     if hints.read_only_hint and hints.destructive_hint:
         problems.append("a read-only tool cannot be destructive")
     return problems
+
+
+def _undescribed_arguments(fn: Callable[..., Any]) -> list[str]:
+    """Arguments the published input schema gives no description: a refused argument's own
+    description is what the agent is told to give (`tools.presenting.argument_refusal`)."""
+    context = find_context_parameter(fn)  # the SDK's own reading of the signature, as it publishes it
+    arguments = func_metadata(fn, skip_names=[context] if context else [], structured_output=False)
+    fields = arguments.arg_model.model_fields.items()
+    return [field.alias or name for name, field in fields if not field.description]
 
 
 def _register(*, title: str, toolset: Toolset, annotations: ToolAnnotations) -> Callable[[_F], _F]:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import types
+from typing import Annotated
 
 import anyio
 import pytest
 from mcp import Client
 from mcp.types import ToolAnnotations
+from pydantic import Field
 
 from avenir_site.mcp_server import build_server
 from tests.mcp.sample_tools import SAMPLE_SPECS
@@ -85,6 +88,20 @@ def test_it_refuses_a_tool_without_a_docstring_or_that_is_not_async():
         write_tool(title="Undocumented", toolset="plans", destructive=False, idempotent=True)(undocumented)
     with pytest.raises(ValueError, match="not an async function"):
         read_tool(title="Blocking", toolset="plans")(blocking)
+
+
+def test_it_refuses_a_tool_with_an_argument_it_does_not_describe():
+    """A refused argument is answered with its own description (`argument_refusal`): each has one."""
+
+    async def rename_widget(
+        widget_id: Annotated[str, Field(description="The widget to rename.")], name: str, size: int = 1
+    ) -> dict:
+        """Rename a widget."""
+        return {}
+
+    refused = "Tool rename_widget: no description for argument(s) name, size (Field(description=...))."
+    with pytest.raises(ValueError, match=f"^{re.escape(refused)}$"):
+        write_tool(title="Rename widget", toolset="plans", destructive=False, idempotent=True)(rename_widget)
 
 
 def test_a_tool_whose_read_only_hint_is_unset_counts_as_a_write_and_is_reported():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from typing import get_args
 
 import httpx
@@ -10,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
+from tests.helpers.operations import fresh_plan_id
 from tools.models import ConfirmedByName, Operation, StatusName
 
 LIST = "/api/operations"
@@ -74,6 +76,17 @@ def test_it_filters_by_tool_status_and_time_and_pages_with_a_cursor(auditor, pla
     assert second["next_cursor"] is None
     assert replayed.status_code == 400
     assert "call again without cursor" in replayed.json()["detail"]
+
+
+def test_without_a_plan_it_lists_every_plans_operations(auditor, plan_id, record_sync):
+    tool = f"tool_{uuid.uuid4().hex[:12]}"  # this test's rows alone, whatever else the log holds
+    mine = record_sync(plan_id, tool=tool)
+    elsewhere = record_sync(fresh_plan_id(), tool=tool)
+
+    body = _browser(auditor).get(LIST, {"tool": tool}).json()
+
+    listed = [(row["operation_id"], row["plan_id"]) for row in body["operations"]]
+    assert listed == [(elsewhere.pk, elsewhere.plan_id), (mine.pk, plan_id)]
 
 
 def test_it_refuses_filters_it_does_not_know(auditor):

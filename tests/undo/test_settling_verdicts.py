@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import logging
 import socket
+import sys
 from collections.abc import Iterator
 from datetime import timedelta
 
+import anyio
 import pytest
 from django.conf import settings
+from django.db import OperationalError
 from django.utils import timezone
 
 from tests.helpers.results import ok
@@ -22,7 +25,7 @@ from tests.helpers.sandbox_side import inject
 from tests.helpers.undo import Budgets, agent, fresh, logged, set_assigned, undo
 from tools import oplog, settling
 from tools.models import Operation
-from tools.settling.judge import settler
+from tools.settling.judge import Settlement, settler
 
 pytestmark = pytest.mark.anyio
 
@@ -201,3 +204,97 @@ async def test_an_undo_whose_answer_was_lost_before_it_landed_is_failed_and_can_
     original = await fresh(budgets.op)
     assert (original.status, original.undone_by_id) == ("applied", None)
     assert await budgets.current() == budgets.after
+
+
+async def test_a_pending_row_whose_writer_still_runs_on_this_host_is_left_to_it(budgets):
+    op = await logged(budgets.plan_id, status="pending", undo_data=budgets.op.undo_data)
+    oplog.finished_writing(op)  # not written by this process: by another one on this host
+    writer = await anyio.open_process([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        await Operation.objects.filter(pk=op.pk).aupdate(
+            writer=f"{socket.gethostname()[:80]}:{writer.pid}", undo_data=budgets.op.undo_data
+        )
+        assert await settling.settle_plan(budgets.plan_id) == 0  # that process may still be sending
+    finally:
+        writer.kill()
+        await writer.wait()
+        await writer.aclose()
+
+    assert ((await fresh(op)).status, (await fresh(op)).settled_at) == ("pending", None)
+    done = await settled(budgets, op)  # its writer is gone now: settled from YNAB's state
+    assert done.error == f"{PREFIX} all 2 item(s) are in YNAB as the operation left them."
+
+
+async def test_a_row_another_round_is_judging_is_left_to_that_round(budgets):
+    """A second round (the background loop while list_operations settles first) skips the row the
+    first one holds: it is judged, and its set-back sent, once."""
+    inner_rounds: list[int] = []
+
+    @settler("settling_judged_slowly")
+    class JudgedWhileAnotherRoundRuns:
+        async def settle(self, client, snapshot, op) -> Settlement:
+            inner_rounds.append(await settling.settle_plan(op.plan_id))  # a second round, meanwhile
+            return Settlement("failed", f"{PREFIX} nothing landed.", "none")
+
+    op = await logged(budgets.plan_id, tool="settling_judged_slowly", status="unknown")
+
+    done = await settled(budgets, op)
+
+    assert inner_rounds == [0]
+    assert (done.status, done.error) == ("failed", f"{PREFIX} nothing landed.")
+
+
+async def test_a_row_settled_elsewhere_meanwhile_keeps_that_verdict(budgets, caplog):
+    """Another process on the same database settled the row while this round read YNAB: its
+    verdict stays; this round's is not written over it."""
+
+    @settler("settling_overtaken")
+    class OvertakenByAnotherProcess:
+        async def settle(self, client, snapshot, op) -> Settlement:
+            elsewhere = await Operation.objects.aget(pk=op.pk)
+            assert await oplog.settle(elsewhere, status="failed", error="Settled by the other process.")
+            return Settlement("applied", f"{PREFIX} all landed.", "all")
+
+    op = await logged(budgets.plan_id, tool="settling_overtaken", status="unknown")
+
+    with caplog.at_level(logging.INFO, logger="tools.settling"):
+        assert await settling.settle_plan(budgets.plan_id) == 0
+
+    done = await fresh(op)
+    assert (done.status, done.error, done.settled_at is not None) == (
+        "failed",
+        "Settled by the other process.",
+        True,
+    )
+    assert f"Settled operation {op.pk}" not in caplog.text
+    assert settling.backoff.ready(op.pk)  # judged: nothing left to try again
+
+
+async def test_the_background_loop_logs_a_failed_round_and_settles_on_the_next(budgets, monkeypatch, caplog):
+    """A round that fails as a whole (the database went away: the service's own database cannot be
+    made to fail for one query, so that one call is replaced) is logged, and the loop goes on."""
+    op = await lost(budgets)
+    rounds: list[str] = []
+    done_once = anyio.Event()
+
+    async def one_failing_round() -> int:
+        if not rounds:
+            rounds.append("failed")
+            raise OperationalError("database is locked")
+        rounds.append("settled")
+        settled_now = await settling.settle_plan(budgets.plan_id)  # this test's plan: no other's rows
+        done_once.set()
+        return settled_now
+
+    monkeypatch.setattr(settling, "settle_everything", one_failing_round)
+    monkeypatch.setattr(settings, "AVENIR_MCP_SETTLE_SECONDS", 0.01)
+    with caplog.at_level(logging.ERROR, logger="tools.settling"), anyio.fail_after(30):
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(settling.keep_settling)
+            await done_once.wait()
+            tasks.cancel_scope.cancel()
+
+    assert rounds[:2] == ["failed", "settled"]  # the round after the failure settled the row
+    assert "Settling failed; trying again next round" in caplog.text
+    assert "database is locked" in caplog.text
+    assert ((await fresh(op)).status, (await fresh(op)).settled_at is not None) == ("applied", True)
