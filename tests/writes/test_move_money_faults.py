@@ -26,7 +26,8 @@ from tests.writes.test_move_money import both, move_case
 from tools.logic.assigned import AssignedWords
 from tools.models import Operation
 from tools.writes.assigned_pair import MOST_REQUESTS, Pair, Step, write_pair
-from tools.ynab import YnabClient, get_ynab_client
+from tools.writes.flow import WriteFailed
+from tools.ynab import YnabClient, YnabError, get_ynab_client
 from tools.ynab.pacing import Pacer
 
 pytestmark = pytest.mark.anyio
@@ -323,3 +324,91 @@ async def test_a_second_write_answered_2xx_but_unreadable_counts_as_made_and_not
 
     assert await served(case, mark) == ["PATCH Groceries", "PATCH Dining Out"]
     assert await both(budget) == MOVED_STATE
+
+
+# --- what happens meanwhile, elsewhere: another request's 429, another app's change ----------------------
+
+
+class MeddlingTransport(httpx.AsyncBaseTransport):
+    """The live sandbox over real HTTP; `meddle()` runs once, around the first request to a path
+    ending with `path_end` by `method`: right before it goes out, or right after its answer
+    (`after`): what happened meanwhile, elsewhere."""
+
+    def __init__(
+        self, method: str, path_end: str, meddle: Callable[[], Awaitable[None]], *, after: bool = False
+    ) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.method, self.path_end, self.meddle, self.after = method, path_end, meddle, after
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        meddle = self.meddle
+        if request.method != self.method or not request.url.path.endswith(self.path_end):
+            meddle = None
+        if meddle is not None:
+            self.meddle = None
+        if meddle is not None and not self.after:
+            await meddle()
+        response = await self.inner.handle_async_request(request)
+        if meddle is not None and self.after:
+            await meddle()
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def sandbox_client(pacer: Pacer, transport: httpx.AsyncBaseTransport | None = None) -> YnabClient:
+    return YnabClient(
+        base_url=settings.AVENIR_MCP_YNAB_URL, token=settings.SANDBOX_TOKEN, pacer=pacer, transport=transport
+    )
+
+
+def the_move(budget: BudgetHome) -> Pair:
+    h = budget.home
+    return Pair(
+        plan_id=budget.id,
+        month=h.this_month,
+        first=Step(h.groceries, "Groceries", GROCERIES_ASSIGNED, GROCERIES_ASSIGNED - MOVED),
+        second=Step(h.dining, "Dining Out", DINING_ASSIGNED, DINING_ASSIGNED + MOVED),
+        words=AssignedWords(None),
+        check_hint="Check both categories.",
+        settled_later=True,
+    )
+
+
+async def test_a_429_to_another_request_between_the_two_writes_leaves_the_source_for_settling(budget, case):
+    """Another request of the same token is answered 429 (Retry-After 600 s) after the first write:
+    pacing refuses the second, and the set-back would wait longer than a call may: settling sends it."""
+    pacer = Pacer(history=False, limit=None)
+    other = sandbox_client(pacer)
+    await sync_to_async(faults.inject)(
+        "status", method="GET", path=r"/categories$", status=429, delay_ms=600_000
+    )
+
+    async def another_request_is_rate_limited() -> None:
+        with pytest.raises(YnabError) as refused:
+            await other.get_categories(budget.id)
+        assert refused.value.status == 429
+
+    client = sandbox_client(
+        pacer, MeddlingTransport("PATCH", budget.home.groceries, another_request_is_rate_limited, after=True)
+    )
+    mark = await sync_to_async(faults.last_request_id)()
+    try:
+        with pytest.raises(WriteFailed) as failed:
+            await write_pair(client, the_move(budget))
+    finally:
+        await client.aclose()
+        await other.aclose()
+
+    text = failed.value.message
+    assert text.startswith(
+        "Only half of the change is in YNAB: Groceries is now 50.00 assigned, but Dining Out could not "
+        "be set to 150.00, and setting Groceries back failed too (Not sent: YNAB answered 'too many "
+        "requests' (429)"
+    )
+    assert "This service keeps setting Groceries for" in text
+    assert await served(case, mark) == ["PATCH Groceries"]  # the second was never sent, nor the set-back
+    assert await both(budget) == HALF_DONE
+    assert failed.value.outcome == "pending"  # settling keeps setting Groceries back
+    assert failed.value.undo_data.landed == (budget.home.groceries,)
