@@ -280,19 +280,22 @@ async def test_it_sends_nothing_when_the_hour_could_not_cover_a_rollback(budget,
 
 
 class GarblingTransport(httpx.AsyncBaseTransport):
-    """The live sandbox over real HTTP, except that the answer to PATCHes of one path arrives
-    as a 200 nobody can read (a proxy's page): the write itself ran."""
+    """The live sandbox over real HTTP, except that the answer to `method` requests of one path
+    arrives as a 200 holding `body` (by default a proxy's page nobody can read): the request
+    itself ran."""
 
-    def __init__(self, garbled_path_end: str) -> None:
+    def __init__(
+        self, garbled_path_end: str, method: str = "PATCH", body: bytes = b"<html>proxy page</html>"
+    ) -> None:
         self.inner = httpx.AsyncHTTPTransport()
-        self.garbled_path_end = garbled_path_end
+        self.garbled_path_end, self.method, self.body = garbled_path_end, method, body
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         response = await self.inner.handle_async_request(request)
-        if request.method == "PATCH" and request.url.path.endswith(self.garbled_path_end):
+        if request.method == self.method and request.url.path.endswith(self.garbled_path_end):
             await response.aread()
             await response.aclose()
-            return httpx.Response(200, content=b"<html>proxy page</html>", request=request)
+            return httpx.Response(200, content=self.body, request=request)
         return response
 
     async def aclose(self) -> None:
@@ -412,3 +415,70 @@ async def test_a_429_to_another_request_between_the_two_writes_leaves_the_source
     assert await both(budget) == HALF_DONE
     assert failed.value.outcome == "pending"  # settling keeps setting Groceries back
     assert failed.value.undo_data.landed == (budget.home.groceries,)
+
+
+async def test_a_lost_first_write_read_back_at_another_amount_is_unknown_and_nothing_else_is_sent(
+    budget, case
+):
+    """The first write is lost before it ran, and another app sets Groceries to 70.00 before the
+    read-back: neither the amount before nor the one sent, so nothing is assumed."""
+    await source_fault("drop_before_write", budget)
+    another_app = sandbox_client(Pacer(history=False, limit=None))
+
+    async def another_app_sets_groceries() -> None:
+        await another_app.patch_month_category(
+            budget.id, budget.home.this_month, budget.home.groceries, 70_000
+        )
+
+    client = sandbox_client(
+        Pacer(history=False, limit=None),
+        MeddlingTransport("GET", budget.home.groceries, another_app_sets_groceries),
+    )
+    mark = await sync_to_async(faults.last_request_id)()
+    try:
+        with pytest.raises(WriteFailed) as failed:
+            await write_pair(client, the_move(budget))
+    finally:
+        await client.aclose()
+        await another_app.aclose()
+
+    text = failed.value.message
+    assert text.startswith("No answer came back for the change of Groceries to 50.00")
+    assert (
+        "reading it back shows 70.00, neither the amount before nor the one sent, so nothing else was sent"
+        in text
+    )
+    assert await served(case, mark) == ["PATCH Groceries", "PATCH Groceries", "GET Groceries"]
+    assert await both(budget) == (70_000, DINING_ASSIGNED)
+    assert failed.value.outcome == "unknown"
+    assert failed.value.undo_data.unsure == (budget.home.groceries,)
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        (b'{"data": {}}', "YNAB's answer when reading it back could not be understood"),
+        (b'{"data": {"category": {"budgeted": null}}}', "reading it back shows None, neither the amount"),
+    ],
+)
+async def test_a_lost_second_write_whose_read_back_says_no_amount_is_unknown(budget, case, answer, why):
+    """The second write's answer is lost and the read-back's 200 holds no category, or no amount:
+    the move is unknown, nothing is set back blindly."""
+    await destination_fault("drop_after_write", budget)
+    client = sandbox_client(
+        Pacer(history=False, limit=None), GarblingTransport(budget.home.dining, method="GET", body=answer)
+    )
+    mark = await sync_to_async(faults.last_request_id)()
+    try:
+        with pytest.raises(WriteFailed) as failed:
+            await write_pair(client, the_move(budget))
+    finally:
+        await client.aclose()
+
+    text = failed.value.message
+    assert text.startswith("Only half of the change may be in YNAB: Groceries is now 50.00, but no answer")
+    assert why in text
+    assert await served(case, mark) == ["PATCH Groceries", "PATCH Dining Out", "GET Dining Out"]
+    assert await both(budget) == MOVED_STATE  # it had landed: the person is told how to check
+    assert failed.value.outcome == "unknown"
+    assert failed.value.undo_data.unsure == (budget.home.dining,)
