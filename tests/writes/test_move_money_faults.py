@@ -26,7 +26,8 @@ from tests.writes.test_move_money import both, move_case
 from tools.logic.assigned import AssignedWords
 from tools.models import Operation
 from tools.writes.assigned_pair import MOST_REQUESTS, Pair, Step, write_pair
-from tools.ynab import YnabClient, get_ynab_client
+from tools.writes.flow import WriteFailed
+from tools.ynab import YnabClient, YnabError, get_ynab_client
 from tools.ynab.pacing import Pacer
 
 pytestmark = pytest.mark.anyio
@@ -279,19 +280,22 @@ async def test_it_sends_nothing_when_the_hour_could_not_cover_a_rollback(budget,
 
 
 class GarblingTransport(httpx.AsyncBaseTransport):
-    """The live sandbox over real HTTP, except that the answer to PATCHes of one path arrives
-    as a 200 nobody can read (a proxy's page): the write itself ran."""
+    """The live sandbox over real HTTP, except that the answer to `method` requests of one path
+    arrives as a 200 holding `body` (by default a proxy's page nobody can read): the request
+    itself ran."""
 
-    def __init__(self, garbled_path_end: str) -> None:
+    def __init__(
+        self, garbled_path_end: str, method: str = "PATCH", body: bytes = b"<html>proxy page</html>"
+    ) -> None:
         self.inner = httpx.AsyncHTTPTransport()
-        self.garbled_path_end = garbled_path_end
+        self.garbled_path_end, self.method, self.body = garbled_path_end, method, body
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         response = await self.inner.handle_async_request(request)
-        if request.method == "PATCH" and request.url.path.endswith(self.garbled_path_end):
+        if request.method == self.method and request.url.path.endswith(self.garbled_path_end):
             await response.aread()
             await response.aclose()
-            return httpx.Response(200, content=b"<html>proxy page</html>", request=request)
+            return httpx.Response(200, content=self.body, request=request)
         return response
 
     async def aclose(self) -> None:
@@ -323,3 +327,158 @@ async def test_a_second_write_answered_2xx_but_unreadable_counts_as_made_and_not
 
     assert await served(case, mark) == ["PATCH Groceries", "PATCH Dining Out"]
     assert await both(budget) == MOVED_STATE
+
+
+# --- what happens meanwhile, elsewhere: another request's 429, another app's change ----------------------
+
+
+class MeddlingTransport(httpx.AsyncBaseTransport):
+    """The live sandbox over real HTTP; `meddle()` runs once, around the first request to a path
+    ending with `path_end` by `method`: right before it goes out, or right after its answer
+    (`after`): what happened meanwhile, elsewhere."""
+
+    def __init__(
+        self, method: str, path_end: str, meddle: Callable[[], Awaitable[None]], *, after: bool = False
+    ) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.method, self.path_end, self.meddle, self.after = method, path_end, meddle, after
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        meddle = self.meddle
+        if request.method != self.method or not request.url.path.endswith(self.path_end):
+            meddle = None
+        if meddle is not None:
+            self.meddle = None
+        if meddle is not None and not self.after:
+            await meddle()
+        response = await self.inner.handle_async_request(request)
+        if meddle is not None and self.after:
+            await meddle()
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def sandbox_client(pacer: Pacer, transport: httpx.AsyncBaseTransport | None = None) -> YnabClient:
+    return YnabClient(
+        base_url=settings.AVENIR_MCP_YNAB_URL, token=settings.SANDBOX_TOKEN, pacer=pacer, transport=transport
+    )
+
+
+def the_move(budget: BudgetHome) -> Pair:
+    h = budget.home
+    return Pair(
+        plan_id=budget.id,
+        month=h.this_month,
+        first=Step(h.groceries, "Groceries", GROCERIES_ASSIGNED, GROCERIES_ASSIGNED - MOVED),
+        second=Step(h.dining, "Dining Out", DINING_ASSIGNED, DINING_ASSIGNED + MOVED),
+        words=AssignedWords(None),
+        check_hint="Check both categories.",
+        settled_later=True,
+    )
+
+
+async def test_a_429_to_another_request_between_the_two_writes_leaves_the_source_for_settling(budget, case):
+    """Another request of the same token is answered 429 (Retry-After 600 s) after the first write:
+    pacing refuses the second, and the set-back would wait longer than a call may: settling sends it."""
+    pacer = Pacer(history=False, limit=None)
+    other = sandbox_client(pacer)
+    await sync_to_async(faults.inject)(
+        "status", method="GET", path=r"/categories$", status=429, delay_ms=600_000
+    )
+
+    async def another_request_is_rate_limited() -> None:
+        with pytest.raises(YnabError) as refused:
+            await other.get_categories(budget.id)
+        assert refused.value.status == 429
+
+    client = sandbox_client(
+        pacer, MeddlingTransport("PATCH", budget.home.groceries, another_request_is_rate_limited, after=True)
+    )
+    mark = await sync_to_async(faults.last_request_id)()
+    try:
+        with pytest.raises(WriteFailed) as failed:
+            await write_pair(client, the_move(budget))
+    finally:
+        await client.aclose()
+        await other.aclose()
+
+    text = failed.value.message
+    assert text.startswith(
+        "Only half of the change is in YNAB: Groceries is now 50.00 assigned, but Dining Out could not "
+        "be set to 150.00, and setting Groceries back failed too (Not sent: YNAB answered 'too many "
+        "requests' (429)"
+    )
+    assert "This service keeps setting Groceries for" in text
+    assert await served(case, mark) == ["PATCH Groceries"]  # the second was never sent, nor the set-back
+    assert await both(budget) == HALF_DONE
+    assert failed.value.outcome == "pending"  # settling keeps setting Groceries back
+    assert failed.value.undo_data.landed == (budget.home.groceries,)
+
+
+async def test_a_lost_first_write_read_back_at_another_amount_is_unknown_and_nothing_else_is_sent(
+    budget, case
+):
+    """The first write is lost before it ran, and another app sets Groceries to 70.00 before the
+    read-back: neither the amount before nor the one sent, so nothing is assumed."""
+    await source_fault("drop_before_write", budget)
+    another_app = sandbox_client(Pacer(history=False, limit=None))
+
+    async def another_app_sets_groceries() -> None:
+        await another_app.patch_month_category(
+            budget.id, budget.home.this_month, budget.home.groceries, 70_000
+        )
+
+    client = sandbox_client(
+        Pacer(history=False, limit=None),
+        MeddlingTransport("GET", budget.home.groceries, another_app_sets_groceries),
+    )
+    mark = await sync_to_async(faults.last_request_id)()
+    try:
+        with pytest.raises(WriteFailed) as failed:
+            await write_pair(client, the_move(budget))
+    finally:
+        await client.aclose()
+        await another_app.aclose()
+
+    text = failed.value.message
+    assert text.startswith("No answer came back for the change of Groceries to 50.00")
+    assert (
+        "reading it back shows 70.00, neither the amount before nor the one sent, so nothing else was sent"
+        in text
+    )
+    assert await served(case, mark) == ["PATCH Groceries", "PATCH Groceries", "GET Groceries"]
+    assert await both(budget) == (70_000, DINING_ASSIGNED)
+    assert failed.value.outcome == "unknown"
+    assert failed.value.undo_data.unsure == (budget.home.groceries,)
+
+
+@pytest.mark.parametrize(
+    ("answer", "why"),
+    [
+        (b'{"data": {}}', "YNAB's answer when reading it back could not be understood"),
+        (b'{"data": {"category": {"budgeted": null}}}', "reading it back shows None, neither the amount"),
+    ],
+)
+async def test_a_lost_second_write_whose_read_back_says_no_amount_is_unknown(budget, case, answer, why):
+    """The second write's answer is lost and the read-back's 200 holds no category, or no amount:
+    the move is unknown, nothing is set back blindly."""
+    await destination_fault("drop_after_write", budget)
+    client = sandbox_client(
+        Pacer(history=False, limit=None), GarblingTransport(budget.home.dining, method="GET", body=answer)
+    )
+    mark = await sync_to_async(faults.last_request_id)()
+    try:
+        with pytest.raises(WriteFailed) as failed:
+            await write_pair(client, the_move(budget))
+    finally:
+        await client.aclose()
+
+    text = failed.value.message
+    assert text.startswith("Only half of the change may be in YNAB: Groceries is now 50.00, but no answer")
+    assert why in text
+    assert await served(case, mark) == ["PATCH Groceries", "PATCH Dining Out", "GET Dining Out"]
+    assert await both(budget) == MOVED_STATE  # it had landed: the person is told how to check
+    assert failed.value.outcome == "unknown"
+    assert failed.value.undo_data.unsure == (budget.home.dining,)

@@ -33,9 +33,11 @@ from tests.writes.harness import (
     paths_that_write_nothing,
     standing,
 )
+from tests.writes.test_move_money_faults import GarblingTransport
 from tools.logic.targets import NO_TARGET
 from tools.models import Operation
 from tools.writes.set_category_target import CHECK
+from tools.ynab import client as ynab_client
 
 pytestmark = pytest.mark.anyio
 
@@ -337,3 +339,26 @@ async def test_a_category_deleted_in_ynab_is_refused_as_unknown(case, budget):
     assert error_text(refused, case) == (
         f"No category '{budget.home.dining}' in this plan; get_category_balances gives the valid ids."
     )
+
+
+async def test_an_answer_that_does_not_say_the_target_reports_the_target_sent(case, settings, monkeypatch):
+    """YNAB took the change but its 200 holds no category: the result and the log say the target sent."""
+    key = (settings.AVENIR_MCP_YNAB_URL, settings.SANDBOX_TOKEN)
+    garbled = GarblingTransport(f"/categories/{case.arguments['category_id']}", body=b'{"data": {}}')
+    monkeypatch.setitem(
+        ynab_client._clients, key, ynab_client.YnabClient(base_url=key[0], token=key[1], transport=garbled)
+    )
+
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+        answer = content(await call(client, case, confirmation=first["confirmation"]))
+
+    assert answer["status"] == "applied", answer
+    assert answer["message"].startswith(
+        f"Set the target of Dining Out: no target → 1200.00 by {BY_DATE}. Done"
+    )
+    assert answer["after"] == f"1200.00 by {BY_DATE}"
+    assert await goal(case.plan_id, case.arguments["category_id"]) == AS_SET
+    op = await Operation.objects.aget(pk=answer["operation_id"])
+    assert op.status == "applied"
+    assert op.undo_data["after"] == SET_BY_DATE
