@@ -217,6 +217,7 @@ async def test_a_question_revoked_by_the_owner_can_no_longer_be_answered(server,
             first = await first_round(client, budget_row.args)
             [question] = store.pending()
             assert question.kind == Kind.QUESTION
+            assert question.code_for_person is None  # the question's secret is never on the owner's page
             store.revoke(question.id)
             result = await answer(client, budget_row.args, first.request_state, YES)
 
