@@ -303,25 +303,11 @@ class GarblingTransport(httpx.AsyncBaseTransport):
 
 
 async def test_a_second_write_answered_2xx_but_unreadable_counts_as_made_and_nothing_is_undone(budget, case):
-    h = budget.home
-    client = YnabClient(
-        base_url=settings.AVENIR_MCP_YNAB_URL,
-        token=settings.SANDBOX_TOKEN,
-        pacer=Pacer(history=False),
-        transport=GarblingTransport(h.dining),
-    )
-    pair = Pair(
-        plan_id=budget.id,
-        month=h.this_month,
-        first=Step(h.groceries, "Groceries", GROCERIES_ASSIGNED, GROCERIES_ASSIGNED - MOVED),
-        second=Step(h.dining, "Dining Out", DINING_ASSIGNED, DINING_ASSIGNED + MOVED),
-        words=AssignedWords(None),
-        check_hint="Check both categories.",
-    )
+    client = sandbox_client(Pacer(history=False), GarblingTransport(budget.home.dining))
     mark = await sync_to_async(faults.last_request_id)()
 
     try:
-        await write_pair(client, pair)
+        await write_pair(client, the_move(budget, settled_later=False))
     finally:
         await client.aclose()
 
@@ -366,7 +352,8 @@ def sandbox_client(pacer: Pacer, transport: httpx.AsyncBaseTransport | None = No
     )
 
 
-def the_move(budget: BudgetHome) -> Pair:
+def the_move(budget: BudgetHome, *, settled_later: bool = True) -> Pair:
+    """Groceries → Dining Out, 50.00 of this month, as move_money asks it (`settled_later`)."""
     h = budget.home
     return Pair(
         plan_id=budget.id,
@@ -375,8 +362,19 @@ def the_move(budget: BudgetHome) -> Pair:
         second=Step(h.dining, "Dining Out", DINING_ASSIGNED, DINING_ASSIGNED + MOVED),
         words=AssignedWords(None),
         check_hint="Check both categories.",
-        settled_later=True,
+        settled_later=settled_later,
     )
+
+
+async def failed_move(budget: BudgetHome, client: YnabClient, *others: YnabClient) -> WriteFailed:
+    """`the_move` made with `client`, which must fail; every client closed after."""
+    try:
+        with pytest.raises(WriteFailed) as failed:
+            await write_pair(client, the_move(budget))
+    finally:
+        for each in (client, *others):
+            await each.aclose()
+    return failed.value
 
 
 async def test_a_429_to_another_request_between_the_two_writes_leaves_the_source_for_settling(budget, case):
@@ -397,14 +395,9 @@ async def test_a_429_to_another_request_between_the_two_writes_leaves_the_source
         pacer, MeddlingTransport("PATCH", budget.home.groceries, another_request_is_rate_limited, after=True)
     )
     mark = await sync_to_async(faults.last_request_id)()
-    try:
-        with pytest.raises(WriteFailed) as failed:
-            await write_pair(client, the_move(budget))
-    finally:
-        await client.aclose()
-        await other.aclose()
+    failure = await failed_move(budget, client, other)
 
-    text = failed.value.message
+    text = failure.message
     assert text.startswith(
         "Only half of the change is in YNAB: Groceries is now 50.00 assigned, but Dining Out could not "
         "be set to 150.00, and setting Groceries back failed too (Not sent: YNAB answered 'too many "
@@ -413,8 +406,8 @@ async def test_a_429_to_another_request_between_the_two_writes_leaves_the_source
     assert "This service keeps setting Groceries for" in text
     assert await served(case, mark) == ["PATCH Groceries"]  # the second was never sent, nor the set-back
     assert await both(budget) == HALF_DONE
-    assert failed.value.outcome == "pending"  # settling keeps setting Groceries back
-    assert failed.value.undo_data.landed == (budget.home.groceries,)
+    assert failure.outcome == "pending"  # settling keeps setting Groceries back
+    assert failure.undo_data.landed == (budget.home.groceries,)
 
 
 async def test_a_lost_first_write_read_back_at_another_amount_is_unknown_and_nothing_else_is_sent(
@@ -435,14 +428,9 @@ async def test_a_lost_first_write_read_back_at_another_amount_is_unknown_and_not
         MeddlingTransport("GET", budget.home.groceries, another_app_sets_groceries),
     )
     mark = await sync_to_async(faults.last_request_id)()
-    try:
-        with pytest.raises(WriteFailed) as failed:
-            await write_pair(client, the_move(budget))
-    finally:
-        await client.aclose()
-        await another_app.aclose()
+    failure = await failed_move(budget, client, another_app)
 
-    text = failed.value.message
+    text = failure.message
     assert text.startswith("No answer came back for the change of Groceries to 50.00")
     assert (
         "reading it back shows 70.00, neither the amount before nor the one sent, so nothing else was sent"
@@ -450,8 +438,8 @@ async def test_a_lost_first_write_read_back_at_another_amount_is_unknown_and_not
     )
     assert await served(case, mark) == ["PATCH Groceries", "PATCH Groceries", "GET Groceries"]
     assert await both(budget) == (70_000, DINING_ASSIGNED)
-    assert failed.value.outcome == "unknown"
-    assert failed.value.undo_data.unsure == (budget.home.groceries,)
+    assert failure.outcome == "unknown"
+    assert failure.undo_data.unsure == (budget.home.groceries,)
 
 
 @pytest.mark.parametrize(
@@ -469,16 +457,12 @@ async def test_a_lost_second_write_whose_read_back_says_no_amount_is_unknown(bud
         Pacer(history=False, limit=None), GarblingTransport(budget.home.dining, method="GET", body=answer)
     )
     mark = await sync_to_async(faults.last_request_id)()
-    try:
-        with pytest.raises(WriteFailed) as failed:
-            await write_pair(client, the_move(budget))
-    finally:
-        await client.aclose()
+    failure = await failed_move(budget, client)
 
-    text = failed.value.message
+    text = failure.message
     assert text.startswith("Only half of the change may be in YNAB: Groceries is now 50.00, but no answer")
     assert why in text
     assert await served(case, mark) == ["PATCH Groceries", "PATCH Dining Out", "GET Dining Out"]
     assert await both(budget) == MOVED_STATE  # it had landed: the person is told how to check
-    assert failed.value.outcome == "unknown"
-    assert failed.value.undo_data.unsure == (budget.home.dining,)
+    assert failure.outcome == "unknown"
+    assert failure.undo_data.unsure == (budget.home.dining,)
