@@ -158,7 +158,12 @@ async def test_two_transactions_that_could_be_the_lost_adjustment_leave_it_unkno
     done = await settled_later(adjusting, op)
 
     assert (done.status, done.settled_at is not None) == ("unknown", True)
-    assert done.error == (
+    assert done.error == cannot_tell(op)
+
+
+def cannot_tell(op: Operation) -> str:
+    """Settling's sentence when YNAB cannot tell whether the adjustment landed: what to check."""
+    return (
         "Settled from YNAB's state: YNAB cannot tell whether the adjustment landed: check find_transactions "
         f"on Checking for a '{ADJUSTMENT_PAYEE}' dated {op.created_at.date().isoformat()}, and which "
         "transactions are reconciled."
@@ -186,11 +191,7 @@ async def test_an_adjustment_changed_since_a_lost_marking_leaves_it_unknown_sayi
     done = await settled_later(adjusting, op)
 
     assert (done.status, done.settled_at is not None) == ("unknown", True)
-    assert done.error == (
-        "Settled from YNAB's state: YNAB cannot tell whether the adjustment landed: check find_transactions "
-        f"on Checking for a '{ADJUSTMENT_PAYEE}' dated {op.created_at.date().isoformat()}, and which "
-        "transactions are reconciled."
-    )
+    assert done.error == cannot_tell(op)
 
 
 async def test_marks_that_landed_with_the_adjustment_deleted_since_are_applied_for_the_marks(adjusting):
@@ -267,11 +268,7 @@ async def test_a_lost_adjustment_logged_without_the_plans_knowledge_is_left_unkn
     done = await settled_later(adjusting, op)
 
     assert (done.status, done.settled_at is not None) == ("unknown", True)
-    assert done.error == (
-        "Settled from YNAB's state: YNAB cannot tell whether the adjustment landed: check find_transactions "
-        f"on Checking for a '{ADJUSTMENT_PAYEE}' dated {op.created_at.date().isoformat()}, and which "
-        "transactions are reconciled."
-    )
+    assert done.error == cannot_tell(op)
     new = (await adjusting.state())[1]
     assert [(row[1], row[4]) for row in new] == [(5_000, ADJUSTMENT_MEMO)]  # the landed adjustment is kept
 

@@ -71,17 +71,23 @@ async def test_one_changed_since_and_a_changed_adjustment_are_left_and_named(hom
     assert all(statuses[t] == "cleared" for t in case.extra["to_reconcile"][1:])
 
 
+async def undo_refusing_the_delete(home, answer: dict):
+    """undo_operation of `answer`'s reconciliation, the person saying yes, and YNAB refusing the
+    adjustment's delete (400)."""
+    adjustment = answer["adjustment"]["transaction_id"]
+    await sync_to_async(faults.inject)(
+        "status", method="DELETE", path=f"/transactions/{adjustment}$", status=400
+    )
+    async with connected(MODERN, says_yes()) as client:
+        arguments = {"plan_id": home.id, "operation_id": answer["operation_id"]}
+        return await client.call_tool("undo_operation", arguments)
+
+
 async def test_an_adjustment_whose_delete_is_refused_is_said_and_a_later_undo_deletes_it(home):
     case, start, answer = await reconciled(home, 5_000)
     adjustment = answer["adjustment"]["transaction_id"]
     count = len(case.extra["to_reconcile"])
-    await sync_to_async(faults.inject)(
-        "status", method="DELETE", path=f"/transactions/{adjustment}$", status=400
-    )
-
-    async with connected(MODERN, says_yes()) as client:
-        arguments = {"plan_id": home.id, "operation_id": answer["operation_id"]}
-        refused = await client.call_tool("undo_operation", arguments)
+    refused = await undo_refusing_the_delete(home, answer)
 
     assert refused.is_error
     text = refused.content[0].text
@@ -142,15 +148,8 @@ async def test_an_adjustment_whose_delete_gets_no_answer_leaves_the_undo_unknown
 
 async def test_a_refused_delete_of_the_adjustment_alone_is_said_and_leaves_the_operation_in_effect(home):
     case, _start, answer = await reconciled(home, 5_000)
-    adjustment = answer["adjustment"]["transaction_id"]
     await set_cleared(home.id, case.extra["to_reconcile"], "cleared")  # the person, since
-    await sync_to_async(faults.inject)(
-        "status", method="DELETE", path=f"/transactions/{adjustment}$", status=400
-    )
-
-    async with connected(MODERN, says_yes()) as client:
-        arguments = {"plan_id": home.id, "operation_id": answer["operation_id"]}
-        refused = await client.call_tool("undo_operation", arguments)
+    refused = await undo_refusing_the_delete(home, answer)
 
     assert refused.is_error
     undo_row = await Operation.objects.aget(undo_of_id=answer["operation_id"])
