@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+import anyio
 import httpx
 import pytest
 from asgiref.sync import sync_to_async
@@ -21,8 +22,9 @@ from tests.writes.assigned_plans import (
     BudgetHome,
     ready_to_assign,
 )
-from tests.writes.harness import MODERN, WriteCase, connected, content, error_text
+from tests.writes.harness import LEGACY, MODERN, WriteCase, connected, content, error_text
 from tests.writes.test_move_money import both, move_case
+from tools import oplog, settling
 from tools.logic.assigned import AssignedWords
 from tools.models import Operation
 from tools.writes.assigned_pair import MOST_REQUESTS, Pair, Step, write_pair
@@ -210,6 +212,80 @@ async def test_when_setting_the_source_back_gets_no_answer_the_error_still_names
     assert await both(budget) == HALF_DONE
     assert requests == ["PATCH Groceries", "PATCH Dining Out", "PATCH Groceries"]
     assert (op.status, op.undo_data["unsure"]) == ("pending", [budget.home.groceries])
+
+
+# --- the connection goes while the outcome is being logged: the row still says it ---------------------
+
+
+async def move_cut_off_while_logging(
+    case: WriteCase, transition: str, status: str | None = None
+) -> Operation:
+    """The move confirmed with a code, its connection gone at the moment the log records the
+    outcome (`oplog.<transition>`, only for `status` when given): the agent's client and its
+    session end (in memory, at the older protocol, the call's handler runs in the session's own
+    task), so everything the call was doing is cancelled there. The log row after it.
+
+    The cancellation lands at the recording's first await (the checkpoint stands for it: a
+    database call awaited in a thread), deterministically, whatever the machine's load.
+    """
+    record = getattr(oplog, transition)
+    connection = anyio.CancelScope()
+    cut_at: list[str] = []
+
+    async def recorded_as_the_connection_goes(op, **fields):
+        if status is None or fields["status"] == status:
+            cut_at.append(op.pk)
+            connection.cancel()
+            await anyio.lowlevel.checkpoint()
+        return await record(op, **fields)
+
+    async with connected(LEGACY) as client:
+        first = content(await client.call_tool(case.tool, case.arguments))
+    with pytest.MonkeyPatch.context() as patched, connection:
+        patched.setattr(oplog, transition, recorded_as_the_connection_goes)
+        async with connected(LEGACY) as client:
+            await client.call_tool(case.tool, {**case.arguments, "confirmation": first["confirmation"]})
+    assert connection.cancelled_caught  # the call never answered: its connection was gone
+    op = await Operation.objects.filter(plan_id=case.plan_id).order_by("-created_at").afirst()
+    assert cut_at == [op.pk]
+    return op
+
+
+async def test_a_call_cut_off_while_its_half_move_is_logged_leaves_the_row_pending_for_settling(budget, case):
+    """The half move's row keeps its error and what landed although the call is cancelled as it
+    is written, so the person reads what happened and settling sets the source back."""
+    await spares_the_first_source_write(budget)
+    await destination_fault("status", budget, status=500)
+    await source_fault("status", budget, status=503)
+
+    op = await move_cut_off_while_logging(case, "keep_pending")
+
+    assert await both(budget) == HALF_DONE
+    assert op.status == "pending"
+    assert op.error.startswith(
+        "Only half of the change is in YNAB: Groceries is now 50.00 assigned, but Dining Out could not "
+        "be set to 150.00, and setting Groceries back failed too (YNAB failed to handle this change (503)"
+    )
+    assert (op.undo_data["outcome"], op.undo_data["landed"]) == ("half_done", [budget.home.groceries])
+    assert not oplog.being_written(op.pk)  # settling may judge it now
+
+    assert await settling.settle_plan(budget.id) == 1
+
+    settled = await Operation.objects.aget(pk=op.pk)
+    assert await both(budget) == AS_BEFORE
+    assert (settled.status, settled.undo_data["outcome"]) == ("failed", "nothing_moved")
+    assert settled.error.startswith("Settled from YNAB's state: nothing moved: half of the move had landed")
+
+
+async def test_a_call_cut_off_while_its_applied_move_is_logged_still_logs_it_applied(budget, case):
+    """YNAB holds the whole move: the row says applied, with the undo data, not pending."""
+    op = await move_cut_off_while_logging(case, "complete", status="applied")
+
+    assert await both(budget) == MOVED_STATE
+    assert (op.status, op.error) == ("applied", "")
+    assert op.completed_at is not None
+    case.check_log(op)
+    assert not await settling.unsettled().filter(pk=op.pk).aexists()
 
 
 # --- the first write's answer lost: read back before anything else --------------------------------------

@@ -57,6 +57,9 @@ Outcomes of the requests, and the log row each leaves:
 - anything else (a bug, a cancelled call): `unknown`, because a request may have left before
   it happened, then re-raised. Claiming `failed` could hide a change that is in YNAB.
 
+Each of these records is shielded from cancellation: a call cancelled (its client's request,
+or its connection, gone) while its row is written still leaves the row as its outcome says.
+
 Errors: a refusal (`Refusal`, before anything is asked or written) propagates as it is, and
 `avenir_site.mcp_answers` turns it into the tool's error result. A failure of YNAB (a
 `YnabError`, `WriteFailed` among them) is logged on the row first, then raised once as a
@@ -472,7 +475,8 @@ class LoggedWrite:
             applied = await self._send(op, apply)
         finally:
             oplog.finished_writing(op)
-        await oplog.complete(op, status=Operation.Status.APPLIED, undo_data=self._undo_data(applied))
+        with anyio.CancelScope(shield=True):  # in YNAB: a call cancelled now still logs it applied
+            await oplog.complete(op, status=Operation.Status.APPLIED, undo_data=self._undo_data(applied))
         return self._applied_answer(
             op, applied, preview if confirmed_by != Operation.ConfirmedBy.NONE else None
         )
