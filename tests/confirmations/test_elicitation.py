@@ -1,11 +1,13 @@
 """Older protocols: the question asked during the call, through the SDK's real client.
 
 Two clients: `Client(mode="legacy")` (negotiates 2025-11-25) and a session pinned to
-2025-06-18 with a hand-rolled initialize.
+2025-06-18 with a hand-rolled initialize; and, over real HTTP, the service's own /mcp with a
+client that opens no standalone stream.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -18,6 +20,9 @@ from confirmations import messages
 from confirmations.confirm import CONFIRM_SCHEMA
 from tests.confirmations.write_server import TOOL
 from tests.helpers.confirmations import ADD, START, answering, pinned_session
+from tests.helpers.mcp_http import WithoutStandaloneStream, mcp_over_http
+from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned, budget_home
+from tools.models import McpToken, Operation
 
 pytestmark = pytest.mark.anyio
 
@@ -121,3 +126,42 @@ async def test_a_question_left_unanswered_past_the_timeout_counts_as_dismissed(s
 
     assert result.structured_content["status"] == "confirmation_required"
     assert await budget_row.assigned() == START
+
+
+@pytest.fixture
+def budget(live_service) -> BudgetHome:
+    return budget_home()
+
+
+@pytest.fixture
+def token(live_service) -> str:
+    _row, plaintext = McpToken.issue(f"in-call question {uuid.uuid4().hex[:8]}", read_only=False)
+    return plaintext
+
+
+async def test_over_http_the_question_reaches_a_client_without_a_standalone_stream(
+    live_service, budget, token, settings
+):
+    """The question travels on the stream of the call it belongs to: a client that never opened
+    the standalone GET stream gets it, and the person's yes applies the change."""
+    settings.AVENIR_MCP_WRITE = True
+    settings.AVENIR_MCP_ELICITATION_TIMEOUT = 5  # a question sent elsewhere is dismissed after it
+    dining = budget.home.dining
+    arguments = {"plan_id": budget.id, "month": budget.month[:7], "category_id": dining, "amount": "150.00"}
+    seen = []
+
+    with anyio.fail_after(60):
+        async with mcp_over_http(
+            live_service.url,
+            token,
+            mode="legacy",
+            transport=WithoutStandaloneStream(),
+            elicitation_callback=answering("accept", True, seen=seen),
+        ) as client:
+            result = await client.call_tool("set_category_budget", arguments)
+
+    assert result.structured_content["status"] == "applied", result.content[0].text
+    assert [params.message for params in seen] == [result.structured_content["preview"]]
+    assert (DINING_ASSIGNED, await assigned(budget, dining)) == (120_000, 150_000)
+    op = await Operation.objects.aget(plan_id=budget.id)
+    assert (op.status, op.confirmed_by) == ("applied", "elicitation")

@@ -18,11 +18,19 @@ MODES: tuple[Mode, ...] = ("2026-07-28", "legacy")
 
 @asynccontextmanager
 async def mcp_over_http(
-    base_url: str, token: str | None, *, mode: Mode = "2026-07-28", **client_options
+    base_url: str,
+    token: str | None,
+    *,
+    mode: Mode = "2026-07-28",
+    transport: httpx2.AsyncBaseTransport | None = None,
+    **client_options,
 ) -> AsyncIterator[Client]:
-    """The SDK's client on `<base_url>/mcp`, sending the bearer token (when given)."""
+    """The SDK's client on `<base_url>/mcp`, sending the bearer token (when given); its HTTP
+    goes through `transport` when given (e.g. `WithoutStandaloneStream`)."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    http = httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=60), verify=tls_context())
+    http = httpx2.AsyncClient(
+        headers=headers, timeout=httpx2.Timeout(30, read=60), verify=tls_context(), transport=transport
+    )
     async with (
         http,
         Client(
@@ -38,3 +46,20 @@ async def instructions_of(client: Client) -> str:
         return client.instructions
     discovered = await client.session.send_discover(client.session.protocol_version)
     return discovered["instructions"]
+
+
+class WithoutStandaloneStream(httpx2.AsyncBaseTransport):
+    """HTTP for a client that never opens the standalone GET stream (the protocol leaves it
+    optional, and many clients do without): its GET is answered 405 here and never reaches the
+    server, so the server can reach this client only on the streams of its own POSTs."""
+
+    def __init__(self) -> None:
+        self.inner = httpx2.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        if request.method == "GET":
+            return httpx2.Response(405, request=request)
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
