@@ -91,6 +91,10 @@ def _test_settings(tmp_path_factory) -> None:
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     settings.AVENIR_MCP_FRESHNESS_SECONDS = 0
     settings.AVENIR_MCP_DATA_DIR = tmp_path_factory.mktemp("data")
+    # Test owners' passwords are hashed the cheap way (Django's advice for test suites: PBKDF2
+    # costs ~0.4 s of CPU per hash, and an OAuth test hashes twice); the production hashers stay
+    # listed, so a password a process started by a test stored still checks.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *settings.PASSWORD_HASHERS]
 
 
 @pytest.fixture(autouse=True)

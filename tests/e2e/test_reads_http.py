@@ -11,8 +11,8 @@ import pytest
 from mcp.types import CallToolResult, ResourceTemplateReference
 
 from sandbox.models import Plan
-from sandbox.seeding import seed_demo_plan
 from tests.helpers.mcp_http import MODES, mcp_over_http
+from tests.helpers.plan_copies import demo_plan_copy
 from tests.mcp.answers import summary
 from tests.reads.month_truth import SandboxPlan, milliunits
 from tools.models import McpToken
@@ -38,7 +38,7 @@ def _whole_pacing_budget() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def demo_plan(live_service) -> Plan:
-    return seed_demo_plan(plan_id=str(uuid.uuid4()))
+    return demo_plan_copy()
 
 
 @pytest.fixture(scope="module")

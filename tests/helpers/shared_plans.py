@@ -13,24 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sandbox import models as sandbox
-
-# Every sandbox row that belongs to a plan: what YNAB would hold for it.
-_PLAN_ROWS = (
-    sandbox.Account,
-    sandbox.CategoryGroup,
-    sandbox.Category,
-    sandbox.Month,
-    sandbox.MonthCategory,
-    sandbox.Payee,
-    sandbox.PayeeLocation,
-    sandbox.Transaction,
-    sandbox.Subtransaction,
-    sandbox.ScheduledTransaction,
-    sandbox.ScheduledSubtransaction,
-    sandbox.MoneyMovementGroup,
-    sandbox.MoneyMovement,
-    sandbox.BankTransaction,
-)
+from sandbox.ledger.copying import PLAN_ROWS
 
 
 def plan_state(plan_id: str) -> str:
@@ -40,7 +23,7 @@ def plan_state(plan_id: str) -> str:
         "server_knowledge", "first_month", "last_month"
     )
     digest.update(repr(list(plan)).encode())
-    for model in _PLAN_ROWS:
+    for model in PLAN_ROWS:
         digest.update(repr(list(model.objects.filter(plan_id=plan_id).order_by("pk").values_list())).encode())
     return digest.hexdigest()
 

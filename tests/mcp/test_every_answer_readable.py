@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from datetime import timedelta
 from decimal import Decimal
@@ -24,8 +23,8 @@ from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
 from sandbox.models import Category, Payee, Plan
-from sandbox.seeding import seed_demo_plan
 from tests.helpers.mcp_http import MODES
+from tests.helpers.plan_copies import demo_plan_copy
 from tests.writes.assigned_plans import budget_home
 from tests.writes.checks import connected, ynab
 from tests.writes.households import household
@@ -47,7 +46,7 @@ def anyio_backend() -> str:
 @pytest.fixture(scope="module")
 def demo(live_service) -> Plan:
     """The demo household, only read here."""
-    return seed_demo_plan(plan_id=str(uuid.uuid4()))
+    return demo_plan_copy()
 
 
 def text_of(result: CallToolResult) -> str:
@@ -154,7 +153,7 @@ async def _approve_transactions(client: Client, demo: Plan) -> list[CallToolResu
 
 
 async def _import_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
-    fresh = await sync_to_async(seed_demo_plan)(plan_id=str(uuid.uuid4()))  # its bank has lines waiting
+    fresh = await sync_to_async(demo_plan_copy)()  # its bank has lines waiting
     result = await called(client, "import_transactions", {"plan_id": fresh.id})
     assert result.structured_content["transaction_ids"], "the demo's bank holds transactions to import"
     return [result]

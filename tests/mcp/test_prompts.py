@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 
 import anyio
@@ -13,8 +12,8 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
 
 from sandbox.models import Account, Plan
-from sandbox.seeding import seed_demo_plan
 from tests.helpers.mcp_http import MODES, mcp_over_http
+from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.shared_plans import read_only
 from tests.mcp.test_guide import names_out_of_sight
 from tools.catalog import catalog_specs
@@ -44,7 +43,7 @@ NO_ACCOUNT = "No account 'a1x' in this plan; list_accounts gives the valid ids."
 @pytest.fixture(scope="module")
 def demo_plan(live_service) -> Iterator[Plan]:
     """The demo household, seeded once: rendering a prompt only reads it (checked after)."""
-    with read_only(seed_demo_plan(plan_id=str(uuid.uuid4()))) as plan:
+    with read_only(demo_plan_copy()) as plan:
         yield plan
 
 

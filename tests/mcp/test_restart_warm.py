@@ -4,15 +4,13 @@ wrong answer (docs/architecture.md#talking-to-ynab, persisted snapshot)."""
 
 from __future__ import annotations
 
-import uuid
-
 import anyio
 import pytest
 from asgiref.sync import sync_to_async
 from mcp import Client
 
 from sandbox import faults
-from sandbox.seeding import seed_demo_plan
+from tests.helpers.plan_copies import demo_plan_copy
 from tests.mcp.test_stdio import stdio_server
 from tools.ynab import store
 
@@ -21,7 +19,7 @@ pytestmark = pytest.mark.anyio
 
 @pytest.fixture
 def demo_plan_id(live_service) -> str:
-    return seed_demo_plan(plan_id=str(uuid.uuid4())).id
+    return demo_plan_copy().id
 
 
 async def session_accounts(sandbox_url: str, plan_id: str, data_dir) -> tuple[dict, list[tuple[str, str]]]:

@@ -7,7 +7,6 @@ The tools use the process's YNAB client, pointed at the live sandbox by `live_se
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Awaitable, Callable, Iterator
 
 import pytest
@@ -15,7 +14,7 @@ from asgiref.sync import sync_to_async
 
 from sandbox import faults
 from sandbox.models import Plan
-from sandbox.seeding import seed_demo_plan
+from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.shared_plans import read_only
 from tests.reads.month_truth import SandboxPlan
 
@@ -28,14 +27,14 @@ def anyio_backend() -> str:
 @pytest.fixture(scope="module")
 def demo_plan(live_service) -> Iterator[Plan]:
     """The demo household, seeded once for a module whose tests only read it (checked after)."""
-    with read_only(seed_demo_plan(plan_id=str(uuid.uuid4()))) as plan:
+    with read_only(demo_plan_copy()) as plan:
         yield plan
 
 
 @pytest.fixture
 def own_demo_plan(live_service) -> Plan:
     """A fresh copy of the demo household for one test, which may change it."""
-    return seed_demo_plan(plan_id=str(uuid.uuid4()))
+    return demo_plan_copy()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ there. The count is the sandbox's own request log: every request that reached "Y
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -17,7 +16,7 @@ from mcp.types import CallToolResult
 
 from sandbox import faults
 from sandbox.models import Plan, RequestLogEntry
-from sandbox.seeding import seed_demo_plan
+from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.reads import agent
 from tests.reads.read_calls import READ_CALLS, read_arguments, read_tool_names
 from tools import ynab
@@ -28,7 +27,7 @@ pytestmark = pytest.mark.anyio
 @pytest.fixture(scope="module")
 def shared_demo_plan(live_service) -> Plan:
     """One demo household for the whole module: these tests only read it."""
-    return seed_demo_plan(plan_id=str(uuid.uuid4()))
+    return demo_plan_copy()
 
 
 def test_every_read_tool_of_the_catalog_has_arguments_in_the_table():

@@ -1,4 +1,7 @@
-"""Small plans for the sandbox tests, built with the ledger API (each with a fresh id)."""
+"""Small plans for the sandbox tests, built with the ledger API (each with a fresh id).
+
+`small_plan()` is a copy (`tests.helpers.plan_copies`) of one seeded by `seeded_small_plan`.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from sandbox.budget_math.calendar import add_months, month_of
 from sandbox.ledger import create_account, create_plan, plan_write, utc_today
 from sandbox.ledger.catalog import create_category, create_category_group
 from sandbox.models import Category, Plan
+from tests.helpers.plan_copies import copy_of
 
 
 @dataclass
@@ -41,6 +45,12 @@ class SmallPlan:
 
 
 def small_plan(name: str = "Test household") -> SmallPlan:
+    """A small household of the test's own: a copy of one seeded once."""
+    return copy_of(seeded_small_plan, name=name)
+
+
+def seeded_small_plan(name: str = "Test household") -> SmallPlan:
+    """A small household seeded through the ledger, as a write would build it."""
     this_month = month_of(utc_today())
     first = add_months(this_month, -2)
     plan = create_plan(name=name, first_month=first)

@@ -6,7 +6,6 @@ The agents, logged operations and the sandbox's side are `tests.helpers.undo` an
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -14,7 +13,7 @@ from django.conf import settings
 
 from sandbox import faults
 from sandbox.models import Plan
-from sandbox.seeding import seed_demo_plan
+from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.undo import Budgets, make_budgets  # registers the framework tests' undo handler
 
 
@@ -36,7 +35,7 @@ def _writes_on() -> Iterator[None]:
 @pytest.fixture
 def demo_plan(live_service) -> Plan:
     """A fresh copy of the demo household under an id no other test uses."""
-    return seed_demo_plan(plan_id=str(uuid.uuid4()))
+    return demo_plan_copy()
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sandbox.ledger import utc_today
+from tests.helpers.plan_copies import copy_of
 from tests.sandbox.plans import SmallPlan, small_plan
 from tests.writes.checks import sandbox_http, ynab
 
@@ -53,10 +54,18 @@ EUROS = {
 
 
 def budget_home(name: str = "Budget household", currency_format: dict[str, Any] | None = None) -> BudgetHome:
-    home = small_plan(name)
+    """A budget of the test's own (a copy, `tests.helpers.plan_copies`, of one seeded once), in
+    `currency_format` if given (the plan's own setting: no figure depends on it)."""
+    budget = copy_of(seeded_budget_home, name=name)
     if currency_format is not None:
-        home.plan.currency_format = currency_format
-        home.plan.save(update_fields=["currency_format"])
+        budget.home.plan.currency_format = currency_format
+        budget.home.plan.save(update_fields=["currency_format"])
+    return budget
+
+
+def seeded_budget_home() -> BudgetHome:
+    """`small_plan` with this month's budget arranged through the sandbox's API, as in YNAB's app."""
+    home = small_plan("Budget household")
     budget = BudgetHome(home=home, month=home.this_month.isoformat())
     today = utc_today().isoformat()
     with sandbox_http() as http:

@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from sandbox.ledger import utc_today
 from sandbox.models import Account
+from tests.helpers.plan_copies import copy_of
 from tests.sandbox.plans import SmallPlan, small_plan
 from tests.writes.checks import sandbox_http
 
@@ -38,7 +39,13 @@ AMOUNTS = (-86_430, 1_234_560, -12_340, -30_000, -20_000, -10_000, -500_000)
 
 
 def household(name: str = "Writes household") -> Household:
-    home = small_plan(name)
+    """A household of the test's own: a copy (`tests.helpers.plan_copies`) of one seeded once."""
+    return copy_of(seeded_household, name=name)
+
+
+def seeded_household() -> Household:
+    """`small_plan` with the transactions above, brought in as a bank would, in one request."""
+    home = small_plan("Writes household")
     day = (utc_today() - timedelta(days=3)).isoformat()
     savings_payee = Account.objects.get(pk=home.savings).transfer_payee_id
     transactions = [

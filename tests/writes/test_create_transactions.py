@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from datetime import timedelta
 from decimal import Decimal
@@ -11,7 +10,7 @@ import pytest
 
 from sandbox.ledger import utc_today
 from sandbox.models import Account, Category
-from sandbox.seeding import seed_demo_plan
+from tests.helpers.plan_copies import demo_plan_copy
 from tests.writes.checks import requests_since, says_yes, standing, ynab
 from tests.writes.harness import (
     ANSWER_WAYS,
@@ -286,7 +285,7 @@ async def test_twenty_one_lines_show_twenty_then_how_many_more(home):
 
 @pytest.fixture
 def demo(live_service):
-    return seed_demo_plan(plan_id=str(uuid.uuid4()))
+    return demo_plan_copy()
 
 
 async def test_amounts_read_in_the_plans_own_number_format(demo):

@@ -282,14 +282,13 @@ def _canonical(item: dict) -> str:
 
 
 async def test_the_demo_plan_has_flags_in_use_to_change(live_service):
-    import uuid
 
     from asgiref.sync import sync_to_async
 
     from sandbox.models import Transaction
-    from sandbox.seeding import seed_demo_plan
+    from tests.helpers.plan_copies import demo_plan_copy
 
-    demo = await sync_to_async(seed_demo_plan)(plan_id=str(uuid.uuid4()))
+    demo = await sync_to_async(demo_plan_copy)()
     flagged = [t async for t in Transaction.objects.filter(plan=demo, deleted=False).exclude(flag_color=None)]
     colours = {t.flag_color for t in flagged}
     assert {"red", "yellow", "blue", "purple"} <= colours

@@ -3,7 +3,6 @@ the adjustment, faults between its two requests, refusals."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from datetime import timedelta
 from decimal import Decimal
@@ -14,7 +13,7 @@ from asgiref.sync import sync_to_async
 from sandbox import faults
 from sandbox.ledger import utc_today
 from sandbox.models import Account, Plan
-from sandbox.seeding import seed_demo_plan
+from tests.helpers.plan_copies import demo_plan_copy
 from tests.writes.checks import latest_operation, requests_since, says_yes, standing, ynab
 from tests.writes.harness import (
     ANSWER_WAYS,
@@ -359,7 +358,7 @@ async def test_nothing_to_reconcile_asks_nothing(home):
 
 @pytest.fixture
 def demo(live_service) -> Plan:
-    return seed_demo_plan(plan_id=str(uuid.uuid4()))
+    return demo_plan_copy()
 
 
 async def test_refusals_unknown_or_closed_account_and_a_malformed_balance(demo):

@@ -5,15 +5,13 @@ use, and no pacing against the sandbox.
 
 from __future__ import annotations
 
-import uuid
-
 import anyio
 import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from sandbox import faults
-from sandbox.seeding import seed_demo_plan
+from tests.helpers.plan_copies import demo_plan_copy
 from tests.reads.read_calls import read_arguments
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
@@ -171,7 +169,7 @@ async def test_reads_stop_at_the_reserve_while_a_confirmed_write_still_goes_thro
 async def test_the_sandbox_demo_answers_500_calls_in_a_row(live_service):
     # the service's own sandbox, no hourly limit set: not paced (the sandbox paces itself
     # when SANDBOX_RATE_LIMIT asks it to)
-    demo = await sync_to_async(seed_demo_plan)(plan_id=str(uuid.uuid4()))
+    demo = await sync_to_async(demo_plan_copy)()
     start = await mark()
     async with connected(MODERN) as client:
         for _ in range(500):

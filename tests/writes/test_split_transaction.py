@@ -366,12 +366,11 @@ async def test_one_line_or_an_unknown_transaction_is_refused_saying_what_to_use(
 
 
 async def test_the_demo_plans_fuel_and_sandwich_payment_splits_in_its_own_number_format(live_service):
-    import uuid
 
     from sandbox.models import Category
-    from sandbox.seeding import seed_demo_plan
+    from tests.helpers.plan_copies import demo_plan_copy
 
-    demo = await sync_to_async(seed_demo_plan)(plan_id=str(uuid.uuid4()))
+    demo = await sync_to_async(demo_plan_copy)()
     payment = await Transaction.objects.select_related("payee").aget(
         plan=demo, memo="Fuel 52.00, sandwich and coffee 9.20", deleted=False
     )

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
 
 from sandbox import faults
-from sandbox.seeding import seed_demo_plan
+from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.sandbox_side import SandboxLog
 from tools.ynab.cache import PlanCache
 from tools.ynab.client import YnabClient
@@ -45,7 +44,7 @@ def cache() -> PlanCache:
 @pytest.fixture
 def demo_plan_id(live_service) -> str:
     """A fresh copy of the demo household, under an id no other test uses."""
-    return seed_demo_plan(plan_id=str(uuid.uuid4())).id
+    return demo_plan_copy().id
 
 
 @pytest.fixture

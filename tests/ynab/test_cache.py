@@ -19,7 +19,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from sandbox.models import Account, Plan, Transaction
-from sandbox.seeding import seed_demo_plan
+from tests.helpers.plan_copies import demo_plan_copy
 from tests.ynab import plan_json as pj
 from tests.ynab.compare import differences, index_errors
 from tools.ynab import plan_snapshot
@@ -201,8 +201,8 @@ async def test_a_use_after_a_write_sees_the_write(client, cache, demo_plan_id):
 
 
 async def test_last_used_resolves_to_the_real_plan_and_never_mixes_two_plans(client, cache, sandbox_log):
-    first = await sync_to_async(seed_demo_plan)()
-    second = await sync_to_async(seed_demo_plan)()
+    first = await sync_to_async(demo_plan_copy)()
+    second = await sync_to_async(demo_plan_copy)()
     await client.get_plan(first.id, 10**9)  # opening a plan makes it YNAB's last-used
 
     cold = await cache.snapshot(client, "last-used")
@@ -417,7 +417,7 @@ async def test_a_big_export_is_parsed_whole():
 
 
 async def test_a_plan_deleted_in_ynab_leaves_the_cache(client, cache, sandbox_log):
-    plan = await sync_to_async(seed_demo_plan)()
+    plan = await sync_to_async(demo_plan_copy)()
     await cache.snapshot(client, plan.id)
     await sync_to_async(Plan.objects.filter(pk=plan.id).delete)()
 

@@ -1,0 +1,66 @@
+"""A plan of a test's own for the cost of a copy: each kind is seeded once, then copied per test.
+
+Seeding a plan through the ledger or the sandbox's API computes its figures as it goes
+(~100 ms for a small household, more under coverage); `sandbox.ledger.copying.copy_plan`
+inserts the same rows under fresh ids in about a tenth of that. `copy_of(seed)` runs `seed`
+once per process (and per day: seeded plans are dated from today) and hands each caller what
+`seed` returned, renumbered for a new copy of its plan. The original is never handed out, so
+no test writes to it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.utils import timezone
+
+from sandbox.ledger import utc_today
+from sandbox.ledger.copying import PlanCopy, copy_plan
+from sandbox.models import Plan
+from sandbox.seeding import seed_demo_plan
+
+Seeded = TypeVar("Seeded")
+
+_originals: dict[tuple[Callable[[], Any], Any, Any], Any] = {}
+
+
+def copy_of(seed: Callable[[], Seeded], *, name: str | None = None) -> Seeded:
+    """What `seed()` returns (a `Plan`, or a dataclass holding one and ids in it), for a new
+    copy of its plan (named `name`, else as the original): every id in it is the copy's."""
+    key = (seed, utc_today(), timezone.localdate())
+    original = _originals.get(key)
+    if original is None:
+        original = _originals[key] = seed()
+    return _renumbered(original, copy_plan(_plan_in(original), name=name))
+
+
+def _plan_in(value: Any) -> Plan:
+    if isinstance(value, Plan):
+        return value
+    for field in dataclasses.fields(value):
+        inner = getattr(value, field.name)
+        if isinstance(inner, Plan) or dataclasses.is_dataclass(inner):
+            return _plan_in(inner)
+    raise TypeError(f"{type(value).__name__} holds no plan")
+
+
+def _renumbered(value: Any, copy: PlanCopy) -> Any:
+    if isinstance(value, Plan):
+        return copy.plan
+    if isinstance(value, str):
+        return copy.ids.get(value, value)
+    if isinstance(value, tuple):
+        return tuple(_renumbered(each, copy) for each in value)
+    if dataclasses.is_dataclass(value):
+        changes = {
+            field.name: _renumbered(getattr(value, field.name), copy) for field in dataclasses.fields(value)
+        }
+        return dataclasses.replace(value, **changes)
+    return value
+
+
+def demo_plan_copy() -> Plan:
+    """The demo household (`sandbox.seeding.seed_demo_plan`), a copy of the test's own."""
+    return copy_of(seed_demo_plan)
