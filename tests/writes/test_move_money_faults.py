@@ -22,7 +22,16 @@ from tests.writes.assigned_plans import (
     BudgetHome,
     ready_to_assign,
 )
-from tests.writes.harness import LEGACY, MODERN, WriteCase, connected, content, error_text
+from tests.writes.harness import (
+    LEGACY,
+    MODERN,
+    WriteCase,
+    before,
+    connected,
+    content,
+    error_text,
+    writes_since,
+)
 from tests.writes.test_move_money import both, move_case
 from tools import oplog, settling
 from tools.logic.assigned import AssignedWords
@@ -232,12 +241,18 @@ async def move_cut_off_while_logging(
     connection = anyio.CancelScope()
     cut_at: list[str] = []
 
-    async def recorded_as_the_connection_goes(op, **fields):
-        if status is None or fields["status"] == status:
-            cut_at.append(op.pk)
+    async def recorded_as_the_connection_goes(*op, **fields):
+        if transition == "begin":  # the insert, run in its thread, is done when the call is cancelled
+            row = await record(**fields)
+            cut_at.append(transition)
             connection.cancel()
             await anyio.lowlevel.checkpoint()
-        return await record(op, **fields)
+            return row
+        if status is None or fields["status"] == status:
+            cut_at.append(op[0].pk)
+            connection.cancel()
+            await anyio.lowlevel.checkpoint()
+        return await record(*op, **fields)
 
     async with connected(LEGACY) as client:
         first = content(await client.call_tool(case.tool, case.arguments))
@@ -247,7 +262,7 @@ async def move_cut_off_while_logging(
             await client.call_tool(case.tool, {**case.arguments, "confirmation": first["confirmation"]})
     assert connection.cancelled_caught  # the call never answered: its connection was gone
     op = await Operation.objects.filter(plan_id=case.plan_id).order_by("-created_at").afirst()
-    assert cut_at == [op.pk]
+    assert cut_at == [op.pk if transition != "begin" else transition]
     return op
 
 
@@ -275,6 +290,26 @@ async def test_a_call_cut_off_while_its_half_move_is_logged_leaves_the_row_pendi
     assert await both(budget) == AS_BEFORE
     assert (settled.status, settled.undo_data["outcome"]) == ("failed", "nothing_moved")
     assert settled.error.startswith("Settled from YNAB's state: nothing moved: half of the move had landed")
+
+
+async def test_a_call_cut_off_as_its_row_begins_sends_nothing_and_leaves_the_row_to_settling(budget, case):
+    """Cut off while the row is inserted (in a thread: the insert goes on): the row is completed
+    as interrupted and no longer counts as being written here, so settling judges it at once
+    (nothing reached YNAB) instead of leaving it pending until the process restarts."""
+    start = await before(case)
+
+    op = await move_cut_off_while_logging(case, "begin")
+
+    assert await both(budget) == AS_BEFORE
+    assert (op.status, op.error) == (
+        "unknown",
+        "Interrupted by CancelledError after it began: the change may or may not be in YNAB.",
+    )
+    assert not oplog.being_written(op.pk)
+    assert await settling.settle_plan(budget.id) == 1
+    settled = await Operation.objects.aget(pk=op.pk)
+    assert (settled.status, await both(budget)) == ("failed", AS_BEFORE)
+    assert await writes_since(case, start.mark) == 0  # nothing was sent
 
 
 async def test_a_call_cut_off_while_its_applied_move_is_logged_still_logs_it_applied(budget, case):

@@ -57,8 +57,9 @@ Outcomes of the requests, and the log row each leaves:
 - anything else (a bug, a cancelled call): `unknown`, because a request may have left before
   it happened, then re-raised. Claiming `failed` could hide a change that is in YNAB.
 
-Each of these records is shielded from cancellation: a call cancelled (its client's request,
-or its connection, gone) while its row is written still leaves the row as its outcome says.
+Each of these records, and the row's insert, is shielded from cancellation: a call cancelled
+(its client's request, or its connection, gone) while its row is written still leaves the row
+as its outcome says, and never a `pending` row this process still counts as its own.
 
 Errors: a refusal (`Refusal`, before anything is asked or written) propagates as it is, and
 `avenir_site.mcp_answers` turns it into the tool's error result. A failure of YNAB (a
@@ -459,18 +460,21 @@ class LoggedWrite:
     result: type[WriteResult]
 
     async def run(self, apply: Apply, *, confirmed_by: str, preview: str) -> CallToolResult:
-        op = await oplog.begin(
-            plan_id=self.snapshot.plan_id,
-            tool=self.tool,
-            subject=self.change.stored_subject,
-            fingerprint=fingerprint(self.snapshot.plan_id, self.change.subject),
-            preview=preview,
-            confirmed_by=confirmed_by,
-            principal=self.principal,
-            undoable=self.change.undoable,
-            undo_of=self.change.undo_of,
-            undo_data=self.change.undo_data,
-        )
+        # Shielded: the insert runs in a thread to its end; a call cancelled meanwhile gets its
+        # row, completes it as interrupted, and no longer counts as writing it (`_send`).
+        with anyio.CancelScope(shield=True):
+            op = await oplog.begin(
+                plan_id=self.snapshot.plan_id,
+                tool=self.tool,
+                subject=self.change.stored_subject,
+                fingerprint=fingerprint(self.snapshot.plan_id, self.change.subject),
+                preview=preview,
+                confirmed_by=confirmed_by,
+                principal=self.principal,
+                undoable=self.change.undoable,
+                undo_of=self.change.undo_of,
+                undo_data=self.change.undo_data,
+            )
         try:
             applied = await self._send(op, apply)
         finally:
