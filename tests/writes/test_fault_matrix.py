@@ -57,25 +57,40 @@ def test_every_write_tool_of_the_catalog_is_in_the_matrix():
     assert not missing, f"add a Scenario to tests/writes/fault_matrix.py for: {sorted(missing)}"
 
 
-@pytest.fixture
-def short_read_timeout(monkeypatch) -> None:
-    """The process's YNAB client, with a read timeout shorter than the sandbox's delay."""
+class _ImpatientFor(httpx.AsyncBaseTransport):
+    """The real transport, with a read timeout shorter than the sandbox's delay for the one
+    request a timeout fault holds (every other request keeps the client's own timeout)."""
+
+    def __init__(self, target: WriteRequest) -> None:
+        self._target = target
+        self._transport = httpx.AsyncHTTPTransport(verify=ynab_client.tls_context())
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == self._target.method and re.search(self._target.path, request.url.path):
+            timeout = dict(request.extensions["timeout"], read=READ_TIMEOUT)
+            request.extensions = {**request.extensions, "timeout": timeout}
+        return await self._transport.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._transport.aclose()
+
+
+def _impatient_for(target: WriteRequest, monkeypatch) -> None:
+    """The process's YNAB client, giving up on `target`'s answer before the sandbox sends it."""
     key = (settings.AVENIR_MCP_YNAB_URL, settings.SANDBOX_TOKEN)
-    impatient = ynab_client.YnabClient(
-        base_url=key[0], token=key[1], timeout=httpx.Timeout(READ_TIMEOUT, connect=10.0)
-    )
+    impatient = ynab_client.YnabClient(base_url=key[0], token=key[1], transport=_ImpatientFor(target))
     monkeypatch.setitem(ynab_client._clients, key, impatient)
 
 
 @pytest.mark.parametrize(("tool", "request_name", "fault"), CELLS, ids=[" × ".join(cell) for cell in CELLS])
-async def test_after_settling_ynab_and_the_log_agree(tool, request_name, fault, request):
+async def test_after_settling_ynab_and_the_log_agree(tool, request_name, fault, monkeypatch):
     scenario = SCENARIOS[tool]
     case = await scenario.case()
     requests = scenario.requests(case)
     [target] = [each for each in requests if each.name == request_name]
     start = await before(case)
     if fault == "timeout":
-        request.getfixturevalue("short_read_timeout")
+        _impatient_for(target, monkeypatch)
     await sync_to_async(faults.inject)(method=target.method, path=target.path, **FAULTS[fault])
 
     async with connected(MODERN) as client:
