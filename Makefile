@@ -28,14 +28,17 @@ run: $(VENV)/.installed
 	exec $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # PYTEST_ARGS: extra pytest arguments (e.g. `make test PYTEST_ARGS="tests/oplog -x"`).
-# TEST_WORKERS: pytest-xdist processes, each with its own test database and served service.
+# TEST_WORKERS: pytest-xdist processes, each with its own test database and served service; by
+# default one more than the machine's cores, because tests also wait (on a process they started,
+# on a request the sandbox holds) and another worker uses the core meanwhile (2 cores: 3 workers
+# ran the suite in 5 min 10 s, 2 in 5 min 46 s, 4 in 5 min 29 s).
 # The suite runs under coverage.py (lines and branches, in every process: the xdist workers and
 # the processes tests start; see [tool.coverage.*] in pyproject.toml); the whole suite fails
 # under the gate there (fail_under), a subset (PYTEST_ARGS given) only prints its figures.
 # Bytecode is cached even where the environment says not to (PYTHONDONTWRITEBYTECODE): every
 # process the tests start (stdio, runserver, a killed writer) would otherwise compile the project
 # again, and collecting the suite costs twice the CPU without the cache.
-TEST_WORKERS ?= auto
+TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)')
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check --output-format concise .
 	rm -f .coverage .coverage.*

@@ -12,6 +12,7 @@ answers (issue: "The documented texts, exactly"), through the SDK's real client 
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -19,6 +20,7 @@ from contextlib import asynccontextmanager
 import anyio
 import pytest
 from mcp import Client
+from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, PromptReference, ResourceTemplateReference
@@ -64,11 +66,17 @@ async def review_account(plan_id: str, account_id: str) -> str:
 @asynccontextmanager
 async def connected(mode: str) -> AsyncIterator[Client]:
     """The catalog's server, with one prompt taking plan_id and account_id, for a local person."""
+    with anyio.fail_after(30):
+        async with Client(_with_a_prompt(), mode=mode) as client:
+            yield client
+
+
+@functools.cache
+def _with_a_prompt() -> MCPServer:
+    """Built once (a server keeps nothing of a session: `tests.helpers.servers`)."""
     server = build_server(writes=True, local_principal=Principal.local("protocol test"))
     server.prompt(name="review_account")(review_account)
-    with anyio.fail_after(30):
-        async with Client(server, mode=mode) as client:
-            yield client
+    return server
 
 
 # --- the documented texts ----------------------------------------------------------------------
