@@ -9,9 +9,11 @@ import anyio
 import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
+from mcp import Client
 
 from sandbox import faults
 from tests.helpers.plan_copies import demo_plan_copy
+from tests.helpers.servers import catalog_server
 from tests.reads.read_calls import read_arguments
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
@@ -20,7 +22,7 @@ from tests.writes.assigned_plans import (
     assigned,
     ready_to_assign,
 )
-from tests.writes.checks import MODERN, connected, content
+from tests.writes.checks import CALL_SECONDS, MODERN, WRITER, connected, content
 from tools.logic.money import parse_amount
 
 pytestmark = pytest.mark.anyio
@@ -171,9 +173,12 @@ async def test_the_sandbox_demo_answers_500_calls_in_a_row(live_service):
     # when SANDBOX_RATE_LIMIT asks it to)
     demo = await sync_to_async(demo_plan_copy)()
     start = await mark()
-    async with connected(MODERN) as client:
+    # A deadline per call, not for the session: 500 calls take 15 s on a quiet machine, more on
+    # a loaded one (PostgreSQL, three workers on two cores).
+    async with Client(catalog_server(writes=True, principal=WRITER), mode=MODERN) as client:
         for _ in range(500):
-            result = await client.call_tool("list_accounts", {"plan_id": demo.id})
+            with anyio.fail_after(CALL_SECONDS):
+                result = await client.call_tool("list_accounts", {"plan_id": demo.id})
             assert not result.is_error, result.content[0].text
 
     served = await requests_since(start)
