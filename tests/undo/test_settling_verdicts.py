@@ -298,3 +298,28 @@ async def test_the_background_loop_logs_a_failed_round_and_settles_on_the_next(b
     assert "Settling failed; trying again next round" in caplog.text
     assert "database is locked" in caplog.text
     assert ((await fresh(op)).status, (await fresh(op)).settled_at is not None) == ("applied", True)
+
+
+async def test_a_plan_whose_round_fails_holds_back_no_other_plan(budgets, monkeypatch, caplog):
+    """Plans are settled in the same order every round: one failing for another reason than YNAB
+    (a bug, the database) is logged and tried next round, and the plans after it are settled."""
+    broken = "00000000-0000-4000-8000-000000000000"  # before any other plan id: settled first
+    stuck = await logged(broken, status="unknown")
+    op = await lost(budgets)
+    real_settle_plan = settling.settle_plan
+
+    async def broken_plan_fails(plan_id: str) -> int:
+        if plan_id == broken:
+            raise OperationalError("database is locked")
+        return await real_settle_plan(plan_id)
+
+    monkeypatch.setattr(settling, "settle_plan", broken_plan_fails)
+    try:
+        with caplog.at_level(logging.ERROR, logger="tools.settling"):
+            assert await settling.settle_everything() >= 1
+
+        assert f"Settling plan {broken} failed; trying it again next round" in caplog.text
+        assert ((await fresh(op)).status, (await fresh(op)).settled_at is not None) == ("applied", True)
+        assert (await fresh(stuck)).settled_at is None  # left for the next round
+    finally:
+        await Operation.objects.filter(pk=stuck.pk).adelete()  # no other test's round meets it

@@ -139,11 +139,19 @@ async def settle_plan(plan_id: str) -> int:
 
 
 async def settle_everything() -> int:
-    """Settle every plan's unsettled rows (start-up, and each background round)."""
+    """Settle every plan's unsettled rows (start-up, and each background round).
+
+    A plan whose round fails for another reason than YNAB (a bug, the database) is logged and
+    left to the next round; the plans after it are still settled in this one (they are taken in
+    the same order every round, so one such plan would otherwise hold back all that follow it).
+    """
     plan_ids = [plan async for plan in unsettled().values_list("plan_id", flat=True).distinct()]
     done = 0
     for plan_id in sorted(set(plan_ids)):
-        done += await settle_plan(plan_id)
+        try:
+            done += await settle_plan(plan_id)
+        except Exception:
+            logger.exception("Settling plan %s failed; trying it again next round", plan_id)
     return done
 
 
