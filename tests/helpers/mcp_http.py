@@ -54,7 +54,7 @@ class WithoutStandaloneStream(httpx2.AsyncBaseTransport):
     server, so the server can reach this client only on the streams of its own POSTs."""
 
     def __init__(self) -> None:
-        self.inner = httpx2.AsyncHTTPTransport()
+        self.inner = httpx2.AsyncHTTPTransport(verify=tls_context())
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         if request.method == "GET":

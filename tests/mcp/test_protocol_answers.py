@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 
 import anyio
 import pytest
+from django.conf import settings
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -67,13 +68,14 @@ async def review_account(plan_id: str, account_id: str) -> str:
 async def connected(mode: str) -> AsyncIterator[Client]:
     """The catalog's server, with one prompt taking plan_id and account_id, for a local person."""
     with anyio.fail_after(30):
-        async with Client(_with_a_prompt(), mode=mode) as client:
+        async with Client(_with_a_prompt(tuple(settings.AVENIR_MCP_REQUEST_STATE_KEYS)), mode=mode) as client:
             yield client
 
 
 @functools.cache
-def _with_a_prompt() -> MCPServer:
-    """Built once (a server keeps nothing of a session: `tests.helpers.servers`)."""
+def _with_a_prompt(_keys: tuple[str, ...]) -> MCPServer:
+    """Built once per set of request-state keys (it seals with those of its build time; a server
+    keeps nothing of a session: `tests.helpers.servers`)."""
     server = build_server(writes=True, local_principal=Principal.local("protocol test"))
     server.prompt(name="review_account")(review_account)
     return server

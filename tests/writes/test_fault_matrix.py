@@ -103,6 +103,8 @@ async def test_after_settling_ynab_and_the_log_agree(tool, request_name, fault, 
     state = await case.state()
     sent = {each.name: await _reached(each, start) for each in requests}
     _report(tool, request_name, fault, result.is_error, op, state, case, start, sent)
+    if fault == "timeout":
+        assert result.is_error, "the client did not give up on the held request"
     assert op.status in ("applied", "failed") or (op.status == "unknown" and op.settled_at), (
         op.status,
         op.error,

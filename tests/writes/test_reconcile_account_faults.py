@@ -194,18 +194,23 @@ async def test_an_adjustment_changed_since_a_lost_marking_leaves_it_unknown_sayi
     assert done.error == cannot_tell(op)
 
 
+def all_but_one_landed(adjusting: WriteCase) -> str:
+    """Settling's sentence when the adjustment and the marks all landed but one (as before)."""
+    count = len(adjusting.extra["to_reconcile"])
+    return (
+        f"Settled from YNAB's state: {count} of {count + 1} item(s) landed; 1 did not (as before). "
+        "undo_operation restores only what landed (its preview names them)."
+    )
+
+
 async def test_marks_that_landed_with_the_adjustment_deleted_since_are_applied_for_the_marks(adjusting):
     op = await marking_lost(adjusting, "drop_after_write")
     await ynab("DELETE", f"/plans/{adjusting.plan_id}/transactions/{op.undo_data['adjustment_id']}")
 
     done = await settled_later(adjusting, op)
 
-    count = len(adjusting.extra["to_reconcile"])
     assert (done.status, done.settled_at is not None) == ("applied", True)
-    assert done.error == (
-        f"Settled from YNAB's state: {count} of {count + 1} item(s) landed; 1 did not (as before). "
-        "undo_operation restores only what landed (its preview names them)."
-    )
+    assert done.error == all_but_one_landed(adjusting)
     statuses, new = await adjusting.state()
     assert (statuses, new) == (adjusting.expected_after[0], [])
 
@@ -217,12 +222,8 @@ async def test_the_adjustment_and_part_of_the_marks_in_ynab_are_applied_for_what
 
     done = await settled_later(adjusting, op)
 
-    count = len(adjusting.extra["to_reconcile"])
     assert (done.status, done.settled_at is not None) == ("applied", True)
-    assert done.error == (
-        f"Settled from YNAB's state: {count} of {count + 1} item(s) landed; 1 did not (as before). "
-        "undo_operation restores only what landed (its preview names them)."
-    )
+    assert done.error == all_but_one_landed(adjusting)
     assert (await adjusting.state())[1] == adjusting.expected_after[1]  # the adjustment is kept
 
 
