@@ -26,26 +26,32 @@ _AUTO_FIELDS = (AutoField, BigAutoField, SmallAutoField)
 
 def insert_rows(model: type[Model], rows: Sequence[Model]) -> None:
     """INSERT every row of `model` (one table, no auto-filled values besides an auto pk)."""
-    if not rows:
+    fields = insertable_fields(model)
+    attnames = [field.attname for field in fields]
+    insert_values(model, fields, [tuple(getattr(row, name) for name in attnames) for row in rows])
+
+
+def insertable_fields(model: type[Model]) -> tuple[Field, ...]:
+    """The columns `insert_values` fills, in its order: every concrete field but an auto pk."""
+    return tuple(field for field in model._meta.concrete_fields if not isinstance(field, _AUTO_FIELDS))
+
+
+def insert_values(model: type[Model], fields: Sequence[Field], values: Sequence[tuple[Any, ...]]) -> None:
+    """INSERT one row of `model` per tuple of `values` (Python values of `fields`, in order)."""
+    if not values:
         return
     connection = connections[router.db_for_write(model)]
-    fields = [field for field in model._meta.concrete_fields if not isinstance(field, _AUTO_FIELDS)]
     converters = [_converter(field, connection) for field in fields]
     columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
     placeholders = ", ".join(["%s"] * len(fields))
     sql = f"INSERT INTO {connection.ops.quote_name(model._meta.db_table)} ({columns}) VALUES ({placeholders})"
-    attnames = [field.attname for field in fields]
     with connection.cursor() as cursor:
-        for start in range(0, len(rows), BATCH_SIZE):
-            batch = rows[start : start + BATCH_SIZE]
+        for start in range(0, len(values), BATCH_SIZE):
             cursor.executemany(
                 sql,
                 [
-                    tuple(
-                        convert(getattr(row, name))
-                        for convert, name in zip(converters, attnames, strict=True)
-                    )
-                    for row in batch
+                    tuple(convert(value) for convert, value in zip(converters, row, strict=True))
+                    for row in values[start : start + BATCH_SIZE]
                 ],
             )
 

@@ -3,9 +3,9 @@
 Seeding a plan through the ledger or the sandbox's API computes its figures as it goes
 (~100 ms for a small household, more under coverage); `sandbox.ledger.copying.copy_plan`
 inserts the same rows under fresh ids in about a tenth of that. `copy_of(seed)` runs `seed`
-once per process (and per day: seeded plans are dated from today) and hands each caller what
-`seed` returned, renumbered for a new copy of its plan. The original is never handed out, so
-no test writes to it.
+once per process (and per day: seeded plans are dated from today), reads its plan's rows once,
+and hands each caller what `seed` returned, renumbered for a new copy of its plan. The
+original is never handed out, so no test writes to it and the rows read stay its rows.
 """
 
 from __future__ import annotations
@@ -17,23 +17,24 @@ from typing import Any, TypeVar
 from django.utils import timezone
 
 from sandbox.ledger import utc_today
-from sandbox.ledger.copying import PlanCopy, copy_plan
+from sandbox.ledger.copying import PlanCopy, PlanRows, copy_plan, plan_rows
 from sandbox.models import Plan
 from sandbox.seeding import seed_demo_plan
 
 Seeded = TypeVar("Seeded")
 
-_originals: dict[tuple[Callable[[], Any], Any, Any], Any] = {}
+_originals: dict[tuple[Callable[[], Any], Any, Any], tuple[Any, PlanRows]] = {}
 
 
 def copy_of(seed: Callable[[], Seeded], *, name: str | None = None) -> Seeded:
     """What `seed()` returns (a `Plan`, or a dataclass holding one and ids in it), for a new
     copy of its plan (named `name`, else as the original): every id in it is the copy's."""
     key = (seed, utc_today(), timezone.localdate())
-    original = _originals.get(key)
-    if original is None:
-        original = _originals[key] = seed()
-    return _renumbered(original, copy_plan(_plan_in(original), name=name))
+    if key not in _originals:
+        original = seed()
+        _originals[key] = (original, plan_rows(_plan_in(original)))
+    original, rows = _originals[key]
+    return _renumbered(original, copy_plan(rows, name=name))
 
 
 def _plan_in(value: Any) -> Plan:

@@ -10,7 +10,7 @@ from django.apps import apps
 from django.db.models import ForeignKey
 
 from sandbox.ledger import utc_today
-from sandbox.ledger.copying import PLAN_ROWS, copy_plan
+from sandbox.ledger.copying import PLAN_ROWS, copy_plan, plan_rows
 from sandbox.models import Plan
 from sandbox.seeding import seed_demo_plan
 from tests.helpers.shared_plans import plan_state
@@ -63,6 +63,19 @@ def test_reads_of_a_month_and_a_delta_agree(api: httpx.Client, demo: Plan):
         original = get(api, path.format(demo.id), key, **params)
         copied = get(api, path.format(copy.plan.id), key, **params)
         assert _in_id_order(_renumbered(original, copy.ids)) == _in_id_order(copied), path
+
+
+def test_rows_read_once_make_copies_that_share_no_id_and_export_alike(api: httpx.Client, demo: Plan):
+    """What the tests do: the original's rows read once, then copied again and again."""
+    rows = plan_rows(demo)
+    first, second = copy_plan(rows, name="First"), copy_plan(rows, name="Second")
+    original = get(api, f"/plans/{demo.id}", "plan")
+
+    assert not set(first.ids.values()) & set(second.ids.values())
+    for copy in (first, second):
+        copied = get(api, f"/plans/{copy.plan.id}", "plan")
+        expected = _without_times({**original, "name": copy.plan.name}, copy.ids)
+        assert _in_id_order(expected) == _in_id_order(_without_times(copied, {}))
 
 
 def test_a_write_to_the_copy_leaves_the_original_as_it_was(api: httpx.Client, demo: Plan):
