@@ -11,6 +11,7 @@ unless it is an auto field; no signals are sent, as with `bulk_create`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any
 
 from django.db import connections, router
@@ -27,8 +28,8 @@ _AUTO_FIELDS = (AutoField, BigAutoField, SmallAutoField)
 def insert_rows(model: type[Model], rows: Sequence[Model]) -> None:
     """INSERT every row of `model` (one table, no auto-filled values besides an auto pk)."""
     fields = insertable_fields(model)
-    attnames = [field.attname for field in fields]
-    insert_values(model, fields, [tuple(getattr(row, name) for name in attnames) for row in rows])
+    values = attrgetter(*(field.attname for field in fields))  # a tuple of them (several fields)
+    insert_values(model, fields, [values(row) for row in rows])
 
 
 def insertable_fields(model: type[Model]) -> tuple[Field, ...]:
@@ -36,9 +37,9 @@ def insertable_fields(model: type[Model]) -> tuple[Field, ...]:
     return tuple(field for field in model._meta.concrete_fields if not isinstance(field, _AUTO_FIELDS))
 
 
-def insert_values(model: type[Model], fields: Sequence[Field], values: Sequence[tuple[Any, ...]]) -> None:
-    """INSERT one row of `model` per tuple of `values` (Python values of `fields`, in order)."""
-    if not values:
+def insert_values(model: type[Model], fields: Sequence[Field], rows: Sequence[tuple[Any, ...]]) -> None:
+    """INSERT one row of `model` per tuple of `rows` (Python values of `fields`, in order)."""
+    if not rows:
         return
     connection = connections[router.db_for_write(model)]
     converters = [_converter(field, connection) for field in fields]
@@ -46,12 +47,12 @@ def insert_values(model: type[Model], fields: Sequence[Field], values: Sequence[
     placeholders = ", ".join(["%s"] * len(fields))
     sql = f"INSERT INTO {connection.ops.quote_name(model._meta.db_table)} ({columns}) VALUES ({placeholders})"
     with connection.cursor() as cursor:
-        for start in range(0, len(values), BATCH_SIZE):
+        for start in range(0, len(rows), BATCH_SIZE):
             cursor.executemany(
                 sql,
                 [
                     tuple(convert(value) for convert, value in zip(converters, row, strict=True))
-                    for row in values[start : start + BATCH_SIZE]
+                    for row in rows[start : start + BATCH_SIZE]
                 ],
             )
 
