@@ -3,11 +3,11 @@
 A copy is what seeding the same plan again would give, without computing anything: the
 rows are read (`plan_rows`) and inserted with `sandbox.seeding.bulk.insert_values`, their
 primary keys and every reference between them replaced by new ids (YNAB ids are global, so
-a copy cannot keep them). Rows read once can be copied any number of times, as long as the
-original does not change meanwhile. The materialised figures (balances, activity, months, age of money) and
-the knowledge stamps are copied as they stand, so the copy answers every read and delta
-exactly as the original does. Tests use it to give each test a plan of its own for the cost
-of a few inserts instead of a seeding.
+a copy cannot keep them). The materialised figures (balances, activity, months, age of
+money) and the knowledge stamps are copied as they stand, so the copy answers every read and
+delta exactly as the original does. Tests use it to give each test a plan of its own for the
+cost of a few inserts instead of a seeding; they read an original's rows once and copy them
+again and again (which holds while nothing writes to the original).
 """
 
 from __future__ import annotations
@@ -73,14 +73,16 @@ class PlanCopy:
 
 
 def plan_rows(source: Plan) -> PlanRows:
-    """Every row of `source`, read now."""
+    """Every row of `source`, read in one transaction (no write lands between two tables)."""
     tables = []
-    for model in PLAN_ROWS:
-        fields = insertable_fields(model)
-        rows = model.objects.filter(plan_id=source.pk).order_by().values_list(*(f.attname for f in fields))
-        id_columns = tuple(index for index, field in enumerate(fields) if _holds_an_id(field))
-        tables.append(TableRows(model=model, fields=fields, id_columns=id_columns, rows=tuple(rows)))
-    return PlanRows(plan=Plan.objects.get(pk=source.pk), tables=tuple(tables))
+    with transaction.atomic():
+        plan = Plan.objects.get(pk=source.pk)
+        for model in PLAN_ROWS:
+            fields = insertable_fields(model)
+            rows = model.objects.filter(plan_id=plan.pk).order_by().values_list(*(f.attname for f in fields))
+            id_columns = tuple(index for index, field in enumerate(fields) if _holds_an_id(field))
+            tables.append(TableRows(model=model, fields=fields, id_columns=id_columns, rows=tuple(rows)))
+    return PlanRows(plan=plan, tables=tuple(tables))
 
 
 def copy_plan(source: Plan | PlanRows, *, name: str | None = None, plan_id: str | None = None) -> PlanCopy:

@@ -1,4 +1,4 @@
-"""Fast inserts of many unsaved model rows, for seeding.
+"""Fast inserts of many unsaved model rows (seeding) or of rows' values (copying a plan).
 
 `bulk_create` compiles a statement and prepares every value separately for each batch
 (999 parameters at a time on SQLite); with 50,000 transactions that was most of the
@@ -28,7 +28,8 @@ _AUTO_FIELDS = (AutoField, BigAutoField, SmallAutoField)
 def insert_rows(model: type[Model], rows: Sequence[Model]) -> None:
     """INSERT every row of `model` (one table, no auto-filled values besides an auto pk)."""
     fields = insertable_fields(model)
-    values = attrgetter(*(field.attname for field in fields))  # a tuple of them (several fields)
+    # Given several names, attrgetter gives a tuple (every table inserted here has several columns).
+    values = attrgetter(*(field.attname for field in fields))
     insert_values(model, fields, [values(row) for row in rows])
 
 
