@@ -211,6 +211,7 @@ async def test_a_plan_id_is_completed_from_the_start_of_the_plans_name(home, mod
         by_name = await client.complete(ACCOUNTS, {"name": "plan_id", "value": prefix})
         by_id = await client.complete(CATEGORIES, {"name": "plan_id", "value": home.id[:13]})
         in_prompt = await client.complete(REVIEW, {"name": "plan_id", "value": prefix})
+        # No test names a plan with a word starting "last": only the alias starts so.
         alias = await client.complete(ACCOUNTS, {"name": "plan_id", "value": "last"})
 
     assert by_name.completion.values == [home.id]

@@ -194,7 +194,7 @@ async def test_without_a_plan_it_uses_the_configured_default_without_a_request(p
 
 
 async def test_last_used_is_resolved_to_the_real_plan_by_reading_ynab(ynab_requests):
-    plan = await sync_to_async(create_plan)(name="Log of last-used", first_month=timezone.localdate())
+    plan = await sync_to_async(create_plan)(name="Log by alias", first_month=timezone.localdate())
     await SandboxPlan.objects.filter(pk=plan.pk).aupdate(last_used_on=timezone.now())
     op = await record(plan.pk)
 
