@@ -5,15 +5,15 @@
 - `tools/call`: a result carries everything in its text too (`tools.presenting.readable`:
   the summary line, then the structured content as compact JSON), so a client that hands the
   model only `content` and one that hands it only `structuredContent` both see every id and
-  amount. A refusal (a `tools.logic.refusal.Refusal` raised anywhere in a tool, or a
-  `ToolError`) reaches the client as exactly its sentence, turned into the tool's error
-  result here and nowhere else: the SDK would put
+  amount. A refusal (a `tools.logic.refusal.Refusal` raised anywhere in a tool) or a failure
+  of YNAB put in words (a `ToolError`: the plan lookup, the write flow) reaches the client as
+  exactly its sentence, turned into the tool's error result here and nowhere else: the SDK would put
   `Error executing tool <name>: ` before it, and would answer arguments that break the
   input schema with pydantic's multi-line text; here they are one line naming the argument
   and what to give (`tools.presenting.argument_refusal`). A crash stays the SDK's generic
   `Error executing tool <name>` (details only in the server log).
 - `prompts/get`: an unknown prompt, an unknown or missing argument, or a refused one (a
-  prompt raising `Refusal` or `ToolError`, e.g. an unknown plan) is an invalid-params error
+  prompt raising `Refusal`, or `ToolError` for YNAB's answer, e.g. an unknown plan) is an invalid-params error
   with one clear sentence, not an internal error with a traceback in the log.
 - `completion/complete`: ids by name prefix (`tools.completion`), for every prompt and
   resource template argument named `plan_id`, `account_id` or `category_id`.

@@ -27,7 +27,8 @@ from itertools import islice
 from typing import Any, Generic, TypeVar
 
 from django.core import signing
-from mcp.server.mcpserver.exceptions import ToolError
+
+from tools.logic.refusal import Refusal
 
 MAX_PAGE = 200
 CURSOR_REFUSAL = "This cursor belongs to another query; call again without cursor."
@@ -35,7 +36,7 @@ _MAX_CURSOR_LENGTH = 500  # as the tools' `cursor` argument allows
 OFFSET_CURSOR = "offset"  # the kind of `paginate`'s cursors (its salt)
 
 
-class InvalidCursor(ToolError):
+class InvalidCursor(Refusal):
     """A cursor this listing did not hand out for this query (with a key still in use)."""
 
     def __init__(self) -> None:

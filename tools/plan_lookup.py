@@ -7,7 +7,8 @@ YNAB request once warm, none within the freshness window); then check what needs
 (`require_account`, `require_month`, ...).
 
 - `open_plan(plan_id)`: the snapshot of the plan the agent means (an id, `last-used`, or
-  omitted: the default plan), YNAB's refusals and pacing as one-line `ToolError`s;
+  omitted: the default plan), YNAB's refusals and pacing as one-line `ToolError`s (YNAB's
+  answer in words; no plan to default to is a `Refusal`);
   `plan_listing(max_age)`: the plans the token sees, reused for `max_age` seconds;
   `real_plan_id(plan_id)`: only its real id, for what reads the log rather than the plan.
 - `today()`: the server's local date (`settings.TIME_ZONE`), the only clock tools read.
@@ -35,7 +36,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from sandbox.models import Plan as SandboxPlan
 from tools import ynab
 from tools.arguments import ID_SOURCES, id_arg
-from tools.logic.refusal import not_in_plan
+from tools.logic.refusal import Refusal, not_in_plan
 from tools.logic.text import quoted
 from tools.ynab.cache import plan_cache
 from tools.ynab.client import ALIASES
@@ -60,7 +61,7 @@ def today() -> date:
 
 
 async def open_plan(plan_id: str | None) -> ynab.PlanSnapshot:
-    """The plan the agent means, current as of this call; refusals as `ToolError`.
+    """The plan the agent means, current as of this call; YNAB's refusals as `ToolError`.
 
     `plan_id` is checked against the id pattern before anything is sent. Omitted, it is
     `AVENIR_MCP_DEFAULT_PLAN`, else the plan `list_plans` marks as default (YNAB's default,
@@ -120,10 +121,10 @@ async def _choose_plan_id(plan_id: str | None) -> str:
         return id_arg(settings.AVENIR_MCP_DEFAULT_PLAN, what="plan")
     listing = await plan_listing()
     if not listing.plans:
-        raise ToolError(NO_PLANS)
+        raise Refusal(NO_PLANS)
     chosen = default_plan_id(listing)
     if chosen is None:
-        raise ToolError(SEVERAL_PLANS)
+        raise Refusal(SEVERAL_PLANS)
     return chosen
 
 
@@ -161,10 +162,9 @@ def forget_plan_listing() -> None:
 # --- what needs the plan ----------------------------------------------------------------------
 
 
-def unknown(what: str, value: str) -> ToolError:
+def unknown(what: str, value: str) -> Refusal:
     """`No account 'a1x' in this plan; list_accounts gives the valid ids.`"""
-    source = ID_SOURCES.get(what, "the list tools")
-    return ToolError(str(not_in_plan(what, value, source)))  # the sentence is built in one place
+    return not_in_plan(what, value, ID_SOURCES.get(what, "the list tools"))
 
 
 def require_account(snapshot: ynab.PlanSnapshot, account_id: str) -> Account:
@@ -190,7 +190,7 @@ def require_month(snapshot: ynab.PlanSnapshot, month: date) -> date:
     first, last = snapshot.first_month, snapshot.last_month
     if (first is not None and month < first) or (last is not None and month > last):
         span = f"{_month_text(first)} to {_month_text(last)}"
-        raise ToolError(f"Month {month.isoformat()} is outside this plan: give a month from {span}.")
+        raise Refusal(f"Month {month.isoformat()} is outside this plan: give a month from {span}.")
     return month
 
 

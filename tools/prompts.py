@@ -9,7 +9,7 @@ Every prompt says that nothing changes before the person agrees and that bank te
 without the write tool a step needs, it ends with the changes to make in YNAB itself.
 
 Arguments are checked as a tool checks them (an unknown plan or account, a bad month or
-amount); a refusal (`ToolError`) or a missing argument reaches the client as an `invalid
+amount); a refusal (`Refusal`) or a missing argument reaches the client as an `invalid
 params` error with one line (`avenir_site.mcp_answers.AvenirServer.get_prompt`). Each
 prompt reads the plan once (one YNAB request when warm) to check its arguments and to name
 the plan and account as the person knows them.
@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.prompts import Prompt
 from pydantic import Field
 
 from tools.arguments import amount_arg, id_arg, month_arg
+from tools.logic.refusal import Refusal
 from tools.plan_lookup import open_plan, require_account, require_month, today
 from tools.presenting import money, name
 from tools.ynab.snapshot import PlanSnapshot
@@ -202,7 +202,7 @@ def _reconcile(caller: Caller) -> Callable[..., Awaitable[str]]:
         snapshot = await open_plan(plan_id)
         account = require_account(snapshot, account_id)
         if account.closed:
-            raise ToolError(
+            raise Refusal(
                 f"Account ‘{name(account.name)}’ is closed; give an open account from list_accounts."
             )
         gap = balance - account.cleared_balance

@@ -8,10 +8,9 @@ import base64
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from mcp.server.mcpserver.exceptions import ToolError
 
 from tools.oplog import KEYSET_CURSOR
-from tools.paging import CURSOR_REFUSAL, paginate, sign_cursor
+from tools.paging import CURSOR_REFUSAL, InvalidCursor, paginate, sign_cursor
 
 QUERY = {"tool": "list_payees", "plan": "p1", "search": None}
 
@@ -79,7 +78,7 @@ def test_the_same_query_in_another_key_order_accepts_the_cursor():
 def test_a_cursor_of_another_tool_plan_or_filter_is_refused(other_query):
     cursor = paginate(list(range(10)), limit=4, cursor=None, query=QUERY).next_cursor
 
-    with pytest.raises(ToolError, match=r"^This cursor belongs to another query"):
+    with pytest.raises(InvalidCursor, match=r"^This cursor belongs to another query"):
         paginate(list(range(10)), limit=4, cursor=cursor, query=other_query)
 
 
@@ -98,7 +97,7 @@ def test_an_altered_cursor_is_refused():
         cursor + "x",
         cursor + "x" * 500,
     ):
-        with pytest.raises(ToolError) as refused:
+        with pytest.raises(InvalidCursor) as refused:
             paginate(list(range(10)), limit=4, cursor=forged, query=QUERY)
         assert str(refused.value) == CURSOR_REFUSAL
 
@@ -106,14 +105,14 @@ def test_an_altered_cursor_is_refused():
 def test_a_cursor_of_another_kind_of_listing_is_refused_even_for_the_same_query():
     other_kind = sign_cursor(KEYSET_CURSOR, QUERY, 4)
 
-    with pytest.raises(ToolError) as refused:
+    with pytest.raises(InvalidCursor) as refused:
         paginate(list(range(10)), limit=4, cursor=other_kind, query=QUERY)
     assert str(refused.value) == CURSOR_REFUSAL
 
 
 @given(st.text(max_size=600))
 def test_any_text_that_is_not_a_cursor_is_refused_in_one_line(text):
-    with pytest.raises(ToolError) as refused:
+    with pytest.raises(InvalidCursor) as refused:
         paginate([1, 2], limit=1, cursor=text, query=QUERY)
 
     assert str(refused.value) == CURSOR_REFUSAL
@@ -123,7 +122,7 @@ def test_a_stale_cursor_made_under_a_retired_secret_key_is_refused(settings):
     cursor = first_cursor()
     settings.SECRET_KEY = "another key " + settings.SECRET_KEY
 
-    with pytest.raises(ToolError) as refused:
+    with pytest.raises(InvalidCursor) as refused:
         paginate(list(range(10)), limit=4, cursor=cursor, query=QUERY)
     assert str(refused.value) == CURSOR_REFUSAL
 

@@ -85,7 +85,7 @@ async def test_an_omitted_plan_among_several_is_refused_naming_list_plans(
     settings.AVENIR_MCP_DEFAULT_PLAN = None
     assert await sync_to_async(Plan.objects.count)() >= 2
 
-    with pytest.raises(ToolError) as refused:
+    with pytest.raises(Refusal) as refused:
         await plan_lookup.open_plan(None)
 
     assert str(refused.value) == "Several plans: pass plan_id (list_plans gives them)."
@@ -130,7 +130,7 @@ async def test_an_omitted_plan_for_a_token_that_sees_no_plan_says_to_create_one(
     no_plans = httpx.MockTransport(lambda request: httpx.Response(200, json={"data": {"plans": []}}))
     monkeypatch.setattr(ynab_client, "_in_process", no_plans)  # for the client of that URL and key
 
-    with pytest.raises(ToolError) as refused:
+    with pytest.raises(Refusal) as refused:
         await plan_lookup.open_plan(None)
 
     assert str(refused.value) == "This YNAB token sees no plan: create one in YNAB, then call list_plans."
@@ -154,7 +154,7 @@ async def test_the_real_plan_id_of_an_omitted_plan_among_several_is_refused_like
 ):
     settings.AVENIR_MCP_DEFAULT_PLAN = None
 
-    with pytest.raises(ToolError) as refused:
+    with pytest.raises(Refusal) as refused:
         await plan_lookup.real_plan_id(None)
 
     assert str(refused.value) == "Several plans: pass plan_id (list_plans gives them)."
@@ -173,7 +173,7 @@ async def test_a_month_outside_the_plan_is_refused_with_the_valid_range(demo_pla
     snapshot = await plan_lookup.open_plan(demo_plan.id)
     before = date(snapshot.first_month.year - 1, 1, 1)
 
-    with pytest.raises(ToolError) as refused:
+    with pytest.raises(Refusal) as refused:
         plan_lookup.require_month(snapshot, before)
 
     first, last = snapshot.first_month.isoformat(), snapshot.last_month.isoformat()

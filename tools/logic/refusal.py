@@ -6,7 +6,9 @@ e.g. `Transaction 't9' is split: ...`; so do the checks of what the agent gave (
 dates, amounts, texts). `avenir_site.mcp_answers.AvenirServer` turns it into the tool's error
 result, in that one place, so the logic stays free of the MCP SDK.
 
-The other kind of error is a failure of YNAB or the network: `tools.ynab.YnabError`.
+Every refusal in `tools/` is a `Refusal`. The other kind of error is a failure of YNAB or the
+network: `tools.ynab.YnabError`, which the plan lookup and the write flow put in words as the
+SDK's `ToolError` (the write flow once it is logged).
 """
 
 from __future__ import annotations

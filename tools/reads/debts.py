@@ -7,13 +7,13 @@ from datetime import date
 from decimal import Decimal
 from typing import Annotated, Literal
 
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from tools.arguments import AmountValue, PlanIdArg, amount_arg, given_text
 from tools.logic.debts import Debt, PayoffPlan, Strategy, debts_of, past_payments, simulate
 from tools.logic.months import add_months, month_start
+from tools.logic.refusal import Refusal
 from tools.logic.trends import smallest_unit
 from tools.plan_lookup import open_plan, today
 from tools.presenting import PlanResult, decimal_digits, money, name, tool_result
@@ -134,7 +134,7 @@ async def get_debt_payoff_plan(
     budget_from = "given"
     if budget is not None and budget < minimums:
         shown = money(snapshot, minimums)
-        raise ToolError(
+        raise Refusal(
             f"monthly_budget {money(snapshot, budget)} is below the minimum payments ({shown}): "
             f"give at least {shown}."
         )
@@ -143,7 +143,7 @@ async def get_debt_payoff_plan(
     if budget is None:
         budget, budget_from = past_payments(snapshot, debts, now), "past payments"
         if budget <= 0:
-            raise ToolError(
+            raise Refusal(
                 "No minimum payment is known and nothing was paid to these debts in the last 3 complete "
                 "months: "
                 "give monthly_budget (what can go to debts each month) or overrides with minimum_payment."
@@ -176,7 +176,7 @@ def _budget_arg(value: AmountValue | None) -> int | None:
         return None
     budget = amount_arg(value, field="monthly_budget")
     if budget <= 0:
-        raise ToolError(
+        raise Refusal(
             f'monthly_budget {value} is not above 0: give what can go to debts each month, like "600.00".'
         )
     return budget
@@ -191,11 +191,11 @@ def _override_arg(item: OverrideArg) -> tuple[str, int | None, int | None]:
         else None
     )
     if rate is not None and rate < 0:
-        raise ToolError(
+        raise Refusal(
             f'interest_rate {item.interest_rate} is negative: give the yearly rate in %, like "19.9".'
         )
     if minimum is not None and minimum < 0:
-        raise ToolError(
+        raise Refusal(
             f'minimum_payment {item.minimum_payment} is negative: give it as a positive amount, like "35.00".'
         )
     return account, rate, minimum
@@ -207,7 +207,7 @@ def _overridden(debts: list[Debt], account: str, rate: int | None, minimum: int 
     )
     if match is None:
         listed = ", ".join(name(d.account.name) for d in debts) or "none"
-        raise ToolError(
+        raise Refusal(
             f"No debt '{name(account)}' in this plan; give one of these debts by name or id: {listed}."
         )
     changed = match

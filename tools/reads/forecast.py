@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated
 
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
@@ -22,6 +21,7 @@ from tools.arguments import (
 from tools.logic.flows import CASH_TYPES
 from tools.logic.forecast import AVERAGE_MONTHS, MAX_MONTHS_AHEAD, Forecast, OneOff, project
 from tools.logic.months import add_months, month_end, month_start
+from tools.logic.refusal import Refusal
 from tools.plan_lookup import open_plan, require_account, today
 from tools.presenting import (
     PlanResult,
@@ -166,7 +166,7 @@ async def forecast_balance(
         amount_arg(variable_monthly, field="variable_monthly") if variable_monthly is not None else None
     )
     if variable is not None and variable > 0:
-        raise ToolError(
+        raise Refusal(
             f"variable_monthly {variable_monthly} is above zero: give variable spending a month as a "
             'negative amount or 0, like "-1200.00".'
         )
@@ -229,9 +229,9 @@ def _until(text: str | None, now: date) -> date:
     month = month_arg(text, now)
     span = f"give a month from {current.isoformat()} to {latest.isoformat()}"
     if month < current:
-        raise ToolError(f"until {month.isoformat()} is in the past: {span}.")
+        raise Refusal(f"until {month.isoformat()} is in the past: {span}.")
     if month > latest:
-        raise ToolError(f"until {month.isoformat()} is more than {MAX_MONTHS_AHEAD} months ahead: {span}.")
+        raise Refusal(f"until {month.isoformat()} is more than {MAX_MONTHS_AHEAD} months ahead: {span}.")
     return month
 
 
@@ -239,7 +239,7 @@ def _one_off(item: OneOffArg, now: date, last_month: date) -> OneOff:
     day = date_arg(item.date, field="One-off date")
     end = month_end(last_month)
     if not now <= day <= end:
-        raise ToolError(
+        raise Refusal(
             f"One-off on {day.isoformat()} is outside the forecast ({now.isoformat()} to {end.isoformat()}): "
             "give a date in that window."
         )

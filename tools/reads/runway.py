@@ -5,12 +5,12 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated
 
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from tools.arguments import PlanIdArg, given_text
 from tools.logic.flows import complete_months, first_activity_month
+from tools.logic.refusal import Refusal
 from tools.logic.runway import liquid, money_out, runway_tenths
 from tools.logic.trends import MAX_MONTHS, average
 from tools.plan_lookup import open_plan, today
@@ -149,7 +149,7 @@ def _group(snapshot: PlanSnapshot, text: str) -> CategoryGroup:
         if group.name.casefold() == text.casefold():
             return group
     valid = ", ".join(sorted((name(g.name) for g in groups), key=str.casefold))
-    raise ToolError(f"No category group '{name(text)}' in this plan; give names or ids of: {valid}.")
+    raise Refusal(f"No category group '{name(text)}' in this plan; give names or ids of: {valid}.")
 
 
 def _months(tenths: int | None) -> float | None:

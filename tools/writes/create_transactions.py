@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
@@ -32,6 +31,7 @@ from tools.logic.new_transactions import (
     new_transactions,
     undo_state,
 )
+from tools.logic.refusal import Refusal
 from tools.logic.transaction_lines import category_shown, shown_name, statement_amount, transaction_line
 from tools.models import Operation
 from tools.plan_lookup import today
@@ -124,7 +124,7 @@ def _check_transactions(transactions: list[TransactionToCreate]) -> list[NewLine
     for index, given in enumerate(transactions, start=1):
         when = date_arg(given.date, field=f"date of transaction {index}")
         if when > day:
-            raise ToolError(
+            raise Refusal(
                 f"Transaction {index} is dated {when.isoformat()}, after today ({day.isoformat()}): YNAB "
                 "refuses future-dated transactions; the person can schedule it in YNAB instead."
             )

@@ -24,7 +24,6 @@ from datetime import date
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
@@ -40,6 +39,7 @@ from tools.logic.assigned import (
     money_move,
     move_refusal,
 )
+from tools.logic.refusal import Refusal
 from tools.models import Operation
 from tools.plan_lookup import require_month, today
 from tools.presenting import money
@@ -115,7 +115,7 @@ async def move_money(
     milliunits = amount_arg(amount)
     refusal = move_refusal(source, destination, milliunits)
     if refusal is not None:
-        raise ToolError(refusal)
+        raise Refusal(refusal)
     return await confirmed_write(
         ctx,
         tool=TOOL,

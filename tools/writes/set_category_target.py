@@ -23,7 +23,6 @@ from functools import partial
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import Field
 
@@ -31,6 +30,7 @@ from confirmations.preview import Preview
 from tools.arguments import AmountValue, PlanIdArg, amount_arg, date_arg, id_arg
 from tools.logic.assigned import AssignedWords
 from tools.logic.budget import is_card_payment
+from tools.logic.refusal import Refusal
 from tools.logic.targets import (
     Target,
     TargetRequest,
@@ -114,7 +114,7 @@ async def set_category_target(
     )
     refusal = request_refusal(request, today())
     if refusal is not None:
-        raise ToolError(refusal)
+        raise Refusal(refusal)
     return await confirmed_write(
         ctx,
         tool=TOOL,

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from confirmations.preview import Preview
 from tools.arguments import MAX_IDS, AmountValue, PlanIdArg, amount_arg, given_text, id_arg
 from tools.logic.recategorise import shown_category_id
+from tools.logic.refusal import Refusal
 from tools.logic.splits import SplitLine, checked_split, split_lines_refusal
 from tools.logic.transaction_lines import category_shown, payee_shown, shown_name, statement_amount
 from tools.presenting import category_name, memo, money
@@ -118,7 +118,7 @@ def _check_lines(lines: list[LineToSplit]) -> list[SplitLine]:
     ]
     refusal = split_lines_refusal(checked)
     if refusal is not None:
-        raise ToolError(refusal)
+        raise Refusal(refusal)
     return checked
 
 

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import Field
 
 from confirmations.preview import Preview
 from tools.arguments import PlanIdArg, given_text, id_arg
 from tools.logic.category_edits import category_move, name_holder
+from tools.logic.refusal import Refusal
 from tools.logic.text import in_quotes
 from tools.models import Operation
 from tools.presenting import name as shown_name
@@ -83,7 +83,7 @@ async def update_category(
     new_name = given_text(name, field="name", max_length=NAME_LIMIT)
     group = id_arg(category_group_id, what="category group") if category_group_id is not None else None
     if new_name is None and group is None:
-        raise ToolError("Give name, category_group_id or both: the new name and/or the group to move it to.")
+        raise Refusal("Give name, category_group_id or both: the new name and/or the group to move it to.")
     return await confirmed_write(
         ctx,
         tool=TOOL,
