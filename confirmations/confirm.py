@@ -149,6 +149,16 @@ def uses_input_required(ctx: Context[Any, Any]) -> bool:
     return version is not None and is_version_at_least(version, INPUT_REQUIRED_VERSION)
 
 
+def answers_in_this_call(ctx: Context[Any, Any], confirmation: str | None) -> bool:
+    """Does this call carry the person's answer, so `ask` decides at once without asking anyone:
+    a code, or the answer to an input-required question? (False: `ask` may ask the person during
+    the call and wait minutes for them, or returns a question or a code.)"""
+    answered_question = (
+        uses_input_required(ctx) and client_can_elicit_form(ctx) and ctx.request_state is not None
+    )
+    return confirmation is not None or answered_question
+
+
 def _require_elicitation() -> bool:
     return bool(settings.AVENIR_MCP_REQUIRE_ELICITATION)
 

@@ -195,3 +195,20 @@ class Operation(models.Model):
 # publish (a Literal must be spelled out; a test keeps these equal to the choices).
 StatusName = Literal["pending", "applied", "failed", "unknown", "undone"]
 ConfirmedByName = Literal["input_required", "elicitation", "code", "none", "admin"]
+
+
+class PlanWriteLock(models.Model):
+    """Who is applying a change to a plan right now: one row per plan while it is held
+    (`tools.plan_lock`), in the database every process of the service shares."""
+
+    plan_id = models.CharField(max_length=100, primary_key=True)
+    holder = models.CharField(
+        max_length=140, help_text="The process and call holding it (host:pid:random): one writer per plan."
+    )
+    expires_at = models.DateTimeField(
+        help_text="Renewed while the holder works; past it (or once the holder's process is gone) "
+        "another writer takes the plan."
+    )
+
+    class Meta:
+        verbose_name = "plan write lock"

@@ -121,6 +121,22 @@ def this_writer() -> str:
     return f"{socket.gethostname()[:80]}:{os.getpid()}"
 
 
+def writer_gone(writer: str) -> bool:
+    """Is `writer` (`host:pid`, as `this_writer` names a process, maybe followed by `:more`) a
+    process of this host that no longer runs? A process of another host may be alive: False."""
+    host, _, rest = writer.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname()[:80] or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # a process of another user: it runs
+        return False
+    return False
+
+
 _being_written: set[str] = set()
 _being_written_lock = threading.Lock()
 

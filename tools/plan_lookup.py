@@ -60,7 +60,9 @@ def today() -> date:
 # --- the plan ------------------------------------------------------------------------------
 
 
-async def open_plan(plan_id: str | None) -> ynab.PlanSnapshot:
+async def open_plan(
+    plan_id: str | None, *, fresh: bool = False, exclusive: bool = False
+) -> ynab.PlanSnapshot:
     """The plan the agent means, current as of this call; YNAB's refusals as `ToolError`.
 
     `plan_id` is checked against the id pattern before anything is sent. Omitted, it is
@@ -70,11 +72,13 @@ async def open_plan(plan_id: str | None) -> ynab.PlanSnapshot:
     resolved by the plan cache: the snapshot's `plan_id` is always the real id, and results
     should carry it. Costs no YNAB request within the freshness window, else one once warm
     (the delta), the full export when cold and not stored. Inside the write flow
-    (`request_kind(WRITE)`) it always reads fresh.
+    (`request_kind(WRITE)`) and with `fresh` (a write's preview) it always reads fresh;
+    `exclusive` (a write inside its plan's lock, `tools.plan_lock`) sends a request of its own,
+    started now.
     """
     chosen = await _choose_plan_id(plan_id)
     try:
-        return await ynab.plan_snapshot(chosen)
+        return await ynab.plan_snapshot(chosen, fresh=fresh, exclusive=exclusive)
     except ynab.YnabError as error:
         raise ToolError(_ynab_refusal(error, chosen)) from error
 

@@ -137,11 +137,14 @@ async def test_a_read_after_a_write_shows_it_and_the_write_itself_reads_fresh(bu
     assert parse_amount(summary["ready_to_assign"]) == ready_before - moved
 
 
-async def test_reads_stop_at_the_reserve_while_a_confirmed_write_still_goes_through(budget, settings):
-    settings.AVENIR_MCP_YNAB_HOURLY_LIMIT = 8  # reads may take 4, writes all 8
+async def test_reads_and_previews_stop_at_the_reserve_while_a_confirmed_write_still_goes_through(
+    budget, settings
+):
+    settings.AVENIR_MCP_YNAB_HOURLY_LIMIT = 8  # reads (previews too) may take 4, writes all 8
     refused = None
     async with connected(MODERN) as client:
         start = await mark()
+        code = content(await set_budget(client, budget))["confirmation"]  # the preview: a read
         for _ in range(6):
             result = await client.call_tool(
                 "list_accounts", read_arguments("list_accounts", budget.id, timezone.localdate())
@@ -150,7 +153,7 @@ async def test_reads_stop_at_the_reserve_while_a_confirmed_write_still_goes_thro
                 refused = result.content[0].text
                 break
         reads_sent = len(await requests_since(start))
-        code = content(await set_budget(client, budget))["confirmation"]
+        another_preview = await set_budget(client, budget)
         applied = content(await set_budget(client, budget, confirmation=code))
         still_refused = await client.call_tool(
             "list_payees", read_arguments("list_payees", budget.id, timezone.localdate())
@@ -160,10 +163,12 @@ async def test_reads_stop_at_the_reserve_while_a_confirmed_write_still_goes_thro
     assert reads_sent == 4
     assert refused is not None
     assert "reads stop at 4, keeping the last 4 of this service's 8" in refused
+    assert another_preview.is_error
+    assert "reads stop at 4, keeping the last 4 of this service's 8" in another_preview.content[0].text
     assert applied["status"] == "applied"
     assert await assigned(budget, budget.home.dining) == NEW_AMOUNT
-    # 4 reads, then the preview's plan read, the answer's plan read and its PATCH
-    assert [method for method, _, _ in served] == ["GET"] * 6 + ["PATCH"]
+    # the preview's plan read and 3 reads, then the answer's plan read and its PATCH
+    assert [method for method, _, _ in served] == ["GET"] * 5 + ["PATCH"]
     assert still_refused.is_error
     assert "Not sent" in still_refused.content[0].text
 

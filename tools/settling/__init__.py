@@ -28,10 +28,7 @@ settling never eats the hour's YNAB budget. Nothing here raises to its caller.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
-import socket
 import threading
 import time
 from datetime import timedelta
@@ -41,7 +38,7 @@ from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from tools import oplog, ynab
+from tools import oplog, plan_lock, ynab
 from tools.logic.ids import IdError
 from tools.models import Operation
 from tools.settling.judge import Settlement, settler, settler_for
@@ -125,7 +122,17 @@ async def settle_plan(plan_id: str) -> int:
     if not rows or not backoff.ready(f"plan:{plan_id}"):
         return 0
     try:
-        snapshot = await ynab.plan_snapshot(plan_id)
+        async with plan_lock.held(plan_id, wait=0):  # its set-backs are writes: one writer per plan
+            return await _settle_rows(plan_id, rows)
+    except plan_lock.PlanBusy:
+        logger.info("Settling plan %s waits: a change to it is being applied", plan_id)
+        return 0
+
+
+async def _settle_rows(plan_id: str, rows: list[Operation]) -> int:
+    """Judge `rows` on the plan read fresh inside its write lock."""
+    try:
+        snapshot = await ynab.plan_snapshot(plan_id, exclusive=True)
     except (ynab.YnabError, IdError) as error:
         logger.info("Settling plan %s waits: its plan could not be read (%s)", plan_id, error)
         backoff.failed(f"plan:{plan_id}")
@@ -218,22 +225,11 @@ def _may_settle(op: Operation) -> bool:
         return True
     if oplog.being_written(op.pk):
         return False
-    host, _, pid = op.writer.rpartition(":")
     if op.writer == oplog.this_writer():
         return True  # left pending on purpose by this process (a half move), not being written
-    if host == socket.gethostname()[:80] and pid.isdigit() and not _alive(int(pid)):
+    if oplog.writer_gone(op.writer):
         return True
     return timezone.now() - op.created_at > timedelta(seconds=STALE_PENDING_SECONDS)
-
-
-def _alive(pid: int) -> bool:
-    """Does process `pid` run on this host? (One of another user answers PermissionError: it does.)"""
-    try:
-        with contextlib.suppress(PermissionError):
-            os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def _claim(op_id: str) -> bool:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from mcp.server.mcpserver.exceptions import ToolError
 
 from confirmations.preview import render
-from tools import settling, ynab
+from tools import plan_lock, settling, ynab
 from tools.auth import Principal
 from tools.logic.refusal import Refusal
 from tools.models import Operation
@@ -93,13 +93,22 @@ def _proposal(op: Operation, plan: UndoPlan) -> Proposal:
 
 
 async def undo_agreed(op: Operation, *, digest: str, username: str) -> AdminOutcome:
-    """Run the undo the owner agreed to on a page showing `digest`; never anything else."""
+    """Run the undo the owner agreed to on a page showing `digest`; never anything else.
+
+    The plan's write lock is held from the plan read to the undo's log row's end, so the undo
+    sent is the one checked against `digest`."""
     try:
-        undo = UndoWrite(target_of(op))
-        with ynab.request_kind(ynab.RequestKind.WRITE):  # fresh, and the hour's reserve is open
-            snapshot = await ynab.plan_snapshot(op.plan_id)
+        async with plan_lock.held(op.plan_id):
+            return await _undo_checked(op, digest=digest, username=username)
     except Refusal as refused:
         return AdminOutcome(str(refused))
+
+
+async def _undo_checked(op: Operation, *, digest: str, username: str) -> AdminOutcome:
+    undo = UndoWrite(target_of(op))
+    try:
+        with ynab.request_kind(ynab.RequestKind.WRITE):  # fresh, and the hour's reserve is open
+            snapshot = await ynab.plan_snapshot(op.plan_id, exclusive=True)
     except ynab.YnabError as error:
         return AdminOutcome(f"The plan could not be read, so nothing was undone: {error.message}")
     proposal = _proposal(op, undo.plan(snapshot))

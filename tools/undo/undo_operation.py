@@ -26,6 +26,7 @@ admin's Undo (`tools.undo.admin`):
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -36,7 +37,8 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
-from tools import oplog, settling
+from confirmations.confirm import answers_in_this_call
+from tools import oplog, plan_lock, settling
 from tools.arguments import PlanIdArg
 from tools.logic.ids import check_id
 from tools.logic.refusal import Refusal, not_in_plan
@@ -120,17 +122,21 @@ async def undo_operation(
     if operation_id is not None:
         operation_id = check_id(operation_id, what="operation", source="list_operations")
     plan = await real_plan_id(plan_id)
-    await settling.settle_plan(plan)  # an unknown or pending outcome is settled from YNAB first
-    undo = UndoWrite(await choose_target(plan, operation_id))
-    return await confirmed_write(
-        ctx,
-        tool=TOOL,
-        plan_id=plan,
-        confirmation=confirmation,
-        result=UndoResult,
-        build=undo.build,
-        apply=undo.apply,
-    )
+    # A call carrying the person's answer chooses the operation inside the plan's write lock
+    # (the write flow's, re-entered): an undo that landed just before is seen, and named.
+    answering = answers_in_this_call(ctx, confirmation)
+    async with plan_lock.held(plan) if answering else contextlib.nullcontext():
+        await settling.settle_plan(plan)  # an unknown or pending outcome is settled from YNAB first
+        undo = UndoWrite(await choose_target(plan, operation_id))
+        return await confirmed_write(
+            ctx,
+            tool=TOOL,
+            plan_id=plan,
+            confirmation=confirmation,
+            result=UndoResult,
+            build=undo.build,
+            apply=undo.apply,
+        )
 
 
 # --- which operation, and why one cannot be undone ---

@@ -82,15 +82,15 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from confirmations import messages
-from confirmations.confirm import Decision, ask
+from confirmations.confirm import Decision, answers_in_this_call, ask
 from confirmations.fingerprint import fingerprint
 from confirmations.preview import Preview, render
-from tools import oplog
+from tools import oplog, plan_lock
 from tools.auth import Principal, principal_of
 from tools.logic.refusal import Refusal
 from tools.models import Operation
 from tools.oplog import StoredUndo
-from tools.plan_lookup import open_plan
+from tools.plan_lookup import open_plan, real_plan_id
 from tools.presenting import tool_result
 from tools.ynab import (
     PacingRefused,
@@ -320,49 +320,60 @@ async def confirmed_write(
     `plan_id` is the tool's argument as given (an id, `last-used`, or None for the default);
     `confirmation` the tool's argument; `result` the tool's result model. Refusals (the tool's,
     the confirmation step's) propagate as `Refusal`s; YNAB's failures, once logged, as `ToolError`s.
+
+    A call that carries the person's answer (a code, an input-required answer) holds the plan's
+    write lock from its plan read to its log row's end, so what it checks is what it changes.
+    Any other call reads and asks as a read does (its preview is never written); when the person
+    says yes during the call, it takes the lock, reads the plan again and rebuilds the change.
     """
-    with request_kind(RequestKind.WRITE):
-        return await _confirmed_write(
-            ctx,
-            tool=tool,
-            plan_id=plan_id,
-            confirmation=confirmation,
-            result=result,
-            build=build,
-            apply=apply,
+    write = _ConfirmedWrite(ctx, tool, confirmation, result, build, apply)
+    if not answers_in_this_call(ctx, confirmation):
+        return await write.decide(await open_plan(plan_id, fresh=True))
+    plan = await real_plan_id(plan_id)
+    async with plan_lock.held(plan):
+        with request_kind(RequestKind.WRITE):
+            return await write.decide(await open_plan(plan, exclusive=True))
+
+
+@dataclass(frozen=True)
+class _ConfirmedWrite:
+    """One call of a confirmed write tool: its change built, the person asked, the change sent."""
+
+    ctx: Context[Any, Any]
+    tool: str
+    confirmation: str | None
+    result: type[WriteResult]
+    build: Build
+    apply: Apply
+
+    async def decide(self, snapshot: PlanSnapshot) -> CallToolResult | InputRequiredResult:
+        """Build on `snapshot`, ask, and write once the person agreed."""
+        change = self.build(snapshot)
+        if change.nothing_to_do is not None:
+            return _nothing_to_do(self.result, snapshot, change, change.nothing_to_do)
+        decision = await ask(
+            self.ctx,
+            tool=self.tool,
+            plan_id=snapshot.plan_id,
+            subject=change.subject,
+            preview=change.preview,
+            confirmation=self.confirmation,
         )
+        if decision.input_required is not None:
+            return decision.input_required
+        if not decision.applied:
+            return _not_applied_answer(self.result, snapshot, change, decision)
+        if plan_lock.holding(snapshot.plan_id):
+            return await self._send(snapshot, change, decision)
+        # A yes given during the call: the question may have waited minutes.
+        async with plan_lock.held(snapshot.plan_id):
+            with request_kind(RequestKind.WRITE):
+                snapshot, change = await _rebuild(snapshot.plan_id, self.build, decision)
+                return await self._send(snapshot, change, decision)
 
-
-async def _confirmed_write(
-    ctx: Context[Any, Any],
-    *,
-    tool: str,
-    plan_id: str | None,
-    confirmation: str | None,
-    result: type[WriteResult],
-    build: Build,
-    apply: Apply,
-) -> CallToolResult | InputRequiredResult:
-    snapshot = await open_plan(plan_id)
-    change = build(snapshot)
-    if change.nothing_to_do is not None:
-        return _nothing_to_do(result, snapshot, change, change.nothing_to_do)
-    decision = await ask(
-        ctx,
-        tool=tool,
-        plan_id=snapshot.plan_id,
-        subject=change.subject,
-        preview=change.preview,
-        confirmation=confirmation,
-    )
-    if decision.input_required is not None:
-        return decision.input_required
-    if not decision.applied:
-        return _not_applied_answer(result, snapshot, change, decision)
-    if decision.confirmed_by == "elicitation":
-        snapshot, change = await _rebuild(snapshot.plan_id, build, decision)
-    write = LoggedWrite(principal_of(ctx), tool, snapshot, change, result)
-    return await write.run(apply, confirmed_by=decision.confirmed_by or "", preview=decision.preview)
+    async def _send(self, snapshot: PlanSnapshot, change: Change, decision: Decision) -> CallToolResult:
+        write = LoggedWrite(principal_of(self.ctx), self.tool, snapshot, change, self.result)
+        return await write.run(self.apply, confirmed_by=decision.confirmed_by or "", preview=decision.preview)
 
 
 async def unconfirmed_write(
@@ -378,16 +389,21 @@ async def unconfirmed_write(
 
     The change's preview is not shown to anyone; it is kept as the log's description.
     A read-only caller is refused (such callers never see write tools; this is the second lock).
+    The plan's write lock is held from the plan read to the log row's end.
     """
     if principal_of(ctx).read_only:
         raise Refusal(messages.READ_ONLY)
-    with request_kind(RequestKind.WRITE):
-        snapshot = await open_plan(plan_id)
-        change = build(snapshot)
-        if change.nothing_to_do is not None:
-            return _nothing_to_do(result, snapshot, change, change.nothing_to_do)
-        write = LoggedWrite(principal_of(ctx), tool, snapshot, change, result)
-        return await write.run(apply, confirmed_by=Operation.ConfirmedBy.NONE, preview=render(change.preview))
+    plan = await real_plan_id(plan_id)
+    async with plan_lock.held(plan):
+        with request_kind(RequestKind.WRITE):
+            snapshot = await open_plan(plan, exclusive=True)
+            change = build(snapshot)
+            if change.nothing_to_do is not None:
+                return _nothing_to_do(result, snapshot, change, change.nothing_to_do)
+            write = LoggedWrite(principal_of(ctx), tool, snapshot, change, result)
+            return await write.run(
+                apply, confirmed_by=Operation.ConfirmedBy.NONE, preview=render(change.preview)
+            )
 
 
 async def agreed_write(
@@ -406,13 +422,15 @@ async def agreed_write(
     logging and errors as every tool's write. `preview` is the text the person agreed to.
     """
     write = LoggedWrite(principal, tool, snapshot, change, result)
-    with request_kind(RequestKind.WRITE):
-        return await write.run(apply, confirmed_by=confirmed_by, preview=preview)
+    async with plan_lock.held(snapshot.plan_id):  # the caller's own, when it read `snapshot` inside it
+        with request_kind(RequestKind.WRITE):
+            return await write.run(apply, confirmed_by=confirmed_by, preview=preview)
 
 
 async def _rebuild(plan_id: str, build: Build, decision: Decision) -> tuple[PlanSnapshot, Change]:
-    """The plan read again after a long question, and the change rebuilt: the same, or refused."""
-    snapshot = await open_plan(plan_id)
+    """The plan read again (inside its write lock) after a long question, and the change rebuilt:
+    the same, or refused."""
+    snapshot = await open_plan(plan_id, exclusive=True)
     change = build(snapshot)
     if change.nothing_to_do is not None or fingerprint(plan_id, change.subject) != decision.fingerprint:
         raise Refusal(messages.PLAN_CHANGED)

@@ -6,7 +6,9 @@ What tools use:
   plan, current as of the call, for one YNAB request when warm (none within the freshness
   window; the stored snapshot and a delta, or the full export, when cold). Inside
   `with request_kind(RequestKind.WRITE)` (the write flow, undo) it always syncs, and its
-  requests may use the hour's reserve (`tools.ynab.pacing`). `plan_id` is an id from
+  requests may use the hour's reserve (`tools.ynab.pacing`); `exclusive=True` (a write inside
+  its plan's lock, `tools.plan_lock`) sends a request of its own, never sharing one that
+  another call started earlier. `plan_id` is an id from
   `list_plans`, or `last-used`, checked by the caller (`tools.plan_lookup`); the
   snapshot carries the real id. Raises `YnabError`.
 - `await list_plans()` → `PlanList` (`plans`, `default_plan_id`): one request.
@@ -55,9 +57,14 @@ __all__ = [
 ]
 
 
-async def plan_snapshot(plan_id: str, *, client: YnabClient | None = None) -> PlanSnapshot:
-    """The plan, current as of this call: one delta request when warm, a full load when cold."""
-    return await plan_cache.snapshot(client or get_ynab_client(), plan_id)
+async def plan_snapshot(
+    plan_id: str, *, client: YnabClient | None = None, fresh: bool = False, exclusive: bool = False
+) -> PlanSnapshot:
+    """The plan, current as of this call: one delta request when warm, a full load when cold.
+    `fresh`: never from the freshness window; `exclusive`: a request of its own, sent now (a
+    write reading inside its plan's lock)."""
+    client = client or get_ynab_client()
+    return await plan_cache.snapshot(client, plan_id, fresh=fresh, exclusive=exclusive)
 
 
 async def list_plans(*, client: YnabClient | None = None) -> PlanList:

@@ -12,8 +12,10 @@
   (`apply_delta`, below); if YNAB's knowledge went backwards (a restored or re-created plan),
   the snapshot is dropped (one log line) and the plan loaded in full.
 Concurrent calls for the same plan on one event loop share one in-flight refresh (single
-flight), so twenty simultaneous tool calls cost one request. A snapshot older than what
-this process's own writes reported is refreshed once more, so a tool reads its writes.
+flight), so twenty simultaneous tool calls cost one request; a write inside its plan's lock
+asks for a refresh of its own (`exclusive`), started after the writes before it landed. A
+snapshot older than what this process's own writes reported is refreshed once more, so a
+tool reads its writes.
 A sync that changed a plan hands it to the store (`store.Saver`: at once the first time,
 then at most once a minute, and at shutdown); `warm_up` loads the stored plans of the
 configured YNAB in the background when a process starts.
@@ -125,13 +127,22 @@ class PlanCache:
         self._lock = threading.Lock()
         self.saver = store.Saver()
 
-    async def snapshot(self, client: YnabClient, plan_id: str) -> PlanSnapshot:
+    async def snapshot(
+        self, client: YnabClient, plan_id: str, *, fresh: bool = False, exclusive: bool = False
+    ) -> PlanSnapshot:
         """The plan, current as of this call (at most one request when warm, none inside the
-        freshness window). `plan_id` is checked already (`tools.plan_lookup`). Raises `YnabError`."""
+        freshness window). `plan_id` is checked already (`tools.plan_lookup`). Raises `YnabError`.
+
+        `fresh`: never from the freshness window, whatever the request kind (a write's preview).
+        `exclusive`: a refresh of its own, started now, never one another call started earlier
+        (which may have left before another process's write landed): a write reads so inside
+        its plan's write lock (`tools.plan_lock`)."""
+        if exclusive:
+            return await self._refresh(client, plan_id)
         key = (client.base_url, client.token_tag, plan_id)
-        fresh = self._within_window(client, key)
-        if fresh is not None:
-            return fresh
+        kept = None if fresh else self._within_window(client, key)
+        if kept is not None:
+            return kept
         snapshot = await self._single_flight(key, lambda: self._refresh(client, plan_id))
         if snapshot.server_knowledge < client.written_knowledge(snapshot.plan_id):
             # Joined a refresh that started before this process's last write landed.
