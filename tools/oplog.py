@@ -22,6 +22,7 @@ and what it says in words (summaries, the messages of write results: pure functi
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import socket
@@ -129,11 +130,10 @@ def writer_gone(writer: str) -> bool:
     if host != socket.gethostname()[:80] or not pid.isdigit():
         return False
     try:
-        os.kill(int(pid), 0)
+        with contextlib.suppress(PermissionError):  # a process of another user: it runs
+            os.kill(int(pid), 0)
     except ProcessLookupError:
         return True
-    except PermissionError:  # a process of another user: it runs
-        return False
     return False
 
 

@@ -18,10 +18,11 @@ database every process shares, SQLite or PostgreSQL alike, with no transaction k
 across YNAB's requests (SQLite has one writer: a transaction held for seconds would block the
 operation log's own rows).
 
-- Taking it: insert the plan's row naming this holder (`host:pid:random`). When a row is
-  there, it is taken over only once it has expired, or at once when its holder is a process of
-  this host that no longer runs (a killed writer frees its plans immediately); each take-over
-  is one conditional UPDATE, so of two processes racing for it one wins.
+- Taking it: insert the plan's row naming this holder (`host:pid:random`; the primary key
+  lets one insert win). When a row is there, it is taken over only once it has expired, or at
+  once when its holder is a process of this host that no longer runs (a killed writer frees
+  its plans immediately); each take-over is one conditional UPDATE, so of two processes racing
+  for it one wins.
 - Holding it: the row expires `LEASE_SECONDS` after it was taken or last renewed; the holder
   renews it every `RENEW_SECONDS` while it works, so a long write (a set-back waiting out a
   429) keeps it, and a holder on another host that died frees it within `LEASE_SECONDS`.
@@ -46,7 +47,6 @@ from datetime import datetime, timedelta
 
 import anyio
 from asgiref.sync import sync_to_async
-from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tools.logic.refusal import Refusal
@@ -82,13 +82,14 @@ class PlanBusy(Refusal):
 
 
 @contextlib.asynccontextmanager
-async def held(plan_id: str, *, wait: float = WAIT_SECONDS) -> AsyncIterator[None]:
-    """Hold `plan_id`'s write lock for the block (module docstring); `PlanBusy` after `wait` seconds."""
+async def held(plan_id: str, *, wait: float | None = None) -> AsyncIterator[None]:
+    """Hold `plan_id`'s write lock for the block (module docstring); `PlanBusy` after `wait`
+    seconds (default `WAIT_SECONDS`; 0: one attempt)."""
     if plan_id in _held.get():
         yield
         return
     holder = _new_holder()
-    await _take(plan_id, holder, wait)
+    await _take(plan_id, holder, WAIT_SECONDS if wait is None else wait)
     token = _held.set(_held.get() | {plan_id})
     renewing = asyncio.get_running_loop().create_task(_keep_renewing(plan_id, holder))
     try:
@@ -116,6 +117,8 @@ async def _take(plan_id: str, holder: str, wait: float) -> None:
     deadline = time.monotonic() + wait
     delay = POLL_SECONDS / 5
     while not await sync_to_async(_try_take)(plan_id, holder):
+        if delay == POLL_SECONDS / 5:
+            logger.info("Plan %s: a write waits for the one before it to finish", plan_id)
         if time.monotonic() >= deadline:
             logger.warning(
                 "Plan %s: a write waited %.0f s for the plan's write lock and gave up", plan_id, wait
@@ -129,26 +132,19 @@ def _try_take(plan_id: str, holder: str) -> bool:
     """One attempt: the plan's row made ours, or False while another live holder has it."""
     now = clock()
     expires = now + timedelta(seconds=LEASE_SECONDS)
-    current = PlanWriteLock.objects.filter(plan_id=plan_id).values_list("holder", "expires_at").first()
-    if current is None:
-        try:
-            with transaction.atomic():
-                PlanWriteLock.objects.create(plan_id=plan_id, holder=holder, expires_at=expires)
-        except IntegrityError:  # another writer inserted it first
-            return False
+    row, created = PlanWriteLock.objects.get_or_create(
+        plan_id=plan_id, defaults={"holder": holder, "expires_at": expires}
+    )
+    if created:
         return True
-    other, other_expires = current
-    if other_expires > now and not writer_gone(other):
+    if row.expires_at > now and not writer_gone(row.holder):
         return False
     # Expired, or its process is gone: take it over, unless someone else did first.
-    taken = PlanWriteLock.objects.filter(plan_id=plan_id, holder=other).update(
-        holder=holder, expires_at=expires
+    logger.warning(
+        "Plan %s: taking over the write lock of %s (expired, or its process gone)", plan_id, row.holder
     )
-    if taken:
-        logger.warning(
-            "Plan %s: took over the write lock of %s (expired or its process gone)", plan_id, other
-        )
-    return bool(taken)
+    still_theirs = PlanWriteLock.objects.filter(plan_id=plan_id, holder=row.holder)
+    return bool(still_theirs.update(holder=holder, expires_at=expires))
 
 
 async def _keep_renewing(plan_id: str, holder: str) -> None:

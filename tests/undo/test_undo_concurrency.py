@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import anyio
 import pytest
-from mcp.types import CallToolResult
+from mcp import Client
+from mcp.types import CallToolResult, ElicitResult
 
 from confirmations import messages
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import request_mark, writes_after
-from tests.helpers.undo import agent, fresh, undo, write_with_code
+from tests.helpers.servers import catalog_server
+from tests.helpers.undo import PERSON, agent, fresh, set_assigned, undo, write_with_code
+from tests.writes.checks import LEGACY
 from tests.writes.households import Household, household
 from tools.models import Operation
 
@@ -111,3 +114,33 @@ async def test_an_undo_confirmed_in_the_client_while_another_client_undid_the_op
     assert "was already undone by operation" in answer.content[0].text
     assert await writes_after(mark) == []
     assert await budgets.current() == budgets.before
+
+
+async def test_an_undo_agreed_during_the_call_after_another_client_undid_it_sends_nothing(budgets):
+    """While the person is asked (in the call), another client undoes the operation and the person
+    then sets the amounts back by hand: the plan looks restorable again, but the operation is
+    undone already, so this undo claims nothing and sends nothing."""
+    arguments = {"plan_id": budgets.plan_id, "operation_id": budgets.op.pk}
+
+    async def elsewhere_then_yes(context, params) -> ElicitResult:
+        other = await write_with_code("undo_operation", arguments)
+        for item in budgets.items:
+            await set_assigned(budgets.plan_id, budgets.month, item["category_id"], item["after"])
+        elsewhere.append(other["operation_id"])
+        return ElicitResult(action="accept", content={"value": True})
+
+    elsewhere: list[str] = []
+    async with Client(
+        catalog_server(writes=True, principal=PERSON), mode=LEGACY, elicitation_callback=elsewhere_then_yes
+    ) as person:
+        mark = await request_mark()
+        answer = await undo(person, **arguments)
+
+    assert answer.is_error
+    said = f"Operation {budgets.op.pk} was undone meanwhile by operation {elsewhere[0]}, so this undo sent nothing"
+    assert answer.content[0].text.startswith(said)
+    # the other undo's two PATCHes and the person's two; none of this undo's
+    assert [entry.method for entry in await writes_after(mark)] == ["PATCH"] * 4
+    assert await budgets.current() == budgets.after
+    original = await fresh(budgets.op)
+    assert (original.status, original.undone_by_id) == ("undone", elsewhere[0])
