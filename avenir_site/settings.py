@@ -221,6 +221,8 @@ if AVENIR_MCP_PUBLIC_URL:
             "AVENIR_MCP_PUBLIC_URL must be an https origin without a path, like https://mcp.example.com "
             f"(http only on a loopback address), not {AVENIR_MCP_PUBLIC_URL!r}."
         )
+# Client registrations (OAuth, POST /register) one address may make per 10 minutes; past it, 429.
+AVENIR_MCP_REGISTRATION_LIMIT = env_int("AVENIR_MCP_REGISTRATION_LIMIT", 10, minimum=1)
 AVENIR_MCP_REQUIRE_ELICITATION = env_bool("AVENIR_MCP_REQUIRE_ELICITATION", False)
 # How long an in-call question (protocols before 2026-07-28) waits for the person; no answer
 # by then counts as dismissed.

@@ -4,8 +4,9 @@
 request signed (`ConsentRequest`, valid for `CONSENT_LIFETIME`): nothing is stored until
 the owner answers. Allow issues a single-use code and sends the browser back to the
 client's registered redirect URI; Deny sends it back with `error=access_denied` (RFC 6749
-§4.1.2.1). Both answers are POSTs under Django's CSRF protection; the page cannot be framed
-(`X-Frame-Options: DENY`), so another site cannot click Allow for the owner.
+§4.1.2.1); both name the issuer (`iss`, RFC 9207). Both answers are POSTs under Django's
+CSRF protection; the page cannot be framed (`X-Frame-Options: DENY`), so another site
+cannot click Allow for the owner.
 """
 
 from __future__ import annotations
@@ -73,8 +74,14 @@ class ConsentRequest:
         return cls(**{**fields, "scopes": tuple(fields["scopes"])})
 
     def answer(self, **params: str | None) -> HttpResponseRedirect:
-        """Back to the client's redirect URI with `params` (and the client's `state`)."""
-        return HttpResponseRedirect(construct_redirect_uri(self.redirect_uri, **params, state=self.state))
+        """Back to the client's redirect URI with `params` (and the client's `state`, and `iss`)."""
+        return HttpResponseRedirect(authorization_response(self.redirect_uri, **params, state=self.state))
+
+
+def authorization_response(redirect_uri: str, **params: str | None) -> str:
+    """`redirect_uri` with the response's `params` and `iss`, the issuer (RFC 9207): a client
+    that talks to several authorization servers can tell which one answered (no mix-up)."""
+    return construct_redirect_uri(redirect_uri, **params, iss=public_url())
 
 
 @never_cache

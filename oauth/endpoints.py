@@ -5,16 +5,20 @@
 |---|---|
 | `/.well-known/oauth-protected-resource/mcp` | Protected Resource Metadata of /mcp (RFC 9728) |
 | `/.well-known/oauth-authorization-server` | Authorization Server Metadata (RFC 8414) |
-| `/register` | Dynamic Client Registration (RFC 7591) |
+| `/register` | Dynamic Client Registration (RFC 7591), limited per address (`oauth.registration`) |
 | `/authorize` | the authorization request (code + PKCE S256), then the consent page |
 | `/token` | code exchange and refresh (rotating) |
-| `/revoke` | revocation (RFC 7009): the token's whole grant |
+| `/revoke` | revocation (RFC 7009): the token's whole grant (`oauth.revocation`) |
 
-Three changes to the SDK's set, for things it leaves to the server: client secrets are
+The routes are the SDK's, with changes for things it leaves to the server: client secrets are
 checked against their stored hash (`HashedSecretAuthenticator`; the SDK's compares a stored
 plaintext), a token request naming another resource is refused with `invalid_target`
-(`ResourceBoundTokenHandler`, RFC 8707 §2; the SDK's handler does not look at it), and the
-metadata lists `none` among the client authentication methods (public clients, PKCE alone).
+(`ResourceBoundTokenHandler`, RFC 8707 §2; the SDK's handler does not look at it), the
+metadata lists `none` among the client authentication methods (public clients, PKCE alone),
+registration is rate-limited and bounded (`oauth.registration`), revocation accepts public
+clients (`oauth.revocation`), and every authorization response back to the client names the
+issuer (`iss`, RFC 9207; `IssuerAuthorizationHandler` and the consent page), as the metadata
+says (`authorization_response_iss_parameter_supported`).
 Every request passes the same Host check as /mcp (421 outside `ALLOWED_HOSTS`).
 
 Client ID Metadata Documents (a client identified by a URL, MCP 2025-11-25) are not offered:
@@ -30,17 +34,20 @@ import binascii
 from collections.abc import Awaitable, Callable
 from urllib.parse import unquote
 
+from django.urls import reverse
+from mcp.server.auth.handlers.authorize import AuthorizationHandler
 from mcp.server.auth.handlers.metadata import MetadataHandler
-from mcp.server.auth.handlers.revoke import RevocationHandler
 from mcp.server.auth.handlers.token import TokenErrorResponse, TokenHandler
 from mcp.server.auth.middleware.client_auth import AuthenticationError, ClientAuthenticator
 from mcp.server.auth.routes import (
+    AUTHORIZATION_PATH,
+    REGISTRATION_PATH,
     REVOCATION_PATH,
     TOKEN_PATH,
     build_metadata,
     cors_middleware,
-    create_auth_routes,
     create_protected_resource_routes,
+    validate_issuer_url,
 )
 from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOptions
 from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, RequestBodyLimitMiddleware
@@ -62,16 +69,20 @@ from oauth.addresses import (
     public_url,
     resource_url,
 )
+from oauth.consent import authorization_response
 from oauth.models import SCOPES
 from oauth.provider import DjangoOAuthProvider
+from oauth.registration import BoundedRegistrationHandler
+from oauth.registration_limit import RegistrationLimit
+from oauth.revocation import TokenRevocationHandler
 
 OAUTH_PATHS = frozenset(
     {
         AUTHORIZATION_SERVER_METADATA_PATH,
         PROTECTED_RESOURCE_METADATA_PATH,
-        "/authorize",
+        AUTHORIZATION_PATH,
         TOKEN_PATH,
-        "/register",
+        REGISTRATION_PATH,
         REVOCATION_PATH,
     }
 )
@@ -91,6 +102,7 @@ class OAuthApp:
 
     def __init__(self) -> None:
         self.provider = DjangoOAuthProvider()
+        self.registration_limit = RegistrationLimit()  # shared by every issuer's routes
         self._routers: dict[str, Router] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -105,47 +117,70 @@ class OAuthApp:
 
     def routes(self, issuer: str) -> list[Route]:
         provider = self.provider
+        issuer_url = _URL.validate_python(issuer)
+        validate_issuer_url(issuer_url)
         authenticator = HashedSecretAuthenticator(provider)
         registration = ClientRegistrationOptions(
             enabled=True, valid_scopes=list(SCOPES), default_scopes=list(SCOPES)
         )
         revocation = RevocationOptions(enabled=True)
-        sdk_routes = create_auth_routes(
-            provider,
-            issuer_url=_URL.validate_python(issuer),
-            client_registration_options=registration,
-            revocation_options=revocation,
-        )
+        metadata = build_metadata(issuer_url, None, registration, revocation)
         # Public clients (PKCE alone, no secret) are accepted too: say so (RFC 8414 §2).
-        metadata = build_metadata(_URL.validate_python(issuer), None, registration, revocation)
         metadata.token_endpoint_auth_methods_supported = CLIENT_AUTH_METHODS
         metadata.revocation_endpoint_auth_methods_supported = CLIENT_AUTH_METHODS
-        server_metadata = Route(
-            AUTHORIZATION_SERVER_METADATA_PATH,
-            cors_middleware(MetadataHandler(metadata).handle, ["GET", "OPTIONS"]),
-            methods=["GET", "OPTIONS"],
-        )
-        client_authenticated = [
+        metadata.authorization_response_iss_parameter_supported = True  # RFC 9207 §3
+        registration_handler = BoundedRegistrationHandler(provider, registration, self.registration_limit)
+        return [
+            Route(
+                AUTHORIZATION_SERVER_METADATA_PATH,
+                cors_middleware(MetadataHandler(metadata).handle, ["GET", "OPTIONS"]),
+                methods=["GET", "OPTIONS"],
+            ),
+            # No CORS: clients send the browser here.
+            Route(
+                AUTHORIZATION_PATH,
+                RequestBodyLimitMiddleware(
+                    request_response(IssuerAuthorizationHandler(provider).handle),
+                    DEFAULT_MAX_REQUEST_BODY_SIZE,
+                ),
+                methods=["GET", "POST"],
+            ),
             Route(
                 TOKEN_PATH,
                 _client_endpoint(ResourceBoundTokenHandler(provider, authenticator).handle),
                 methods=["POST", "OPTIONS"],
             ),
+            # Its own body limit, far smaller (`oauth.registration`).
             Route(
-                REVOCATION_PATH,
-                _client_endpoint(RevocationHandler(provider, authenticator).handle),
+                REGISTRATION_PATH,
+                cors_middleware(registration_handler.handle, ["POST", "OPTIONS"]),
                 methods=["POST", "OPTIONS"],
             ),
+            Route(
+                REVOCATION_PATH,
+                _client_endpoint(TokenRevocationHandler(provider, authenticator).handle),
+                methods=["POST", "OPTIONS"],
+            ),
+            *create_protected_resource_routes(
+                resource_url=_URL.validate_python(resource_url()),
+                authorization_servers=[issuer_url],
+                scopes_supported=list(SCOPES),
+                resource_name="avenir-mcp",
+            ),
         ]
-        resource_metadata = create_protected_resource_routes(
-            resource_url=_URL.validate_python(resource_url()),
-            authorization_servers=[_URL.validate_python(issuer)],
-            scopes_supported=list(SCOPES),
-            resource_name="avenir-mcp",
-        )
-        replaced = {TOKEN_PATH, REVOCATION_PATH, AUTHORIZATION_SERVER_METADATA_PATH}
-        kept = [route for route in sdk_routes if route.path not in replaced]
-        return [server_metadata, *kept, *client_authenticated, *resource_metadata]
+
+
+class IssuerAuthorizationHandler(AuthorizationHandler):
+    """The SDK's authorization endpoint; its error redirects back to the client name the
+    issuer (`iss`, RFC 9207), as the consent page's answers do."""
+
+    async def handle(self, request: Request) -> Response:
+        response = await super().handle(request)
+        location = response.headers.get("location")
+        consent_page = f"{public_url()}{reverse('oauth:consent')}?"
+        if location is not None and not location.startswith(consent_page):
+            response.headers["location"] = authorization_response(location)
+        return response
 
 
 def _client_endpoint(handler: Callable[[Request], Awaitable[Response]]) -> ASGIApp:

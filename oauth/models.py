@@ -29,6 +29,9 @@ SCOPES = (SCOPE_READ, SCOPE_WRITE)
 change still previewed and confirmed by the person). They map to today's read-only and
 read-write MCP tokens."""
 
+REGISTRATION_WINDOW = timedelta(minutes=10)
+"""Client registrations are counted per address in windows this long (`oauth.registration_limit`)."""
+
 CODE_LIFETIME = timedelta(minutes=5)
 ACCESS_TOKEN_LIFETIME = timedelta(hours=1)
 REFRESH_TOKEN_LIFETIME = timedelta(days=30)
@@ -235,3 +238,17 @@ class OAuthToken(models.Model):
             tokens = self.grant.issue_tokens(scopes)
         prune_expired()
         return tokens
+
+
+class RegistrationCount(models.Model):
+    """How many times one client address called /register in one window (`REGISTRATION_WINDOW`,
+    aligned on the epoch). In the database, so every process serving it counts together."""
+
+    address = models.CharField(max_length=64)
+    window_start = models.DateTimeField(db_index=True)
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["address", "window_start"], name="oauth_one_count_per_window")
+        ]

@@ -90,6 +90,9 @@ def _test_settings(tmp_path_factory) -> None:
     settings.AVENIR_MCP_SETTLE_AFTER_SECONDS = 0  # a test waits for the sandbox itself before settling
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     settings.AVENIR_MCP_FRESHNESS_SECONDS = 0
+    # The suite registers hundreds of OAuth clients, all from 127.0.0.1; the limit's own tests
+    # (tests/oauth/test_registration_limit.py) set a small one and register from other addresses.
+    settings.AVENIR_MCP_REGISTRATION_LIMIT = 1_000_000
     settings.AVENIR_MCP_DATA_DIR = tmp_path_factory.mktemp("data")
     # Test owners' passwords are hashed the cheap way (Django's advice for test suites: PBKDF2
     # costs ~0.4 s of CPU per hash, and an OAuth test hashes twice); the production hashers stay

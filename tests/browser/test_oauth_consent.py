@@ -102,7 +102,7 @@ class OwnerInChromium:
 
     async def callback_handler(self) -> AuthorizationCodeResult:
         sent_back = await self.callback.received()
-        return AuthorizationCodeResult(code=sent_back["code"], state=sent_back["state"])
+        return AuthorizationCodeResult(code=sent_back["code"], state=sent_back["state"], iss=sent_back["iss"])
 
 
 @pytest.mark.parametrize("mode", ["2026-07-28", "legacy"])

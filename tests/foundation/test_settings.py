@@ -28,6 +28,7 @@ def settings_under(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict:
         ({"DEBUG": "maybe"}, "DEBUG must be 1 or 0 (or true/false), not 'maybe'."),
         ({"PORT": "80a"}, "PORT must be a whole number, not '80a'."),
         ({"PORT": "0"}, "PORT must be at least 1, not 0."),
+        ({"AVENIR_MCP_REGISTRATION_LIMIT": "0"}, "AVENIR_MCP_REGISTRATION_LIMIT must be at least 1, not 0."),
         ({"AVENIR_MCP_CODES_TO": "Robot"}, "AVENIR_MCP_CODES_TO must be agent or person, not 'robot'."),
         (
             {"AVENIR_MCP_REQUEST_STATE_KEYS": f"{KEY_A},too-short"},
@@ -49,6 +50,7 @@ def test_well_formed_values_are_read_as_given(monkeypatch):
         AVENIR_MCP_WRITE="off",
         PORT=" ",  # blank: the default
         AVENIR_MCP_FRESHNESS_SECONDS="7",
+        AVENIR_MCP_REGISTRATION_LIMIT="25",
         ALLOWED_HOSTS=" budget.example , ,127.0.0.1",
         AVENIR_MCP_CODES_TO="PERSON",
         AVENIR_MCP_REQUEST_STATE_KEYS=f"{KEY_A}, {KEY_B}",
@@ -56,6 +58,7 @@ def test_well_formed_values_are_read_as_given(monkeypatch):
 
     assert (values["DEBUG"], values["AVENIR_MCP_WRITE"], values["PORT"]) == (True, False, 8000)
     assert values["AVENIR_MCP_FRESHNESS_SECONDS"] == 7
+    assert values["AVENIR_MCP_REGISTRATION_LIMIT"] == 25
     assert values["ALLOWED_HOSTS"] == ["budget.example", "127.0.0.1"]
     assert values["AVENIR_MCP_CODES_TO"] == "person"
     assert values["AVENIR_MCP_REQUEST_STATE_KEYS"] == [KEY_A, KEY_B]  # the first seals, both unseal

@@ -98,7 +98,7 @@ class OwnerAtConsent:
         query = parse_qs(urlsplit(self.sent_back_to[-1]).query)
         if "error" in query:
             raise PermissionError(query["error"][0])
-        return AuthorizationCodeResult(code=query["code"][0], state=query["state"][0])
+        return AuthorizationCodeResult(code=query["code"][0], state=query["state"][0], iss=query["iss"][0])
 
 
 @asynccontextmanager
