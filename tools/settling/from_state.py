@@ -1,16 +1,13 @@
-"""Settlers for two tools whose undo handler cannot judge a lost answer (`tools.settling.judge`).
+"""The settler of a tool whose undo handler cannot judge a lost answer (`tools.settling.judge`).
 
 - `split_transaction` has no undo handler (YNAB's API cannot edit a split). The log keeps the
   transaction, its category before and the lines' categories (never their amounts or memos):
   split into lines of those categories → `applied`; still unsplit in its category before →
   `failed`; anything else (deleted, split otherwise, recategorised) → `unknown`.
-- `create_transactions`: the created ids and their digests come only with YNAB's answer, so
-  with the answer lost the log holds nothing to look for (new payees get their ids from YNAB,
-  so a digest cannot be worked out beforehand). It settles `unknown` saying exactly what to
-  check. (A row learns its ids only as it is completed `applied`, so no unsettled row has them.)
+(`create_transactions` has its own: `tools.settling.lost_creations`.)
 
-Both read the rows as their tools write them (`split_transaction.build_change`,
-`create_transactions.build_change`: the stored subject and undo data always hold these keys).
+It reads the rows as split_transaction writes them (`split_transaction.build_change`: the stored
+subject and undo data always hold these keys).
 """
 
 from __future__ import annotations
@@ -18,7 +15,6 @@ from __future__ import annotations
 from collections import Counter
 
 from tools.models import Operation
-from tools.presenting import account_name
 from tools.settling.judge import PREFIX, Settlement, settler
 from tools.writes.split_transaction import SplitRecord
 from tools.ynab import PlanSnapshot, YnabClient
@@ -46,20 +42,5 @@ class SplitSettler:
         said = (
             f"{PREFIX} transaction {transaction_id} changed since (split otherwise or recategorised), so "
             "YNAB cannot tell whether this split landed. Check it with find_transactions."
-        )
-        return Settlement("unknown", said, "unsure")
-
-
-@settler("create_transactions")
-class CreateTransactionsSettler:
-    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
-        subject = op.subject
-        lines = subject["transactions"]
-        dates = sorted({line["date"] for line in lines})
-        said = (
-            f"{PREFIX} no answer came back, so the {len(lines)} transaction(s)' ids were never learnt "
-            "and YNAB's state cannot show whether they were entered. Check find_transactions on "
-            f"{account_name(snapshot, subject['account_id'])} for {len(lines)} transaction(s) dated "
-            f"{', '.join(dates)} before entering them again; undo_operation cannot delete them."
         )
         return Settlement("unknown", said, "unsure")

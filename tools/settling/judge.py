@@ -5,7 +5,8 @@ or half of it is still being put back) or `unknown` (a request got no answer) an
 settled. Each is judged on a fresh snapshot by its tool's `Settler`:
 
 - a tool may register its own (`@settler("move_money")`, next to the tool, like undo handlers,
-  or in `tools.settling.from_state` for split_transaction and create_transactions);
+  or in `tools.settling.from_state` for split_transaction and `tools.settling.lost_creations`
+  for create_transactions);
 - `undo_operation` rows are judged by `UndoSettler` (below): did the undo land?
 - every other tool by `ItemsSettler`, from its undo handler's comparison item by item
   (`tools.undo.handlers`): still as the operation left it = landed; as before = not landed;
@@ -79,7 +80,8 @@ def settler(tool: str) -> Callable[[type[_S]], type[_S]]:
 def settler_for(op: Operation) -> Settler:
     """The settler of `op`: its tool's own, the undo's, or the one built on its undo handler."""
     load_handlers()  # imports every tool module, so their settlers are registered too
-    import tools.settling.from_state  # noqa: F401 (late: it imports the settlers below)
+    import tools.settling.from_state
+    import tools.settling.lost_creations  # noqa: F401 (late: both import the settlers below)
 
     if op.undo_of_id is not None:
         return UndoSettler()

@@ -257,13 +257,14 @@ class UndoItems(Generic[ItemT]):
     def conflict(self, conflict: Conflict) -> None:
         self._conflicts.append(conflict)
 
-    def plan(self, question: str) -> UndoPlan[ItemT]:
+    def plan(self, question: str, notes: tuple[str, ...] = ()) -> UndoPlan[ItemT]:
         return UndoPlan(
             question=question,
             restorable=tuple(self._restorable),
             lines=tuple(self._lines),
             already_as_before=self._already_as_before,
             conflicts=tuple(self._conflicts),
+            notes=notes,
         )
 
 
@@ -350,7 +351,9 @@ def conflict_lines(conflicts: tuple[Conflict, ...]) -> list[str]:
 
 
 def nothing_to_restore_message(op: Operation, plan: UndoPlan) -> str:
-    """Why undoing `op` writes nothing: every item is already as before, or changed since."""
+    """Why undoing `op` writes nothing: every item is already as before, or changed since; with no
+    item at all, the handler's notes say what it looked for (e.g. transactions whose ids were
+    never learnt), and only a handler with nothing to say leaves "nothing of it is left"."""
     parts = []
     if plan.already_as_before:
         parts.append(f"{plan.already_as_before} item(s) already as before")
@@ -358,7 +361,7 @@ def nothing_to_restore_message(op: Operation, plan: UndoPlan) -> str:
         names = ", ".join(conflict.name for conflict in plan.conflicts[:3])
         more = f" and {len(plan.conflicts) - 3} more" if len(plan.conflicts) > 3 else ""
         parts.append(f"{len(plan.conflicts)} changed since and left as they are ({names}{more})")
-    found = "; ".join(parts) if parts else "nothing of it is left in YNAB"
+    found = "; ".join(parts or plan.notes) or "nothing of it is left in YNAB"
     return (
         f"Nothing to undo in operation {op.pk}: {found}. Nothing was written, "
         f"and {op.pk} keeps its status ({op.status})."

@@ -5,7 +5,9 @@ deleted, where still exactly as created.
 The checks are `tools.logic.new_transactions`; the path (plan read, question, log,
 request) is `tools.writes.flow`. One `POST /plans/{plan_id}/transactions` with the list,
 each cleared, with the `approved` given, no `import_id`. The log keeps the created ids and
-a digest of each (never their payee, memo or amount).
+a digest of each (never their payee, memo or amount); before sending, each line's content as a
+digest and the same-content transactions already there (`tools.logic.landed_creations`), so a
+lost answer is settled by finding them (docs/undo.md#create_transactions-whose-answer-was-lost).
 
 The subject is exactly that of docs/confirmation.md#subjects-and-the-fingerprint: the account, the
 transactions (date, amount, payee, memo, category) and `approved`, all from the arguments. A look-alike that
@@ -22,6 +24,7 @@ from pydantic import BaseModel, Field
 
 from confirmations.preview import Preview
 from tools.arguments import MAX_IDS, AmountValue, PlanIdArg, amount_arg, date_arg, given_text, id_arg
+from tools.logic.landed_creations import asked_lines
 from tools.logic.new_transactions import (
     CheckedLine,
     CreationUndo,
@@ -172,7 +175,15 @@ def build_change(snapshot: PlanSnapshot, account_id: str, lines: list[NewLine], 
             "transactions": [_entry(snapshot, item) for item in checked],
             "created_ids": [],
         },
-        undo_data=CreationUndo(account.id),
+        undo_data=CreationUndo(
+            account.id,
+            asked=asked_lines(
+                snapshot,
+                account.id,
+                [(i.line.date.isoformat(), i.line.amount, i.line.payee_name, i.line.memo) for i in checked],
+            ),
+            knowledge=snapshot.server_knowledge,
+        ),
         check=CHECK,
     )
 
@@ -260,7 +271,8 @@ class CreateTransactionsUndo:
                 transaction = snapshot.transactions[item.transaction_id]
                 items.conflict(Conflict(item.transaction_id, transaction_line(snapshot, transaction), reason))
         return items.plan(
-            f"Undo: delete {items.restored} transaction(s) on {account_name(snapshot, logged.account_id)}?"
+            f"Undo: delete {items.restored} transaction(s) on {account_name(snapshot, logged.account_id)}?",
+            _how_found(logged, op),
         )
 
     async def apply(
@@ -278,6 +290,23 @@ class CreateTransactionsUndo:
                 raise _partial_delete_failure(deleted, plan, error) from error
             deleted.append(transaction_id)
         return UndoRecord(deleted_ids=tuple(deleted))
+
+
+def _how_found(logged: CreationUndo, op: Operation) -> tuple[str, ...]:
+    """What the undo says of transactions whose ids YNAB's answer never gave: found by their
+    content when settling found them, else that it looked and found none, and how."""
+    if logged.found_by_content:
+        ids = ", ".join(item.transaction_id for item in logged.transactions)
+        return (
+            "YNAB's answer was lost; these were found afterwards by their date, amount, payee and memo "
+            f"({ids}).",
+        )
+    if logged.transactions:
+        return ()
+    return (
+        "YNAB's answer was lost, so its transactions' ids were never learnt, and looking for them by "
+        f"their date, amount, payee and memo found none to delete ({op.error or 'not settled yet'})",
+    )
 
 
 def _undo_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
