@@ -6,9 +6,13 @@ docs/confirmation.md#confirmed-writes, step by step:
     (none left: `nothing_to_do`, nothing asked) → subject + preview → `confirm.ask`
     (confirmed tools only) → on applied: log row `pending` → YNAB request(s) → row completed
 
-Every YNAB request of the flow, from the plan read on, is a write's
-(`ynab.request_kind(RequestKind.WRITE)`): the plan is read fresh (never from the freshness
-window), also in the answering call of a confirmation, and the hour's reserve is open to it.
+What the flow's YNAB requests count as (docs/ynab_budget.md): the call that only builds the
+change and asks reads the plan as a read (`RequestKind.READ`: the caller's share, never the
+reserve, and the freshness window applies); what follows the person's yes is a write's
+(`ynab.request_kind(RequestKind.WRITE)`): the answering call's plan read (a code or an
+input-required answer), the read after an in-call yes, the YNAB writes and their read-backs
+always sync and may use the hour's reserve. An unconfirmed write (no question: it acts on
+what it reads) is a write's throughout.
 
 A tool checks what its arguments alone show (id patterns, duplicates, months) first, then
 calls `confirmed_write` or `unconfirmed_write` with two functions of its own:
@@ -321,7 +325,8 @@ async def confirmed_write(
     `confirmation` the tool's argument; `result` the tool's result model. Refusals (the tool's,
     the confirmation step's) propagate as `Refusal`s; YNAB's failures, once logged, as `ToolError`s.
     """
-    with request_kind(RequestKind.WRITE):
+    answering = confirmation is not None or ctx.request_state is not None  # carries the person's answer
+    with request_kind(RequestKind.WRITE if answering else RequestKind.READ):
         return await _confirmed_write(
             ctx,
             tool=tool,
@@ -359,10 +364,11 @@ async def _confirmed_write(
         return decision.input_required
     if not decision.applied:
         return _not_applied_answer(result, snapshot, change, decision)
-    if decision.confirmed_by == "elicitation":
-        snapshot, change = await _rebuild(snapshot.plan_id, build, decision)
-    write = LoggedWrite(principal_of(ctx), tool, snapshot, change, result)
-    return await write.run(apply, confirmed_by=decision.confirmed_by or "", preview=decision.preview)
+    with request_kind(RequestKind.WRITE):  # agreed: the reserve is open from here on
+        if decision.confirmed_by == "elicitation":
+            snapshot, change = await _rebuild(snapshot.plan_id, build, decision)
+        write = LoggedWrite(principal_of(ctx), tool, snapshot, change, result)
+        return await write.run(apply, confirmed_by=decision.confirmed_by or "", preview=decision.preview)
 
 
 async def unconfirmed_write(

@@ -6,7 +6,8 @@ What tools use:
   plan, current as of the call, for one YNAB request when warm (none within the freshness
   window; the stored snapshot and a delta, or the full export, when cold). Inside
   `with request_kind(RequestKind.WRITE)` (the write flow, undo) it always syncs, and its
-  requests may use the hour's reserve (`tools.ynab.pacing`). `plan_id` is an id from
+  requests may use the hour's reserve (`tools.ynab.pacing`). Inside `spending_as(tag)` (the
+  MCP layer, per caller) reads count against that caller's share of the hour. `plan_id` is an id from
   `list_plans`, or `last-used`, checked by the caller (`tools.plan_lookup`); the
   snapshot carries the real id. Raises `YnabError`.
 - `await list_plans()` → `PlanList` (`plans`, `default_plan_id`): one request.
@@ -31,7 +32,7 @@ from django.conf import settings
 from tools.ynab.cache import PlanCacheState, plan_cache
 from tools.ynab.client import PlanList, YnabClient, get_ynab_client
 from tools.ynab.errors import PacingRefused, UnknownOutcome, YnabError
-from tools.ynab.pacing import RequestKind, request_kind, requests_last_hour, reserve_of
+from tools.ynab.pacing import RequestKind, request_kind, requests_last_hour, reserve_of, spending_as
 from tools.ynab.snapshot import PlanSnapshot
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "plan_cache_state",
     "plan_snapshot",
     "request_kind",
+    "spending_as",
     "store_changed_plans",
     "warm_up",
     "ynab_status",
