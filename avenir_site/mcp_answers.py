@@ -17,6 +17,8 @@
   with one clear sentence, not an internal error with a traceback in the log.
 - `completion/complete`: ids by name prefix (`tools.completion`), for every prompt and
   resource template argument named `plan_id`, `account_id` or `category_id`.
+- every tool call, prompt and resource read spends its caller's share of the hour's YNAB
+  reads (`tools.ynab.spending_as` with the principal's key; docs/ynab_budget.md).
 - `logging/setLevel` (protocols before 2026-07-28): accepted. avenir-mcp sends clients no
   log messages (its log is the server's own), so no level lets anything more through.
 """
@@ -25,10 +27,11 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
 from mcp.server.mcpserver.prompts import Prompt
@@ -43,10 +46,12 @@ from mcp.types import (
 )
 from pydantic import ValidationError
 
+from tools.auth import principal_key_of_request
 from tools.completion import complete
 from tools.logic.refusal import Refusal
 from tools.logic.text import quoted
 from tools.presenting import argument_refusal, readable, refusal
+from tools.ynab import spending_as
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +68,8 @@ class AvenirServer(MCPServer):
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
         try:
-            result = await super().call_tool(name, arguments, context)
+            with spending_as(_spender_of(context)):
+                result = await super().call_tool(name, arguments, context)
         except UnexpectedToolError as error:
             if not isinstance(error.__cause__, Refusal):
                 raise  # a crash: the SDK logs the traceback and answers without details
@@ -119,11 +125,24 @@ class AvenirServer(MCPServer):
                 code=INVALID_PARAMS,
                 message=f"The {name} prompt needs {' and '.join(missing)}; give {them} and ask again.",
             )
-        return await super().get_prompt(name, arguments, context)
+        with spending_as(_spender_of(context)):
+            return await super().get_prompt(name, arguments, context)
+
+    async def read_resource(
+        self, uri: Any, context: Context[Any, Any] | None = None
+    ) -> Iterable[ReadResourceContents] | InputRequiredResult:
+        with spending_as(_spender_of(context)):
+            return await super().read_resource(uri, context)
 
     def add_prompt(self, prompt: Prompt) -> None:
         """`prompt`, its refusals answered as invalid params: the SDK would wrap them as a crash."""
         super().add_prompt(prompt.model_copy(update={"fn": _refusals_answered(prompt.fn)}))
+
+
+def _spender_of(context: Context[Any, Any] | None) -> str | None:
+    """Whose hourly share of YNAB reads the request spends (docs/ynab_budget.md): its
+    principal's key; None for a call made without a request (nobody's share)."""
+    return None if context is None else principal_key_of_request(context.request_context)
 
 
 def _refusals_answered(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:

@@ -103,16 +103,19 @@ def _test_settings(tmp_path_factory) -> None:
 @pytest.fixture(autouse=True)
 def _whole_pacing_budget() -> Iterator[None]:
     """Each test starts with YNAB's whole hourly budget: the suite sends far more than 180.
+    The plan listing is asked again too, so a plan the test made is known (tools.plan_lookup).
 
     The recorded request history goes too, so a process started by a test (stdio), which
     seeds its pacer from those rows, starts with the whole budget as well. Tests of pacing
     itself build their own `Pacer`.
     """
     from tools.models import YnabRequest
+    from tools.plan_lookup import forget_plan_listing
     from tools.ynab.pacing import reset_pacing
 
     YnabRequest.objects.all().delete()
     reset_pacing()
+    forget_plan_listing()  # a plan a test just made is not in a listing an earlier test got
     yield
     reset_pacing()
 

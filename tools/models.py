@@ -85,6 +85,13 @@ class YnabRequest(models.Model):
     status = models.IntegerField(null=True, blank=True, help_text="Empty when no answer came back.")
     duration_ms = models.FloatField(null=True, blank=True)
     outcome = models.CharField(max_length=40, blank=True)
+    spender = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="The MCP caller whose hourly share this read counted against (e.g. token:7); "
+        "empty for writes and the service's own requests.",
+    )
 
     class Meta:
         ordering = ["-sent_at"]

@@ -8,7 +8,8 @@ YNAB request once warm, none within the freshness window); then check what needs
 
 - `open_plan(plan_id)`: the snapshot of the plan the agent means (an id, `last-used`, or
   omitted: the default plan), YNAB's refusals and pacing as one-line `ToolError`s (YNAB's
-  answer in words; no plan to default to is a `Refusal`);
+  answer in words; no plan to default to, or an id not among the key's plans, is a `Refusal`
+  and sends no request for the plan);
   `plan_listing(max_age)`: the plans the token sees, reused for `max_age` seconds;
   `real_plan_id(plan_id)`: only its real id, for what reads the log rather than the plan.
 - `today()`: the server's local date (`settings.TIME_ZONE`), the only clock tools read.
@@ -70,17 +71,56 @@ async def open_plan(
     or the token's only plan), read from a plan listing reused for a few minutes; with no
     such plan: `Several plans: pass plan_id (list_plans gives them).` `last-used` is
     resolved by the plan cache: the snapshot's `plan_id` is always the real id, and results
-    should carry it. Costs no YNAB request within the freshness window, else one once warm
-    (the delta), the full export when cold and not stored. Inside the write flow
+    should carry it. An id that is not among the key's plans is refused without a request for
+    it (`_require_listed`). Costs no YNAB request within the freshness window, else one once warm
+    (the delta), the full export when cold and not stored (and the plan listing, shared for
+    minutes, the first time this process meets the plan). Inside the write flow
     (`request_kind(WRITE)`) and with `fresh` (a write's preview) it always reads fresh;
     `exclusive` (a write inside its plan's lock, `tools.plan_lock`) sends a request of its own,
     started now.
     """
     chosen = await _choose_plan_id(plan_id)
+    await _require_listed(chosen)
     try:
         return await ynab.plan_snapshot(chosen, fresh=fresh, exclusive=exclusive)
     except ynab.YnabError as error:
         raise ToolError(_ynab_refusal(error, chosen)) from error
+
+
+async def _require_listed(plan_id: str) -> None:
+    """Refuse, without a request for it, a plan id that is not among the key's plans.
+
+    A plan this process already holds needs no look-up (`last-used` neither: YNAB resolves it).
+    Otherwise the plan listing decides (`plan_listing`, reused for minutes); an id it lacks
+    may be a plan created since, so the listing is asked again, at most once per
+    `PLAN_LISTING_SECONDS` for a YNAB and key, before refusing: unknown ids cost YNAB at most
+    that one request, never one each (docs/ynab_budget.md).
+    """
+    if plan_id in ALIASES or plan_cache.holds(ynab.get_ynab_client(), plan_id):
+        return
+    listing, fetched = await _listing(PLAN_LISTING_SECONDS)
+    if _listed(listing, plan_id):
+        return
+    if fetched:  # just asked: nothing newer to learn
+        raise _not_listed(plan_id)
+    client = ynab.get_ynab_client()
+    key = (client.base_url, client.token_tag)
+    now = time.monotonic()
+    with _listings_lock:
+        last = _relisted_at.get(key)
+        relist = last is None or now - last >= PLAN_LISTING_SECONDS
+        if relist:
+            _relisted_at[key] = now
+    if not (relist and _listed(await plan_listing(max_age=0), plan_id)):
+        raise _not_listed(plan_id)
+
+
+def _not_listed(plan_id: str) -> Refusal:
+    return Refusal(f"No plan {quoted(plan_id, 40)} for this YNAB token; list_plans gives the valid ids.")
+
+
+def _listed(listing: ynab.PlanList, plan_id: str) -> bool:
+    return any(plan.id == plan_id for plan in listing.plans)
 
 
 def _ynab_refusal(error: ynab.YnabError, plan_id: str) -> str:
@@ -133,6 +173,7 @@ async def _choose_plan_id(plan_id: str | None) -> str:
 
 
 _listings: dict[tuple[str, str], tuple[float, ynab.PlanList]] = {}
+_relisted_at: dict[tuple[str, str], float] = {}  # when an unknown plan id last had the listing asked again
 _listings_lock = threading.Lock()
 
 
@@ -142,25 +183,31 @@ async def plan_listing(max_age: float = PLAN_LISTING_SECONDS) -> ynab.PlanList:
     `list_plans` passes the freshness window (`AVENIR_MCP_FRESHNESS_SECONDS`); choosing the
     default plan reuses it for a few minutes. YNAB's refusals as `ToolError`.
     """
+    return (await _listing(max_age))[0]
+
+
+async def _listing(max_age: float) -> tuple[ynab.PlanList, bool]:
+    """`plan_listing`, and whether it was asked for just now (True) or reused (False)."""
     client = ynab.get_ynab_client()
     key = (client.base_url, client.token_tag)
     with _listings_lock:
         kept = _listings.get(key)
     if kept is not None and time.monotonic() - kept[0] < max_age:
-        return kept[1]
+        return kept[1], False
     try:
         listing = await ynab.list_plans(client=client)
     except ynab.YnabError as error:
         raise ToolError(error.message) from error
     with _listings_lock:
         _listings[key] = (time.monotonic(), listing)
-    return listing
+    return listing, True
 
 
 def forget_plan_listing() -> None:
     """Drop the reused plan listings (the next omitted `plan_id` lists plans again)."""
     with _listings_lock:
         _listings.clear()
+        _relisted_at.clear()
 
 
 # --- what needs the plan ----------------------------------------------------------------------

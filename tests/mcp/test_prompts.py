@@ -159,7 +159,7 @@ async def test_a_month_is_resolved_in_the_review(live_service, read_only_token, 
 @pytest.mark.parametrize(
     ("prompt", "arguments", "message"),
     [
-        ("classify_pending", {"plan_id": "nope"}, "No plan 'nope' for this YNAB token (404)"),
+        ("classify_pending", {"plan_id": "nope"}, "No plan 'nope' for this YNAB token; list_plans"),
         ("monthly_review", {"plan_id": "bad id!"}, "plan"),
         ("reconcile", {"account_id": "a1x", "bank_balance": "10"}, NO_ACCOUNT),
         ("reconcile", {"account_id": "a1x", "bank_balance": "12,50"}, "bank_balance '12,50'"),

@@ -105,7 +105,9 @@ async def test_a_malformed_plan_id_is_refused_before_any_ynab_request(live_servi
 async def test_an_unknown_plan_is_refused_with_where_to_find_plan_ids(live_service):
     result = await call("list_accounts", plan_id="a0000000-0000-4000-8000-00000000dead")
 
-    assert "No plan 'a0000000-0000-4000-8000-00000000dead' for this YNAB token (404)" in refusal(result)
+    assert refusal(result) == (
+        "No plan 'a0000000-0000-4000-8000-00000000dead' for this YNAB token; list_plans gives the valid ids."
+    )
 
 
 async def test_a_warm_call_costs_one_ynab_request(demo_plan):

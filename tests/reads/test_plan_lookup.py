@@ -33,17 +33,45 @@ async def test_it_opens_the_plan_named_and_costs_one_request_once_warm(demo_plan
     second = await plan_lookup.open_plan(demo_plan.id)
 
     assert first.plan_id == second.plan_id == demo_plan.id
-    served = await ynab_requests()
+    listing, *served = await ynab_requests()
+    assert listing.path == "/sandbox/v1/plans"  # met for the first time: is it among the key's plans?
     assert [entry.query.startswith("last_knowledge_of_server=") for entry in served] == [False, True]
 
 
-async def test_it_refuses_an_unknown_plan_with_ynabs_status_and_where_ids_come_from(live_service):
-    with pytest.raises(ToolError) as refused:
+async def test_it_refuses_an_unknown_plan_without_asking_for_it_and_says_where_ids_come_from(ynab_requests):
+    with pytest.raises(Refusal) as refused:
         await plan_lookup.open_plan("no-such-plan-0123")
 
-    assert str(refused.value).startswith(
-        "No plan 'no-such-plan-0123' for this YNAB token (404); list_plans gives the valid ids."
+    assert (
+        str(refused.value)
+        == "No plan 'no-such-plan-0123' for this YNAB token; list_plans gives the valid ids."
     )
+    assert [entry.path for entry in await ynab_requests()] == ["/sandbox/v1/plans"]  # no request for the plan
+
+
+async def test_a_plan_the_listing_lacks_is_listed_again_once_a_window_then_refused_from_it(
+    demo_plan, ynab_requests
+):
+    await plan_lookup.plan_listing()  # listed before the plan below exists
+    created = await sync_to_async(create_plan)(
+        name=f"New {uuid.uuid4().hex[:8]}", first_month=date(2025, 1, 1)
+    )
+
+    opened = await plan_lookup.open_plan(created.id)  # not in the listing: listed again
+    refused = [
+        await _refusal_of(plan_lookup.open_plan(f"a0000000-0000-4000-8000-{n:012d}")) for n in range(5)
+    ]
+
+    assert opened.plan_id == created.id
+    assert all(text.startswith("No plan 'a0000000-0000-4000-8000-") for text in refused)
+    paths = [entry.path for entry in await ynab_requests()]
+    assert paths == ["/sandbox/v1/plans", "/sandbox/v1/plans", f"/sandbox/v1/plans/{created.id}"]
+
+
+async def _refusal_of(opening) -> str:
+    with pytest.raises(Refusal) as refused:
+        await opening
+    return str(refused.value)
 
 
 async def test_last_used_is_resolved_to_the_real_plan_id(demo_plan):

@@ -17,11 +17,13 @@ from tools.ynab.pacing import (
     Pacer,
     RequestKind,
     current_kind,
+    current_spender,
     hourly_limit,
     pacer_for,
     pause_seconds,
     request_kind,
     reset_pacing,
+    spending_as,
 )
 
 START = 1_800_000_000.0  # some fixed epoch second
@@ -228,3 +230,36 @@ def test_reset_pacing_empties_the_pacer_a_client_already_holds():
     assert held.used() == 0
     assert held.paused_until() is None
     held.reserve()  # the budget is whole again
+
+
+def test_a_callers_reads_stop_at_its_share_while_another_caller_and_writes_go_on():
+    pacer = Pacer(clock=FakeClock(), limit=60, history=False)  # reads 40, 20 per caller
+    with spending_as("token:1"):
+        for _ in range(20):
+            pacer.reserve()
+        room = pacer.room()
+        with pytest.raises(PacingRefused) as refused:
+            pacer.reserve()
+        pacer.reserve(RequestKind.WRITE)  # a write is nobody's share
+    with spending_as("token:2"):
+        other_room = pacer.room()
+        pacer.reserve()
+
+    assert (room, other_room) == (0, 19)  # 21 of the 40 the reads may use are gone
+    assert current_spender() is None
+    assert "this MCP client's reads took 20 requests" in refused.value.message
+
+
+def test_a_read_never_sent_gives_its_callers_share_back_and_no_limit_counts_no_share():
+    pacer = Pacer(clock=FakeClock(), limit=4, history=False)  # reads 2, 1 per caller
+    with spending_as("token:1"):
+        pacer.release(pacer.reserve())
+        pacer.reserve()
+        spent = pacer.room()
+    unpaced = Pacer(clock=FakeClock(), limit=None, history=False)
+    with spending_as("token:1"):
+        for _ in range(100):
+            unpaced.reserve()
+
+    assert spent == 0
+    assert unpaced.used() == 100

@@ -6,9 +6,13 @@ docs/confirmation.md#confirmed-writes, step by step:
     (none left: `nothing_to_do`, nothing asked) → subject + preview → `confirm.ask`
     (confirmed tools only) → on applied: log row `pending` → YNAB request(s) → row completed
 
-Every YNAB request of the flow, from the plan read on, is a write's
-(`ynab.request_kind(RequestKind.WRITE)`): the plan is read fresh (never from the freshness
-window), also in the answering call of a confirmation, and the hour's reserve is open to it.
+What the flow's YNAB requests count as (docs/ynab_budget.md): the call that only builds the
+change and asks reads the plan as a read (`RequestKind.READ`: the caller's share, never the
+reserve; fresh, never from the freshness window); what follows the person's yes is a write's
+(`ynab.request_kind(RequestKind.WRITE)`): the answering call's plan read (a code or an
+input-required answer), the read after an in-call yes, the YNAB writes and their read-backs
+always sync and may use the hour's reserve. An unconfirmed write (no question: it acts on
+what it reads) is a write's throughout.
 
 A tool checks what its arguments alone show (id patterns, duplicates, months) first, then
 calls `confirmed_write` or `unconfirmed_write` with two functions of its own:

@@ -8,7 +8,8 @@ What tools use:
   `with request_kind(RequestKind.WRITE)` (the write flow, undo) it always syncs, and its
   requests may use the hour's reserve (`tools.ynab.pacing`); `exclusive=True` (a write inside
   its plan's lock, `tools.plan_lock`) sends a request of its own, never sharing one that
-  another call started earlier. `plan_id` is an id from
+  another call started earlier. Inside `spending_as(tag)` (the MCP layer, per caller) reads
+  count against that caller's share of the hour. `plan_id` is an id from
   `list_plans`, or `last-used`, checked by the caller (`tools.plan_lookup`); the
   snapshot carries the real id. Raises `YnabError`.
 - `await list_plans()` → `PlanList` (`plans`, `default_plan_id`): one request.
@@ -33,7 +34,7 @@ from django.conf import settings
 from tools.ynab.cache import PlanCacheState, plan_cache
 from tools.ynab.client import PlanList, YnabClient, get_ynab_client
 from tools.ynab.errors import PacingRefused, UnknownOutcome, YnabError
-from tools.ynab.pacing import RequestKind, request_kind, requests_last_hour, reserve_of
+from tools.ynab.pacing import RequestKind, request_kind, requests_last_hour, reserve_of, spending_as
 from tools.ynab.snapshot import PlanSnapshot
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "plan_cache_state",
     "plan_snapshot",
     "request_kind",
+    "spending_as",
     "store_changed_plans",
     "warm_up",
     "ynab_status",

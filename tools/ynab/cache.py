@@ -149,6 +149,13 @@ class PlanCache:
             snapshot = await self._single_flight(key, lambda: self._refresh(client, plan_id))
         return snapshot
 
+    def holds(self, client: YnabClient, plan_id: str) -> bool:
+        """True when this process has the plan for this client's YNAB and key, loaded or being
+        loaded from the store: it was in the key's plans (no listing needed to know it exists)."""
+        key = (client.base_url, client.token_tag, plan_id)
+        with self._lock:
+            return key in self._entries or key in self._restores
+
     def warm_up(self, client: YnabClient) -> list[str]:
         """Start loading, in the background, every plan stored for this client's YNAB and key.
 

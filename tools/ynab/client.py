@@ -254,13 +254,13 @@ class Sender:
     async def _seed_pacer(self) -> None:
         if self.pacer.needs_history:
             history = await pacing.last_hour(self.token_tag, self.pacer.clock())
-            self.pacer.seed(history.sent_at, history.paused_until)
+            self.pacer.seed(history.sent_at, history.paused_until, history.reads_of)
 
     def seed_pacer_now(self) -> None:
         """`_seed_pacer` from synchronous code (a process's warm-up), so no call waits for it."""
         if self.pacer.needs_history:
             history = pacing.last_hour_from_rows(self.token_tag, self.pacer.clock())
-            self.pacer.seed(history.sent_at, history.paused_until)
+            self.pacer.seed(history.sent_at, history.paused_until, history.reads_of)
 
     async def _record(
         self, call: ApiCall, stamp: float, started: float, status: int | None, outcome: str
@@ -273,6 +273,7 @@ class Sender:
             duration_ms=(time.perf_counter() - started) * 1000,
             status=status,
             outcome=outcome,
+            spender=pacing.share_spender(call.kind()),
         )
         try:
             await pacing.record_attempt(attempt)

@@ -16,6 +16,13 @@ What a request is for decides how much of the hour it may use (`RequestKind`):
 - `ROLLBACK`: putting back half of a change (move_money's set-back). Never refused by the
   pacer, neither by the count nor by a pause after a 429; it is still counted.
 
+Who a read is for (the spender): the MCP caller whose call sent it, a plain tag (a
+principal's key, `token:7`) set by the tool layer with `spending_as(tag)`; `current_spender()`
+reads it. No caller may take more than its share of what reads may use in the hour, half of
+`limit - reserve` (`share_of`), so one caller cannot starve the others. Only `READ` requests
+count against a share; a request without a spender (the service's own: settling, warm-up,
+the admin's pages) counts against the hour only. docs/ynab_budget.md has the whole accounting.
+
 The kind comes from the context: `with request_kind(RequestKind.WRITE): ...` makes every
 request sent inside the block (also by tasks started in it) at least that kind; a request
 that is not a GET is at least `WRITE` anyway. `current_kind()` reads it.
@@ -24,20 +31,20 @@ After a 429 nothing but a rollback is sent until YNAB's `Retry-After` (clamped t
 has passed, or 10 minutes without one. A refusal is `PacingRefused`, whose message says at
 what clock time, and in how many minutes, a request may leave.
 
-At its first use a pacer is seeded from the `YnabRequest` rows of the last hour, so a
-restart does not forget what was spent. The clock is a callable returning epoch seconds, so
-tests move time without sleeping.
+At its first use a pacer is seeded from the `YnabRequest` rows of the last hour (each read's
+row names its spender), so a restart forgets neither the hour nor any caller's share. The
+clock is a callable returning epoch seconds, so tests move time without sleeping.
 
 `SlidingWindow` is the rolling count both sides of this project keep: the pacer here, and
 the sandbox's emulation of YNAB's limit (`sandbox.traffic_limit`).
 
 Rows (`YnabRequest`, bottom of this module): one per attempt the client made (a retried GET
 makes several), written when the attempt is over, with its status (None when no answer came
-back), duration and outcome. They are what a pacer is seeded from after a restart and what
-`/api/health` and the admin count. Outcomes: `ok`, `refused` (4xx), `failed` (5xx or
-other), `rate_limited retry_after=N` (429; N is YNAB's Retry-After or empty), `no_answer`
-(sent, nothing complete came back) and `not_sent` (the connection was never made: not
-counted against YNAB's budget).
+back), duration, outcome and, for a read counted against a caller's share, its spender. They
+are what a pacer is seeded from after a restart and what `/api/health` and the admin count.
+Outcomes: `ok`, `refused` (4xx), `failed` (5xx or other), `rate_limited retry_after=N` (429;
+N is YNAB's Retry-After or empty), `no_answer` (sent, nothing complete came back) and
+`not_sent` (the connection was never made: not counted against YNAB's budget).
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -68,6 +75,7 @@ WINDOW_SECONDS = 3600
 RETRY_AFTER_BOUNDS = (60, 3600)
 PAUSE_WITHOUT_RETRY_AFTER = 600
 SANDBOX_PATH = "/sandbox/v1"
+SPENDER_LENGTH = YnabRequest._meta.get_field("spender").max_length
 
 Clock = Callable[[], float]
 Limit = int | None  # requests an hour; None: not paced
@@ -82,6 +90,7 @@ class RequestKind(IntEnum):
 
 
 _kind: ContextVar[RequestKind] = ContextVar("ynab_request_kind", default=RequestKind.READ)
+_spender: ContextVar[str | None] = ContextVar("ynab_spender", default=None)
 
 
 @contextlib.contextmanager
@@ -97,6 +106,27 @@ def request_kind(kind: RequestKind) -> Iterator[None]:
 def current_kind() -> RequestKind:
     """The kind the context gives requests (`READ` outside any `request_kind` block)."""
     return _kind.get()
+
+
+@contextlib.contextmanager
+def spending_as(spender: str | None) -> Iterator[None]:
+    """Reads sent inside the block (and by tasks started in it) count against `spender`'s share
+    (None: nobody's, the service's own)."""
+    token = _spender.set(spender[:SPENDER_LENGTH] if spender else None)
+    try:
+        yield
+    finally:
+        _spender.reset(token)
+
+
+def current_spender() -> str | None:
+    """The caller the context's reads are for (None outside any `spending_as` block)."""
+    return _spender.get()
+
+
+def share_spender(kind: RequestKind) -> str | None:
+    """Whose share a request of `kind` is counted against: the context's spender for a read, else nobody."""
+    return _spender.get() if kind is RequestKind.READ else None
 
 
 def hourly_limit(base_url: str) -> Limit:
@@ -115,6 +145,11 @@ def is_sandbox(base_url: str) -> bool:
 def reserve_of(limit: int) -> int:
     """How many of the hour's last requests reads may not use: 20, or half of a small limit."""
     return min(RESERVE, limit // 2)
+
+
+def share_of(limit: int) -> int:
+    """How many of the hour's reads one caller may send: half of what reads may use (80 of 180)."""
+    return (limit - reserve_of(limit)) // 2
 
 
 class SlidingWindow:
@@ -174,6 +209,7 @@ class Pacer:
         self._limit = limit
         self._lock = threading.Lock()
         self._sent = SlidingWindow(WINDOW_SECONDS)
+        self._reads_of: dict[str, SlidingWindow] = {}  # per spender: the reads counted against its share
         self._paused_until = 0.0
         self._seeded = not history
 
@@ -187,37 +223,59 @@ class Pacer:
         """True until the last hour's requests have been loaded (`seed`)."""
         return not self._seeded
 
-    def seed(self, sent_at: Iterable[float], paused_until: float | None = None) -> None:
-        """Count requests sent before this process started; only the first call counts."""
+    def seed(
+        self,
+        sent_at: Iterable[float],
+        paused_until: float | None = None,
+        reads_of: Mapping[str, Iterable[float]] | None = None,
+    ) -> None:
+        """Count requests sent before this process started (`reads_of`: each spender's reads,
+        also in `sent_at`); only the first call counts."""
         with self._lock:
             if self._seeded:
                 return
             self._seeded = True
             self._sent.extend(sent_at)
+            for spender, stamps in (reads_of or {}).items():
+                self._reads(spender).extend(stamps)
             self._paused_until = max(self._paused_until, paused_until or 0.0)
 
     def reserve(self, kind: RequestKind = RequestKind.READ) -> float:
         """Take one request of `kind` from the budget and return its stamp, or raise `PacingRefused`."""
         limit = self.limit
+        spender = share_spender(kind)
         with self._lock:
             now = self.clock()
             if kind is not RequestKind.ROLLBACK:
                 self._check(kind, limit, now)
+            if spender is not None:
+                self._check_share(spender, limit, now)
+                self._reads(spender).add(now)
             self._sent.add(now)
             return now
 
     def room(self, kind: RequestKind = RequestKind.READ) -> int | None:
-        """Requests of `kind` that may still leave this hour (None: no limit), pauses aside."""
+        """Requests of `kind` that may still leave this hour (None: no limit), pauses aside;
+        a read's room is also within the context's spender's share."""
         limit = self.limit
         if limit is None or kind is RequestKind.ROLLBACK:
             return None
+        spender = share_spender(kind)
         with self._lock:
-            return max(0, _ceiling(kind, limit) - self._sent.count(self.clock()))
+            now = self.clock()
+            room = _ceiling(kind, limit) - self._sent.count(now)
+            if spender is not None:
+                room = min(room, share_of(limit) - self._reads(spender).count(now))
+            return max(0, room)
 
     def release(self, stamp: float) -> None:
-        """Give back a reserved request that provably never left (connection refused)."""
+        """Give back a reserved request that provably never left (connection refused); called
+        in the context that reserved it, so the same spender's share gets it back."""
+        spender = _spender.get()
         with self._lock:
             self._sent.remove(stamp)
+            if spender in self._reads_of:
+                self._reads_of[spender].remove(stamp)
 
     def pause(self, retry_after: str | None) -> float:
         """After a 429: send nothing until `Retry-After` (clamped) or 10 minutes have passed."""
@@ -240,8 +298,26 @@ class Pacer:
         """Drop every count and any pause, and read no history (test suites, benchmarks)."""
         with self._lock:
             self._sent.clear()
+            self._reads_of.clear()
             self._paused_until = 0.0
             self._seeded = True
+
+    def _reads(self, spender: str) -> SlidingWindow:
+        """The reads counted against `spender`'s share (call holding the lock)."""
+        window = self._reads_of.get(spender)
+        if window is None:
+            window = self._reads_of[spender] = SlidingWindow(WINDOW_SECONDS)
+        return window
+
+    def _check_share(self, spender: str, limit: Limit, now: float) -> None:
+        if limit is None:
+            return
+        share = share_of(limit)
+        reads = self._reads(spender)
+        used = reads.count(now)
+        if used >= share:
+            free_at = reads.free_at(share)
+            raise PacingRefused(_share_message(used, limit, free_at, now), retry_at=_utc(free_at))
 
     def _check(self, kind: RequestKind, limit: Limit, now: float) -> None:
         if now < self._paused_until:
@@ -301,6 +377,14 @@ def _spent_message(used: int, limit: int, kind: RequestKind, free_at: float, now
     return (
         f"Not sent: {used} requests went to YNAB in the last hour, and {stop}. The next request may "
         f"leave at {wait_phrase(free_at, now)}; try again then."
+    )
+
+
+def _share_message(used: int, limit: int, free_at: float, now: float) -> str:
+    return (
+        f"Not sent: this MCP client's reads took {used} requests to YNAB in the last hour, its whole "
+        f"share (half of the {limit - reserve_of(limit)} reads may use, so that no client starves the "
+        f"others). Its next read may leave at {wait_phrase(free_at, now)}; other clients can still read."
     )
 
 
@@ -368,6 +452,7 @@ class Attempt:
     duration_ms: float
     status: int | None
     outcome: str
+    spender: str | None = None  # whose share this read counted against (None: nobody's)
 
 
 def outcome_for_status(status: int, retry_after: str | None = None) -> str:
@@ -390,15 +475,18 @@ async def record_attempt(attempt: Attempt) -> None:
         status=attempt.status,
         duration_ms=round(attempt.duration_ms, 2),
         outcome=attempt.outcome[:40],
+        spender=attempt.spender or "",
     )
 
 
 @dataclass(frozen=True, slots=True)
 class History:
-    """The last hour of one token, as pacing needs it after a restart."""
+    """The last hour of one token, as pacing needs it after a restart: every request, the
+    pause after a 429, and each spender's reads."""
 
     sent_at: list[float]
     paused_until: float | None
+    reads_of: dict[str, list[float]]
 
 
 async def last_hour(token_tag: str, now: float) -> History:
@@ -411,14 +499,17 @@ def last_hour_from_rows(token_tag: str, now: float) -> History:
         YnabRequest.objects.filter(token_tag=token_tag, sent_at__gt=since)
         .exclude(outcome=NOT_SENT)
         .order_by("sent_at")
-        .values_list("sent_at", "outcome")
+        .values_list("sent_at", "outcome", "spender")
     )
     paused_until = None
-    for sent_at, outcome in rows:
+    reads_of: dict[str, list[float]] = {}
+    for sent_at, outcome, spender in rows:
         if outcome.startswith(RATE_LIMITED):
             retry_after = outcome.partition("retry_after=")[2] or None
             paused_until = sent_at.timestamp() + pause_seconds(retry_after, sent_at.timestamp())
-    return History([sent_at.timestamp() for sent_at, _ in rows], paused_until)
+        if spender:
+            reads_of.setdefault(spender, []).append(sent_at.timestamp())
+    return History([sent_at.timestamp() for sent_at, _, _ in rows], paused_until, reads_of)
 
 
 def requests_last_hour(token_tag: str) -> int:

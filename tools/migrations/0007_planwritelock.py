@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tools", "0005_operation_settling"),
+        ("tools", "0006_ynabrequest_spender"),
     ]
 
     operations = [
