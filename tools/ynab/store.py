@@ -134,8 +134,9 @@ def save(base_url: str, token_tag: str, snapshot: PlanSnapshot, aliases: Sequenc
         "sha256": hashlib.sha256(payload).hexdigest(),
     }
     path = path_for(base_url, snapshot.plan_id)
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".saving-", suffix=SUFFIX)  # mode 0600
+    _private_folder(path.parent.parent)  # the data folder, then its plans/
+    _private_folder(path.parent)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".saving-", suffix=SUFFIX)  # 0600, any umask
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(_MAGIC + json.dumps(header).encode() + b"\n" + payload)
@@ -144,6 +145,13 @@ def save(base_url: str, token_tag: str, snapshot: PlanSnapshot, aliases: Sequenc
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
+
+
+def _private_folder(path: Path) -> None:
+    """Create `path` (and any missing parent) or make it what it must be: 0700, whatever the umask
+    (`mkdir`'s mode is narrowed by the umask, never widened; an existing folder keeps its mode)."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.chmod(0o700)
 
 
 def load(base_url: str, token_tag: str, plan_id: str) -> PlanSnapshot | None:
