@@ -171,11 +171,17 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    # A Host outside ALLOWED_HOSTS: one WARNING line naming it, not an ERROR and a traceback.
+    "filters": {"one_warning_line": {"()": "avenir_site.disallowed_host.OneWarningLine"}},
     # stderr only: stdout belongs to the MCP stdio transport.
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["stderr"], "level": env_str("LOG_LEVEL", "INFO").upper()},
-    # Every YNAB request is already recorded (YnabRequest); httpx's per-request INFO line is noise.
-    "loggers": {"httpx": {"level": "WARNING"}, "httpx2": {"level": "WARNING"}},
+    "loggers": {
+        # Every YNAB request is already recorded (YnabRequest); httpx's per-request INFO line is noise.
+        "httpx": {"level": "WARNING"},
+        "httpx2": {"level": "WARNING"},
+        "django.security.DisallowedHost": {"filters": ["one_warning_line"]},
+    },
 }
 
 # --- Where YNAB is -------------------------------------------------------------------------
