@@ -416,13 +416,13 @@ async def test_what_the_plan_refuses_is_refused_before_asking(shared_home, which
         ),
         (
             _line(date="0001-01-01"),
-            "Transaction 1 is dated 0001-01-01, more than 5 years ago: YNAB takes dates from {oldest} to "
-            "today ({today}); give one in that range.",
+            "Transaction 1 is dated 0001-01-01, more than 5 years ago, which YNAB refuses: give a date "
+            "from {oldest} to today ({today}).",
         ),
         (
             _line(date=(years_earlier(utc_today(), 5) - timedelta(days=1)).isoformat()),
-            "Transaction 1 is dated {day}, more than 5 years ago: YNAB takes dates from {oldest} to "
-            "today ({today}); give one in that range.",
+            "Transaction 1 is dated {day}, more than 5 years ago, which YNAB refuses: give a date "
+            "from {oldest} to today ({today}).",
         ),
         (
             _line(payee_name="Kiosk\u202eevil"),

@@ -49,8 +49,8 @@ def check_date(index: int, day: date, today: date) -> None:
     oldest = years_earlier(today, OLDEST_YEARS)
     if day < oldest:
         raise Refusal(
-            f"Transaction {index} is dated {day.isoformat()}, more than {OLDEST_YEARS} years ago: YNAB "
-            f"takes dates from {oldest.isoformat()} to today ({today.isoformat()}); give one in that range."
+            f"Transaction {index} is dated {day.isoformat()}, more than {OLDEST_YEARS} years ago, which "
+            f"YNAB refuses: give a date from {oldest.isoformat()} to today ({today.isoformat()})."
         )
 
 
