@@ -128,8 +128,9 @@ async def test_a_read_after_a_write_shows_it_and_the_agreed_write_reads_fresh(bu
         served_reading = await requests_since(after_write)
 
     assert dining_assigned(before, budget) == DINING_ASSIGNED
-    # the preview is a read: inside the window it costs nothing; the agreed call reads fresh
-    assert served_asking == []
+    # the preview (a read for the hour's budget) and the agreed call each read the plan fresh
+    assert len(served_asking) == 1
+    assert is_delta(served_asking[0], budget.id)
     assert [method for method, _, _ in served_answering] == ["GET", "PATCH"]
     assert is_delta(served_answering[0], budget.id)
     # the write ended the window: one delta, and it shows the write and what it changed
