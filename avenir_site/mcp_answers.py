@@ -46,7 +46,7 @@ from mcp.types import (
 )
 from pydantic import ValidationError
 
-from tools.auth import principal_key_of_request
+from tools.auth import NoPrincipalError, principal_key_of_request
 from tools.completion import complete
 from tools.logic.refusal import Refusal
 from tools.logic.text import quoted
@@ -141,8 +141,14 @@ class AvenirServer(MCPServer):
 
 def _spender_of(context: Context[Any, Any] | None) -> str | None:
     """Whose hourly share of YNAB reads the request spends (docs/ynab_budget.md): its
-    principal's key; None for a call made without a request (nobody's share)."""
-    return None if context is None else principal_key_of_request(context.request_context)
+    principal's key; None for a call made without a request, or with nobody identified (the
+    tool itself then refuses to run: `tools.auth` fails closed)."""
+    if context is None:
+        return None
+    try:
+        return principal_key_of_request(context.request_context)
+    except NoPrincipalError:
+        return None
 
 
 def _refusals_answered(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:

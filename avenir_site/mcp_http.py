@@ -3,8 +3,9 @@
 Each request to /mcp passes, in order:
 1. Host and Origin, checked against `ALLOWED_HOSTS` with Django's own matcher (exact names,
    `.example.com` for a domain and its subdomains, `*`; any port), so /mcp accepts exactly
-   the hosts the rest of the site does: 421 for a bad Host, 403 for a bad Origin. The SDK's
-   own check is off: it matches exact strings and cannot express Django's patterns.
+   the hosts the rest of the site does: 421 for a bad Host (logged as one WARNING line, as
+   Django's own refusals are: `avenir_site/disallowed_host.py`), 403 for a bad Origin. The
+   SDK's own check is off: it matches exact strings and cannot express Django's patterns.
 2. `Authorization: Bearer <token>`: a static MCP token (`tools.auth`) or an OAuth access
    token issued for this /mcp (`oauth.provider`); 401 with `WWW-Authenticate: Bearer ...`
    naming the Protected Resource Metadata (RFC 9728 §5.1) when it is missing, unknown,
@@ -31,6 +32,7 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
+from avenir_site.disallowed_host import warn_disallowed_host
 from avenir_site.mcp_server import HttpServers
 from oauth.addresses import resource_metadata_url
 from oauth.models import SCOPES
@@ -142,12 +144,19 @@ class AnswerEnd:
 
 def host_or_origin_refusal(headers: Headers) -> Response | None:
     """421 for a Host outside ALLOWED_HOSTS, 403 for such an Origin, None when both are fine."""
-    if not host_allowed(headers.get("host", "")):
-        return PlainTextResponse("Invalid Host header", status_code=421)
+    host = headers.get("host", "")
+    if not host_allowed(host):
+        return host_refusal(host)
     origin = headers.get("origin")
     if origin is not None and not origin_allowed(origin):
         return PlainTextResponse("Invalid Origin header", status_code=403)
     return None
+
+
+def host_refusal(host: str) -> Response:
+    """421 for a Host outside ALLOWED_HOSTS, logged as one WARNING line as Django logs its own."""
+    warn_disallowed_host(host)
+    return PlainTextResponse("Invalid Host header", status_code=421)
 
 
 def host_allowed(host: str) -> bool:

@@ -65,12 +65,15 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 def _local_secret_key() -> str:
-    """A random key kept in .local/, so a checkout never runs on a published default."""
+    """A random key kept in .local/, so a checkout never runs on a published default.
+
+    Created readable by its owner only (0600 in a 0700 folder) from the start, whatever the umask.
+    """
     path = LOCAL_DIR / "secret_key"
     if not path.exists():
-        LOCAL_DIR.mkdir(exist_ok=True)
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
+        LOCAL_DIR.mkdir(mode=0o700, exist_ok=True)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
+            file.write(secrets.token_urlsafe(50))
     return path.read_text().strip()
 
 
@@ -135,14 +138,15 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The sandbox and the MCP service share one process and one file: WAL lets readers run
     # beside a writer, IMMEDIATE transactions take the write lock up front (no deadlock on
-    # upgrade), and the timeout waits for a busy writer instead of failing at once.
+    # upgrade), and the timeout waits for a busy writer instead of failing at once. The file and
+    # its -wal/-shm are kept 0600 at each connection (avenir_site/private_database.py).
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 30,
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     # A file, not memory, so the test server's threads share it; one per run, so runs can overlap.
-    LOCAL_DIR.mkdir(exist_ok=True)
+    LOCAL_DIR.mkdir(mode=0o700, exist_ok=True)
     DATABASES["default"]["TEST"] = {"NAME": str(LOCAL_DIR / f"test_db_{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -167,11 +171,17 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    # A Host outside ALLOWED_HOSTS: one WARNING line naming it, not an ERROR and a traceback.
+    "filters": {"one_warning_line": {"()": "avenir_site.disallowed_host.OneWarningLine"}},
     # stderr only: stdout belongs to the MCP stdio transport.
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["stderr"], "level": env_str("LOG_LEVEL", "INFO").upper()},
-    # Every YNAB request is already recorded (YnabRequest); httpx's per-request INFO line is noise.
-    "loggers": {"httpx": {"level": "WARNING"}, "httpx2": {"level": "WARNING"}},
+    "loggers": {
+        # Every YNAB request is already recorded (YnabRequest); httpx's per-request INFO line is noise.
+        "httpx": {"level": "WARNING"},
+        "httpx2": {"level": "WARNING"},
+        "django.security.DisallowedHost": {"filters": ["one_warning_line"]},
+    },
 }
 
 # --- Where YNAB is -------------------------------------------------------------------------
@@ -195,6 +205,7 @@ AVENIR_MCP_YNAB_HOURLY_LIMIT = (
 # A read within this many seconds of its plan's last sync sends no request (0: always a delta).
 AVENIR_MCP_FRESHNESS_SECONDS = env_int("AVENIR_MCP_FRESHNESS_SECONDS", 15)
 # Where the service keeps its files: each plan's stored snapshot (plans/), loaded at start-up.
+# Files there are 0600 in 0700 folders (tools/ynab/store.py makes them so, whatever the umask).
 AVENIR_MCP_DATA_DIR = Path(env_str("AVENIR_MCP_DATA_DIR") or LOCAL_DIR)
 
 # --- The sandbox ---------------------------------------------------------------------------

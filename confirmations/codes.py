@@ -142,6 +142,13 @@ class ConfirmationStore:
             now = self._clock()
         return entry is not None and now < entry.expires_at and entry.binding == binding
 
+    def waiting(self, kind: Kind, secret: str) -> bool:
+        """Is `secret` waiting, unexpired? Nothing is consumed: a cheap check before the plan is
+        read, so an answer this store never issued costs YNAB nothing (`spend` decides later)."""
+        with self._lock:
+            entry = self._entries.get((kind, secret))
+            return entry is not None and self._clock() < entry.expires_at
+
     def pending(self) -> list[PendingConfirmation]:
         """What waits now, oldest first; never the secrets themselves."""
         with self._lock:

@@ -159,6 +159,38 @@ def answers_in_this_call(ctx: Context[Any, Any], confirmation: str | None) -> bo
     return confirmation is not None or answered_question
 
 
+def refuse_an_answer_not_waiting(
+    ctx: Context[Any, Any],
+    *,
+    tool: str,
+    plan_id: str,
+    confirmation: str | None,
+    store: ConfirmationStore | None = None,
+) -> None:
+    """Before the plan is read for a call carrying an answer (`answers_in_this_call`): refuse, as
+    `ask` would, a code or an input-required answer that cannot confirm anything (codes disabled,
+    or a secret this server is not waiting for: never issued, expired, used). Nothing is spent,
+    and nothing is sent to YNAB for it; `ask` spends a waiting one once the change is rebuilt."""
+    store = store or codes.store
+    if confirmation is not None:
+        if _require_elicitation():
+            raise Refusal(messages.CODES_DISABLED)
+        if not store.waiting(Kind.CODE, confirmation):
+            _log_refused("a confirmation code", tool, plan_id, principal_of(ctx))
+            raise Refusal(messages.CODE_REFUSED)
+        return
+    _fingerprint, nonce = _read_state(ctx.request_state or "")
+    if not store.waiting(Kind.QUESTION, nonce):
+        _log_refused("an answer already used, expired or revoked", tool, plan_id, principal_of(ctx))
+        raise Refusal(messages.ANSWER_NOT_VALID)
+
+
+def _log_refused(what: str, tool: str, plan_id: str, principal: Principal) -> None:
+    # The owner's trace of refused attempts (never the code itself): many in a row may
+    # mean an agent is trying codes it should not have.
+    logger.warning("Refused %s for %s on plan %s from %s", what, tool, plan_id, principal.key)
+
+
 def _require_elicitation() -> bool:
     return bool(settings.AVENIR_MCP_REQUIRE_ELICITATION)
 
@@ -255,12 +287,7 @@ class _Asking:
         )
 
     def _refuse(self, what: str, message: str) -> NoReturn:
-        # The owner's trace of refused attempts (never the code itself): many in a row may
-        # mean an agent is trying codes it should not have.
-        binding = self.binding
-        logger.warning(
-            "Refused %s for %s on plan %s from %s", what, binding.tool, binding.plan_id, binding.principal_key
-        )
+        _log_refused(what, self.binding.tool, self.binding.plan_id, self.principal)
         raise Refusal(message)
 
     def _applied(self, via: ConfirmedBy) -> Decision:

@@ -57,11 +57,11 @@ from pydantic import AnyHttpUrl, ConfigDict, TypeAdapter
 from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route, Router, request_response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from avenir_site.mcp_http import host_allowed
+from avenir_site.mcp_http import host_allowed, host_refusal
 from oauth.addresses import (
     AUTHORIZATION_SERVER_METADATA_PATH,
     PROTECTED_RESOURCE_METADATA_PATH,
@@ -106,8 +106,9 @@ class OAuthApp:
         self._routers: dict[str, Router] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not host_allowed(Headers(scope=scope).get("host", "")):
-            await PlainTextResponse("Invalid Host header", status_code=421)(scope, receive, send)
+        host = Headers(scope=scope).get("host", "")
+        if not host_allowed(host):
+            await host_refusal(host)(scope, receive, send)
             return
         issuer = public_url()
         router = self._routers.get(issuer)

@@ -79,9 +79,8 @@ class OperationFilters(Schema):
 @router.get("", response=OperationList, summary="The operation log, newest first")
 def list_operations(request: HttpRequest, filters: Query[OperationFilters]) -> OperationList:
     """Every client's operations, newest first, filtered; paged with an opaque cursor."""
-    query = oplog.OperationQuery(
-        plan_id=filters.plan, status=filters.status, tool=filters.tool, since=filters.since
-    )
+    since = oplog.within_utc(filters.since) if filters.since is not None else None
+    query = oplog.OperationQuery(plan_id=filters.plan, status=filters.status, tool=filters.tool, since=since)
     try:
         found = oplog.page_sync(query, limit=filters.limit, cursor=filters.cursor, scope="api")
     except oplog.InvalidCursor as refusal:

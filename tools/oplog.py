@@ -354,21 +354,25 @@ def page_sync(
 
 
 def start_of_day(day: dt.date) -> dt.datetime:
-    """Midnight at the start of `day` in the server's time zone ("today" follows TIME_ZONE).
+    """Midnight at the start of `day` in the server's time zone ("today" follows TIME_ZONE),
+    held within what UTC can hold (`within_utc`)."""
+    return within_utc(dt.datetime.combine(day, dt.time.min))
 
-    Held within what UTC can hold (0001-01-01 east of Greenwich is before year 1 in UTC), so a
-    date at the calendar's end never overflows when the database compares it.
-    """
-    midnight = timezone.make_aware(dt.datetime.combine(day, dt.time.min))
+
+def within_utc(moment: dt.datetime) -> dt.datetime:
+    """`moment` (naive: in the server's time zone), held within what UTC can hold: 0001-01-01
+    east of Greenwich is before year 1 in UTC, 9999-12-31 west of it after 9999, so a time at
+    the calendar's ends never overflows when the database compares it."""
+    aware = timezone.make_aware(moment) if timezone.is_naive(moment) else moment
     try:
-        midnight.astimezone(dt.UTC)
+        aware.astimezone(dt.UTC)
     except OverflowError:
         return (
             dt.datetime.min.replace(tzinfo=dt.UTC)
-            if day.year == 1
+            if aware.year == 1
             else dt.datetime.max.replace(tzinfo=dt.UTC)
         )
-    return midnight
+    return aware
 
 
 def _filtered(query: OperationQuery) -> QuerySet[Operation]:

@@ -88,7 +88,7 @@ def test_postgresql_gets_none_of_the_sqlite_options(monkeypatch):
     assert "NAME" not in database.get("TEST", {})
 
 
-def test_a_checkout_makes_its_secret_key_once_readable_by_its_owner_only(monkeypatch, tmp_path):
+def test_a_checkout_makes_its_secret_key_once_in_a_folder_only_its_owner_reads(monkeypatch, tmp_path):
     local_secret_key = settings_under(monkeypatch)["_local_secret_key"]
     monkeypatch.setitem(local_secret_key.__globals__, "LOCAL_DIR", tmp_path / "local")
 
@@ -97,3 +97,4 @@ def test_a_checkout_makes_its_secret_key_once_readable_by_its_owner_only(monkeyp
     assert first == again
     assert len(first) >= 50
     assert stat.S_IMODE((tmp_path / "local" / "secret_key").stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "local").stat().st_mode) == 0o700

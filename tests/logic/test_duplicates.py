@@ -34,3 +34,11 @@ def test_a_new_line_older_than_sixty_days_resembles_nothing():
 
     assert found.like(0, lines) is None
     assert found.like(1, lines) == Lookalike(date(2026, 9, 28), "CB CORNER CAFE 12/09", "b")
+
+
+def test_a_line_on_the_calendars_first_day_resembles_nothing_and_the_search_does_not_overflow():
+    lines = [(date.min, -4_500, "Corner Cafe"), (date(2026, 9, 27), -4_500, "Corner Cafe")]
+    found = Lookalikes(plan(), "chk", TODAY, lines)
+
+    assert found.like(0, lines) is None
+    assert found.like(1, lines) == Lookalike(date(2026, 9, 28), "CB CORNER CAFE 12/09", "b")

@@ -17,6 +17,7 @@ from tools.logic.months import (
     month_start,
     parse_date,
     resolve_month,
+    years_earlier,
 )
 from tools.logic.refusal import Refusal
 
@@ -125,6 +126,11 @@ def test_it_lists_months_inclusively_from_any_days_of_them():
 def test_it_ends_february_on_the_leap_day():
     assert month_end(date(2024, 2, 1)) == date(2024, 2, 29)
     assert month_end(date(2026, 2, 14)) == date(2026, 2, 28)
+
+
+def test_it_counts_years_back_to_the_same_day_and_a_leap_day_to_the_28th():
+    assert years_earlier(date(2026, 9, 17), 5) == date(2021, 9, 17)
+    assert years_earlier(date(2028, 2, 29), 5) == date(2023, 2, 28)
 
 
 @given(DAYS)

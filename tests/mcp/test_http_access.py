@@ -7,6 +7,7 @@ import logging
 import anyio
 import httpx
 import pytest
+from django.conf import settings
 from django.db.models import QuerySet
 from django.db.utils import OperationalError
 
@@ -68,6 +69,28 @@ def test_it_refuses_a_host_outside_allowed_hosts(live_service, issue_token):
     response = post_mcp(live_service.url, INITIALIZE, token=token, Host="evil.example")
 
     assert response.status_code == 421
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [
+        ("/", 400),  # Django's own check
+        ("/mcp", 421),  # the MCP layer's
+        ("/.well-known/oauth-authorization-server", 421),  # the OAuth routes'
+    ],
+)
+def test_a_host_outside_allowed_hosts_is_one_warning_line_naming_it(live_service, caplog, path, status):
+    with caplog.at_level(logging.INFO):
+        response = httpx.get(f"{live_service.url}{path}", headers={"Host": "evil.example"}, timeout=30)
+
+    [record] = [record for record in caplog.records if record.name.startswith("django.security")]
+    line = logging.Formatter(settings.LOGGING["formatters"]["plain"]["format"]).format(record)
+    assert response.status_code == status
+    assert record.levelname == "WARNING"
+    assert "Invalid HTTP_HOST header: 'evil.example'" in line
+    assert "ALLOWED_HOSTS" in line
+    assert "\n" not in line  # no traceback under it
+    assert "Traceback" not in caplog.text
 
 
 @pytest.mark.parametrize("host", ["localhost", "localhost:{port}", "127.0.0.1:{port}", "127.0.0.1"])

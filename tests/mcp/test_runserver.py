@@ -26,9 +26,12 @@ pytestmark = pytest.mark.anyio
 
 
 class Served:
-    """The process and every line it printed so far."""
+    """The process and every line it printed so far.
 
-    def __init__(self, port: int) -> None:
+    `env` adds to (or overrides) the environment it starts with; `umask` is its umask (-1: this
+    process's)."""
+
+    def __init__(self, port: int, *, env: dict[str, str] | None = None, umask: int = -1) -> None:
         env = {
             **os.environ,
             "DATABASE_URL": this_runs_database_url(),
@@ -36,7 +39,9 @@ class Served:
             "AVENIR_MCP_SELF_URL": "",
             "AVENIR_MCP_YNAB_URL": "",
             "YNAB_API_KEY": "",
+            **(env or {}),
         }
+        self.url = f"http://127.0.0.1:{port}"
         self.process = subprocess.Popen(
             [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}"],
             cwd=settings.BASE_DIR,
@@ -45,6 +50,7 @@ class Served:
             stderr=subprocess.STDOUT,
             text=True,
             start_new_session=True,  # its own process group, as a terminal's Ctrl+C reaches it
+            umask=umask,
         )
         self.lines: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()

@@ -7,6 +7,7 @@ import uuid
 from typing import get_args
 
 import httpx
+import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
@@ -76,6 +77,26 @@ def test_it_filters_by_tool_status_and_time_and_pages_with_a_cursor(auditor, pla
     assert second["next_cursor"] is None
     assert replayed.status_code == 400
     assert "call again without cursor" in replayed.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("since", "listed"),
+    [
+        ("0001-01-01T00:00:00+14:00", True),  # before year 1 in UTC
+        ("0001-01-01T00:00:00", True),  # in the server's time zone
+        ("9999-12-31T23:59:59-12:00", False),  # after 9999 in UTC
+        ("9999-12-31T23:59:59", False),
+    ],
+)
+def test_a_since_at_the_calendars_ends_lists_everything_or_nothing_never_a_500(
+    auditor, plan_id, record_sync, since, listed
+):
+    op = record_sync(plan_id)
+
+    answer = _browser(auditor).get(LIST, {"plan": plan_id, "since": since})
+
+    assert answer.status_code == 200, answer.content
+    assert [row["operation_id"] for row in answer.json()["operations"]] == ([op.pk] if listed else [])
 
 
 def test_without_a_plan_it_lists_every_plans_operations(auditor, plan_id, record_sync):

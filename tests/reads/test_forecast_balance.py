@@ -207,8 +207,8 @@ def _bounds() -> list[tuple[dict, str]]:
         ),
         (
             {"one_offs": [{"date": yesterday.isoformat(), "amount": "-10", "label": "late"}]},
-            f"One-off on {yesterday.isoformat()} is outside the forecast ({today().isoformat()} to "
-            f"{last_day(month_of(3)).isoformat()}): give a date in that window.",
+            f"One-off date {yesterday.isoformat()} is outside the forecast: give a date from "
+            f"{today().isoformat()} to {last_day(month_of(3)).isoformat()}.",
         ),
         (
             {"one_offs": [{"date": "tomorrow", "amount": "-10", "label": "x"}]},

@@ -81,6 +81,8 @@ async def _pacing_refuses(case: WriteCase, env: Env) -> None:
     pacer = get_ynab_client().sender.pacer
     async with connected(MODERN) as client:
         code = await issued_code(client, case) if case.confirmed else None
+        if code is None:  # the plan known to this process, as after any read (no listing to ask)
+            assert not (await client.call_tool("list_accounts", {"plan_id": case.plan_id})).is_error
         env.settings.AVENIR_MCP_YNAB_HOURLY_LIMIT = pacer.used() + 1  # room for the plan read only
         result = await call(client, case, **({"confirmation": code} if code else {}))
     op = await latest_operation(case)

@@ -32,6 +32,7 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
+from tools.logic.months import years_earlier
 from tools.logic.new_transactions import digest
 from tools.models import Operation
 from tools.plan_lookup import today
@@ -269,6 +270,21 @@ async def test_the_preview_names_look_alikes_inflows_and_memos_whole(home):
     assert answer["status"] == "applied"
 
 
+async def test_a_line_dated_exactly_five_years_ago_is_created_as_ynab_takes_it(home):
+    """The oldest date accepted is YNAB's own: today five years back (the sandbox refuses older)."""
+    originals = await ids_on(home.id, home.home.checking)
+    oldest = years_earlier(today(), 5).isoformat()
+    case = creating(home, [{"date": oldest, "amount": "-7.00", "payee_name": "Old Receipt"}], originals)
+
+    async with connected(MODERN, says_yes()) as client:
+        answer = content(await call(client, case))
+
+    assert answer["status"] == "applied", answer
+    (created,) = answer["created_ids"]
+    held = await ynab("GET", f"/plans/{home.id}/transactions/{created}")
+    assert (held["transaction"]["date"], held["transaction"]["amount"]) == (oldest, -7_000)
+
+
 async def test_twenty_one_lines_show_twenty_then_how_many_more(home):
     originals = await ids_on(home.id, home.home.checking)
     lines = [{"date": days_ago(1), "amount": f"-{n + 1}.05", "payee_name": f"Shop {n}"} for n in range(21)]
@@ -399,6 +415,16 @@ async def test_what_the_plan_refuses_is_refused_before_asking(shared_home, which
             "the person can schedule it in YNAB instead.",
         ),
         (
+            _line(date="0001-01-01"),
+            "Transaction 1 is dated 0001-01-01, more than 5 years ago, which YNAB refuses: give a date "
+            "from {oldest} to today ({today}).",
+        ),
+        (
+            _line(date=(years_earlier(utc_today(), 5) - timedelta(days=1)).isoformat()),
+            "Transaction 1 is dated {day}, more than 5 years ago, which YNAB refuses: give a date "
+            "from {oldest} to today ({today}).",
+        ),
+        (
             _line(payee_name="Kiosk\u202eevil"),
             "payee_name of transaction 1 contains U+202E (RIGHT-TO-LEFT OVERRIDE), a control or invisible "
             "character: give the text on one line with visible characters only.",
@@ -432,7 +458,9 @@ async def test_what_the_arguments_alone_show_is_refused_before_any_request(share
         refused = await call(client, case)
 
     # the line's own date (two days ahead when collected: still ahead if midnight passed since)
-    assert error_text(refused, case) == expected.format(future=line["date"], today=today().isoformat())
+    oldest = years_earlier(today(), 5).isoformat()
+    said = expected.format(future=line["date"], day=line["date"], today=today().isoformat(), oldest=oldest)
+    assert error_text(refused, case) == said
     assert await requests_since(start.mark) == []
 
 

@@ -11,6 +11,7 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 from mcp import Client
 
+from confirmations import messages
 from sandbox import faults
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.servers import catalog_server
@@ -22,7 +23,8 @@ from tests.writes.assigned_plans import (
     assigned,
     ready_to_assign,
 )
-from tests.writes.checks import CALL_SECONDS, MODERN, WRITER, connected, content
+from tests.writes.checks import CALL_SECONDS, MODERN, WRITER, connected, content, says_yes
+from tests.writes.harness import YES
 from tools.auth import Principal
 from tools.logic.money import parse_amount
 
@@ -53,16 +55,19 @@ async def read(client, tool: str, plan_id: str) -> dict:
         return content(await client.call_tool(tool, read_arguments(tool, plan_id, timezone.localdate())))
 
 
-async def set_budget(client, budget: BudgetHome, **extra) -> object:
-    arguments = {
+def budget_call(budget: BudgetHome) -> dict[str, str]:
+    """set_category_budget's arguments: Dining Out to 150.00 this month."""
+    return {
         "plan_id": budget.id,
         "month": budget.month[:7],
         "category_id": budget.home.dining,
         "amount": "150.00",
-        **extra,
     }
+
+
+async def set_budget(client, budget: BudgetHome, **extra) -> object:
     with anyio.fail_after(30):
-        return await client.call_tool("set_category_budget", arguments)
+        return await client.call_tool("set_category_budget", {**budget_call(budget), **extra})
 
 
 def dining_assigned(balances: dict, budget: BudgetHome) -> int:
@@ -123,8 +128,9 @@ async def test_a_read_after_a_write_shows_it_and_the_agreed_write_reads_fresh(bu
         served_reading = await requests_since(after_write)
 
     assert dining_assigned(before, budget) == DINING_ASSIGNED
-    # the preview is a read: inside the window it costs nothing; the agreed call reads fresh
-    assert served_asking == []
+    # the preview (a read for the hour's budget) and the agreed call each read the plan fresh
+    assert len(served_asking) == 1
+    assert is_delta(served_asking[0], budget.id)
     assert [method for method, _, _ in served_answering] == ["GET", "PATCH"]
     assert is_delta(served_answering[0], budget.id)
     # the write ended the window: one delta, and it shows the write and what it changed
@@ -219,3 +225,23 @@ async def test_a_rollback_goes_out_while_the_pacer_pauses_after_a_429(budget, se
     assert await assigned(budget, budget.home.groceries) == GROCERIES_ASSIGNED
     assert paused.is_error
     assert "too many requests" in paused.content[0].text  # anything else waits for the pause
+
+
+async def test_an_answer_not_waiting_is_refused_before_the_plan_is_read(budget):
+    """An invented code, or an input-required answer already used, costs YNAB nothing: refused
+    before the plan's read and the write lock (docs/ynab_budget.md)."""
+    arguments = budget_call(budget)
+    async with connected(MODERN, says_yes()) as client:
+        first = await client.session.call_tool("set_category_budget", arguments, allow_input_required=True)
+        yes = {"input_responses": YES, "request_state": first.request_state, "allow_input_required": True}
+        applied = await client.session.call_tool("set_category_budget", arguments, **yes)
+        start = await mark()
+
+        replayed = await client.session.call_tool("set_category_budget", arguments, **yes)
+        invented = await client.call_tool("set_category_budget", {**arguments, "confirmation": "A" * 11})
+        served = await requests_since(start)
+
+    assert content(applied)["status"] == "applied"
+    assert replayed.content[0].text == messages.ANSWER_NOT_VALID
+    assert invented.content[0].text == messages.CODE_REFUSED
+    assert served == []

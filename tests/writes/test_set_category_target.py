@@ -36,6 +36,7 @@ from tests.writes.harness import (
 from tests.writes.test_move_money_faults import GarblingTransport
 from tools.logic.targets import NO_TARGET
 from tools.models import Operation
+from tools.plan_lookup import today
 from tools.writes.set_category_target import CHECK
 from tools.ynab import client as ynab_client
 
@@ -252,7 +253,7 @@ def _yesterday() -> str:
             {"amount": "-5"},
             "amount must be more than 0; to remove the target, give no amount, by_date or frequency.",
         ),
-        ({"by_date": "past"}, "by_date {past} is in the past: give today or a later date."),
+        ({"by_date": "past"}, "by_date {past} is in the past: give today ({today}) or later."),
         ({"by_date": "2027-02-30"}, "by_date '2027-02-30' is not a calendar date"),
         (
             {"category_id": "no-such-category"},
@@ -274,7 +275,7 @@ async def test_it_refuses_before_asking_and_writes_nothing(shared_budget, argume
     h = shared_budget.home
     if arguments.get("by_date") == "past":
         arguments = {**arguments, "by_date": _yesterday()}
-        refusal = refusal.format(past=arguments["by_date"])
+        refusal = refusal.format(past=arguments["by_date"], today=today().isoformat())
     if arguments.get("category_id") in ("ready_to_assign", "card_payment"):
         arguments = {**arguments, "category_id": getattr(h, arguments["category_id"])}
     case = target_case(shared_budget, **arguments)

@@ -8,6 +8,8 @@ import gc
 import json
 import logging
 import pickle
+import tracemalloc
+import zlib
 from dataclasses import replace
 from datetime import date
 
@@ -70,12 +72,22 @@ def rewritten_header(path, **changes) -> None:
     path.write_bytes(magic + b"\n" + json.dumps({**json.loads(header), **changes}).encode() + b"\n" + payload)
 
 
+def resealed(path, payload: bytes | None = None, **changes) -> None:
+    """Rewrite a stored plan's header (and payload) and seal it again, as this service would:
+    what its own checks see when a file it wrote is wrong (a bug, a key that leaked)."""
+    _magic, header, kept = path.read_bytes().split(b"\n", 2)
+    payload = kept if payload is None else payload
+    header = {**json.loads(header), "size": len(zlib.decompress(payload)), **changes}
+    header["seal"] = store._seal(header, payload)
+    path.write_bytes(store._MAGIC + json.dumps(header).encode() + b"\n" + payload)
+
+
 @pytest.mark.parametrize(
     ("changes", "said"),
     [
         ({"token_tag": "0123456789ab"}, "stored for another YNAB key"),
         ({"format": "0:an-older-one"}, "format 0:an-older-one"),
-        ({"sha256": "0" * 64}, "does not match its digest"),
+        ({"seal": "0" * 64}, "its seal does not match"),
     ],
 )
 async def test_a_store_it_cannot_trust_is_ignored_with_one_log_line(
@@ -100,10 +112,7 @@ async def test_a_store_it_cannot_trust_is_ignored_with_one_log_line(
 async def test_a_store_naming_anything_but_the_plan_classes_is_never_unpickled(client, demo_plan_id, caplog):
     snapshot = await loaded(client, demo_plan_id)
     path = store.save(client.base_url, client.token_tag, snapshot)
-    payload = store.zlib.compress(pickle.dumps(print))  # a callable: what an attack would need
-    rewritten_header(path, sha256=store.hashlib.sha256(payload).hexdigest())
-    magic, header, _ = path.read_bytes().split(b"\n", 2)
-    path.write_bytes(magic + b"\n" + header + b"\n" + payload)
+    resealed(path, zlib.compress(pickle.dumps(print)))  # a callable: what an attack would need
 
     with caplog.at_level(logging.WARNING, logger="tools.ynab.store"):
         assert store.load(client.base_url, client.token_tag, demo_plan_id) is None
@@ -213,10 +222,8 @@ async def test_the_http_service_stores_its_plans_when_it_stops(monkeypatch):
             lambda path: rewritten_header(path, plan_id="0a1b2c3d-0000-4000-8000-000000000000"),
             "another YNAB URL",
         ),
-        (
-            lambda path: rewritten_header(path, server_knowledge=1),
-            "its content is not the plan its header names",
-        ),
+        (lambda path: rewritten_header(path, server_knowledge=1), "its seal does not match"),
+        (lambda path: resealed(path, server_knowledge=1), "its content is not the plan its header names"),
         (lambda path: path.write_bytes(store._MAGIC + b"{not json\n"), "is unreadable: JSONDecodeError"),
     ],
 )
@@ -238,10 +245,7 @@ async def test_a_stored_plan_that_is_damaged_or_not_this_one_is_ignored_with_one
 async def test_a_stored_payload_that_is_not_a_plan_is_ignored(client, demo_plan_id, caplog):
     snapshot = await loaded(client, demo_plan_id)
     path = store.save(client.base_url, client.token_tag, snapshot)
-    payload = store.zlib.compress(pickle.dumps(date(2026, 1, 1)))  # an allowed class, not a plan
-    rewritten_header(path, sha256=store.hashlib.sha256(payload).hexdigest())
-    magic, header, _ = path.read_bytes().split(b"\n", 2)
-    path.write_bytes(magic + b"\n" + header + b"\n" + payload)
+    resealed(path, zlib.compress(pickle.dumps(date(2026, 1, 1))))  # an allowed class, not a plan
 
     with caplog.at_level(logging.WARNING, logger="tools.ynab.store"):
         assert store.load(client.base_url, client.token_tag, demo_plan_id) is None
@@ -336,3 +340,106 @@ async def test_a_warm_up_step_that_fails_is_logged_and_left_to_the_first_call(
     monkeypatch.undo()  # the database answers again
     assert (await cache.snapshot(client, demo_plan_id)).plan_id == demo_plan_id
     assert not client.sender.pacer.needs_history  # the first call read the last hour instead
+
+
+async def test_a_forged_plan_with_a_correct_sha256_is_never_loaded(client, demo_plan_id, sandbox_log, caplog):
+    """Well formed, its SHA-256 right, its content another plan: only this service's seal counts."""
+    snapshot = await loaded(client, demo_plan_id)
+    path = store.save(client.base_url, client.token_tag, snapshot)
+    [account_id, *_] = snapshot.accounts
+    forged = replace(
+        snapshot,
+        accounts=snapshot.accounts.evolve(
+            {account_id: replace(snapshot.accounts[account_id], balance=10**12)}
+        ),
+    )
+    payload, size = store._payload(forged)
+    rewritten_header(path, size=size, seal=store.hashlib.sha256(payload).hexdigest())
+    magic, header, _ = path.read_bytes().split(b"\n", 2)
+    path.write_bytes(magic + b"\n" + header + b"\n" + payload)
+    await sandbox_log.mark()
+
+    with caplog.at_level(logging.WARNING, logger="tools.ynab.store"):
+        fresh = await loaded(client, demo_plan_id)
+
+    [line] = [record.getMessage() for record in caplog.records if record.name == "tools.ynab.store"]
+    assert "its seal does not match (damaged, or not written by this service)" in line
+    [request] = await sandbox_log.requests(demo_plan_id)
+    assert request.query == ""  # the full export
+    assert fresh.accounts[account_id].balance == snapshot.accounts[account_id].balance != 10**12
+
+
+async def test_a_plan_stored_under_another_secret_key_is_ignored(client, demo_plan_id, settings, caplog):
+    snapshot = await loaded(client, demo_plan_id)
+    own_key, settings.SECRET_KEY = settings.SECRET_KEY, "another installation's secret key"
+    store.save(client.base_url, client.token_tag, snapshot)
+    settings.SECRET_KEY = own_key
+
+    with caplog.at_level(logging.WARNING, logger="tools.ynab.store"):
+        assert store.load(client.base_url, client.token_tag, demo_plan_id) is None
+
+    assert "its seal does not match" in caplog.text
+    store.save(client.base_url, client.token_tag, snapshot)
+    assert_same_plan(store.load(client.base_url, client.token_tag, demo_plan_id), snapshot)
+
+
+BOMB_MIB = 64
+
+
+@pytest.fixture(scope="module")
+def zlib_bomb() -> bytes:
+    """A few dozen KB of zlib that inflates to BOMB_MIB MiB of zeros."""
+    squeezer = zlib.compressobj(9)
+    zeros = bytes(1024 * 1024)
+    return b"".join([*(squeezer.compress(zeros) for _ in range(BOMB_MIB)), squeezer.flush()])
+
+
+def stored_by_this_service(settings, tmp_path, payload: bytes, size) -> None:
+    """A plan file with `payload`, stating `size`, sealed with this service's key."""
+    settings.AVENIR_MCP_DATA_DIR = tmp_path
+    header = {
+        "format": store.FORMAT,
+        "base_url": "https://ynab.example/v1",
+        "token_tag": "0123456789ab",
+        "plan_id": "plan-1",
+        "server_knowledge": 1,
+        "saved_at": 0.0,
+        "aliases": [],
+        "size": size,
+    }
+    header["seal"] = store._seal(header, payload)
+    path = store.path_for("https://ynab.example/v1", "plan-1")
+    path.parent.mkdir(parents=True)
+    path.write_bytes(store._MAGIC + json.dumps(header).encode() + b"\n" + payload)
+
+
+def peak_memory_loading(caplog) -> int:
+    """Bytes allocated at the peak of loading plan-1 (which must be refused)."""
+    tracemalloc.start()
+    try:
+        with caplog.at_level(logging.WARNING, logger="tools.ynab.store"):
+            assert store.load("https://ynab.example/v1", "0123456789ab", "plan-1") is None
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_plan_stating_more_than_the_cap_is_refused_without_inflating(settings, tmp_path, caplog, zlib_bomb):
+    stored_by_this_service(settings, tmp_path, zlib_bomb, size=store.MAX_INFLATED_BYTES + 1)
+
+    peak = peak_memory_loading(caplog)
+
+    assert len(zlib_bomb) < 100 * 1024
+    assert f"it states {store.MAX_INFLATED_BYTES + 1} bytes inflated, beyond the 134,217,728" in caplog.text
+    assert peak < 4 * 1024 * 1024  # the file itself, not the 64 MiB it inflates to
+
+
+def test_a_plan_inflating_past_its_stated_size_is_refused_while_inflating(
+    settings, tmp_path, caplog, zlib_bomb
+):
+    stored_by_this_service(settings, tmp_path, zlib_bomb, size=1024 * 1024)  # states 1 MiB, holds 64
+
+    peak = peak_memory_loading(caplog)
+
+    assert "it does not inflate to the 1,048,576 bytes its header states" in caplog.text
+    assert peak < 4 * 1024 * 1024  # one MiB inflated and the file, never the 64 MiB

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from tools.logic.months import days_later
 from tools.logic.payees import normalise_payee
 from tools.ynab.snapshot import PlanSnapshot, Transaction
 
@@ -87,7 +88,9 @@ class Lookalikes:
         self._by_key: dict[Key, list[Transaction]] = defaultdict(list)
         self._snapshot = snapshot
         amounts = {amount for _day, amount, _payee in lines}
-        earliest = min(day for day, _amount, _payee in lines) - timedelta(days=NEAR_DAYS)
+        # held at 0001-01-01: a line's date is checked before (tools.logic.new_transactions.check_date),
+        # but this search never overflows whatever date it is given
+        earliest = days_later(min(day for day, _amount, _payee in lines), -NEAR_DAYS)
         for transaction in recent_transactions(snapshot, account_id, today):
             if transaction.date < earliest:
                 break

@@ -80,6 +80,18 @@ def days_later(day: date, days: int) -> date:
         return date.max if days > 0 else date.min
 
 
+def years_earlier(day: date, years: int) -> date:
+    """The same calendar day `years` years before `day` (29 February → 28 February).
+
+    For "today" (a server clock is never within `years` of year 1), e.g. the oldest date YNAB
+    takes on a transaction: `years_earlier(today, 5)`.
+    """
+    try:
+        return day.replace(year=day.year - years)
+    except ValueError:
+        return day.replace(year=day.year - years, day=28)
+
+
 def month_range(first: date, last: date) -> list[date]:
     """Every first-of-month from `first`'s month to `last`'s, inclusive; [] when `last` is before."""
     start, end = month_start(first), month_start(last)

@@ -6,8 +6,9 @@ category against the plan, and finds what each line looks like (likely duplicate
 docs/conventions.md#heuristics: an existing transaction of the account, or another line). Refused (`Refusal`,
 one line): an account not in the plan or closed; a category not in the plan, Uncategorized, one of
 YNAB's internal ones other than Inflow: Ready to Assign, a credit card payment category;
-any category on a tracking account. Dates after today and text are the tool's to refuse,
-before the plan is read (the arguments alone show them).
+any category on a tracking account. A line's date is checked by `check_date` (today or at
+most 5 years earlier, as YNAB takes them), and text by the tool, before the plan is read (the
+arguments alone show them).
 
 Each created transaction is logged by id with a SHA-256 `digest` of its date, amount,
 payee, category and memo as YNAB created them (no amount, payee or memo in the log itself);
@@ -26,10 +27,33 @@ from typing import Any
 
 from tools.logic.duplicates import Lookalike, Lookalikes
 from tools.logic.landed_creations import AskedLine
+from tools.logic.months import years_earlier
 from tools.logic.recategorise import assignable_category
 from tools.logic.refusal import Refusal, not_in_plan
 from tools.logic.text import quoted
 from tools.ynab.snapshot import Account, Category, PlanSnapshot, Transaction
+
+OLDEST_YEARS = 5
+"""YNAB takes a transaction dated at most this many years before today (and none after today)."""
+
+
+def check_date(index: int, day: date, today: date) -> None:
+    """Refuse transaction `index` (counted from 1) dated after `today` or more than 5 years before it.
+
+    Checked before anything else reads the date, so no date arithmetic ever meets a year near 1
+    or 9999 (docs/conventions.md#arguments).
+    """
+    if day > today:
+        raise Refusal(
+            f"Transaction {index} is dated {day.isoformat()}, after today ({today.isoformat()}): YNAB "
+            "refuses future-dated transactions; the person can schedule it in YNAB instead."
+        )
+    oldest = years_earlier(today, OLDEST_YEARS)
+    if day < oldest:
+        raise Refusal(
+            f"Transaction {index} is dated {day.isoformat()}, more than {OLDEST_YEARS} years ago, which "
+            f"YNAB refuses: give a date from {oldest.isoformat()} to today ({today.isoformat()})."
+        )
 
 
 @dataclass(frozen=True)

@@ -183,7 +183,8 @@ def request_refusal(request: TargetRequest, today: date) -> str | None:
     if request.amount is not None and request.amount <= 0:
         return "amount must be more than 0; to remove the target, give no amount, by_date or frequency."
     if request.by_date is not None and request.by_date < today:
-        return f"by_date {request.by_date.isoformat()} is in the past: give today or a later date."
+        shown = request.by_date.isoformat()
+        return f"by_date {shown} is in the past: give today ({today.isoformat()}) or later."
     return None
 
 

@@ -240,8 +240,8 @@ def _one_off(item: OneOffArg, now: date, last_month: date) -> OneOff:
     end = month_end(last_month)
     if not now <= day <= end:
         raise Refusal(
-            f"One-off on {day.isoformat()} is outside the forecast ({now.isoformat()} to {end.isoformat()}): "
-            "give a date in that window."
+            f"One-off date {day.isoformat()} is outside the forecast: "
+            f"give a date from {now.isoformat()} to {end.isoformat()}."
         )
     label = given_text(item.label, field="label", max_length=LABEL_LIMIT) or ""
     return OneOff(day, amount_arg(item.amount, field="One-off amount"), label)

@@ -37,7 +37,7 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
-from confirmations.confirm import answers_in_this_call
+from confirmations.confirm import answers_in_this_call, refuse_an_answer_not_waiting
 from tools import oplog, plan_lock, settling
 from tools.arguments import PlanIdArg
 from tools.logic.ids import check_id
@@ -125,6 +125,8 @@ async def undo_operation(
     # A call carrying the person's answer chooses the operation inside the plan's write lock
     # (the write flow's, re-entered): an undo that landed just before is seen, and named.
     answering = answers_in_this_call(ctx, confirmation)
+    if answering:
+        refuse_an_answer_not_waiting(ctx, tool=TOOL, plan_id=plan, confirmation=confirmation)
     async with plan_lock.held(plan) if answering else contextlib.nullcontext():
         await settling.settle_plan(plan)  # an unknown or pending outcome is settled from YNAB first
         undo = UndoWrite(await choose_target(plan, operation_id))

@@ -31,10 +31,10 @@ from tools.logic.new_transactions import (
     LoggedCreation,
     NewLine,
     answer_digest,
+    check_date,
     new_transactions,
     undo_state,
 )
-from tools.logic.refusal import Refusal
 from tools.logic.transaction_lines import category_shown, shown_name, statement_amount, transaction_line
 from tools.models import Operation
 from tools.plan_lookup import today
@@ -52,7 +52,10 @@ MEMO_LIMIT = 500
 
 
 class TransactionToCreate(BaseModel):
-    date: str = Field(description="YYYY-MM-DD, today or earlier (YNAB refuses future dates).", max_length=40)
+    date: str = Field(
+        description="YYYY-MM-DD, from 5 years ago to today (YNAB refuses future and older dates).",
+        max_length=40,
+    )
     amount: AmountValue = Field(
         description='Currency units as a decimal string like "-12.34" (money out negative, in positive); '
         "at most 3 decimals."
@@ -104,9 +107,10 @@ async def create_transactions(
     unless `approved` is true. A line that looks like a transaction already on the account
     (same amount and payee, within 3 days) or like another line says so in the preview, so the
     person can spot a duplicate. Dates after today are refused (YNAB's schedules cover the
-    future), as are categories on tracking accounts. The person is asked to confirm (a question
-    in their client, or a confirmation code to return only once they agreed). undo_operation with
-    the operation id deletes the transactions still exactly as created.
+    future), as are dates more than 5 years ago and categories on tracking accounts. The person
+    is asked to confirm (a question in their client, or a confirmation code to return only once
+    they agreed). undo_operation with the operation id deletes the transactions still exactly as
+    created.
     """
     account = id_arg(account_id, what="account")
     lines = _check_transactions(transactions)
@@ -126,11 +130,7 @@ def _check_transactions(transactions: list[TransactionToCreate]) -> list[NewLine
     lines, day = [], today()
     for index, given in enumerate(transactions, start=1):
         when = date_arg(given.date, field=f"date of transaction {index}")
-        if when > day:
-            raise Refusal(
-                f"Transaction {index} is dated {when.isoformat()}, after today ({day.isoformat()}): YNAB "
-                "refuses future-dated transactions; the person can schedule it in YNAB instead."
-            )
+        check_date(index, when, day)
         lines.append(
             NewLine(
                 date=when,

@@ -86,7 +86,7 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from confirmations import messages
-from confirmations.confirm import Decision, answers_in_this_call, ask
+from confirmations.confirm import Decision, answers_in_this_call, ask, refuse_an_answer_not_waiting
 from confirmations.fingerprint import fingerprint
 from confirmations.preview import Preview, render
 from tools import oplog, plan_lock
@@ -325,8 +325,10 @@ async def confirmed_write(
     `confirmation` the tool's argument; `result` the tool's result model. Refusals (the tool's,
     the confirmation step's) propagate as `Refusal`s; YNAB's failures, once logged, as `ToolError`s.
 
-    A call that carries the person's answer (a code, an input-required answer) holds the plan's
-    write lock from its plan read to its log row's end, so what it checks is what it changes.
+    A call that carries the person's answer (a code, an input-required answer) is refused at
+    once when that answer is not waiting (nothing read: an invented code costs YNAB nothing);
+    otherwise it holds the plan's write lock from its plan read to its log row's end, so what it
+    checks is what it changes.
     Any other call reads and asks as a read does (its preview is never written); when the person
     says yes during the call, it takes the lock, reads the plan again and rebuilds the change.
     """
@@ -334,6 +336,7 @@ async def confirmed_write(
     if not answers_in_this_call(ctx, confirmation):
         return await write.decide(await open_plan(plan_id, fresh=True))
     plan = await real_plan_id(plan_id)
+    refuse_an_answer_not_waiting(ctx, tool=tool, plan_id=plan, confirmation=confirmation)
     async with plan_lock.held(plan):
         with request_kind(RequestKind.WRITE):
             return await write.decide(await open_plan(plan, exclusive=True))

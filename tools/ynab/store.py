@@ -6,18 +6,25 @@ snapshots of its YNAB and key (`load`, `stored_plans`), and its first read of a 
 costs one delta request (`last_knowledge_of_server`), never a second full export.
 
 Where: one file a plan under `<AVENIR_MCP_DATA_DIR>/plans/` (default `.local/plans/`),
-named by a hash of the YNAB URL and the plan id, readable by the service's user only. A file
-holds a one-line JSON header (format, YNAB URL, token tag, plan id, server_knowledge, the
-aliases such as `last-used` that named the plan, the payload's SHA-256) and the payload:
-the snapshot, indexes included, pickled then zlib-compressed (about 4 MB for 50,000
-transactions; loading it skips the parsing and indexing a full export needs). The key
-itself is never stored: the token tag is a hash.
+named by a hash of the YNAB URL and the plan id, readable by the service's user only (0600
+in 0700 folders, whatever the umask). A file holds a one-line JSON header (format, YNAB URL,
+token tag, plan id, server_knowledge, the aliases such as `last-used` that named the plan,
+the payload's inflated size, and the seal) and the payload: the snapshot, indexes included,
+pickled then zlib-compressed (a 50,000-transaction plan: 3.7 MB, 9.3 MB inflated; loading it
+skips the parsing and indexing a full export needs). The key itself is never stored: the
+token tag is a hash.
+
+The seal is an HMAC-SHA256 of the header and the payload under a key derived from
+`SECRET_KEY` for this store alone, compared in constant time: a file this service did not
+write (forged, or written under another secret key) is never unpickled.
 
 Never a wrong answer: a file that is unreadable, from another format (the entities'
 fields are part of the format, so a changed class makes old files unusable on purpose),
-for another YNAB key, for another URL or plan, or whose digest does not match, is ignored
-with one log line, and the plan is loaded in full. Unpickling accepts only the plan's own
-classes and `datetime` types, nothing that could run code.
+for another YNAB key, for another URL or plan, whose seal does not match, or that states or
+inflates past `MAX_INFLATED_BYTES`, is ignored with one log line, and the plan is loaded in
+full. Inflating stops one byte past the size the header states, so a small file cannot
+inflate into a large allocation. Unpickling accepts only the plan's own classes and
+`datetime` types, nothing that could run code.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import contextlib
 import dataclasses
 import gc
 import hashlib
+import hmac
 import io
 import json
 import logging
@@ -42,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.utils.crypto import salted_hmac
 
 from tools.ynab.snapshot import (
     Account,
@@ -62,11 +71,16 @@ from tools.ynab.snapshot import (
 
 logger = logging.getLogger(__name__)
 
-VERSION = 1
+VERSION = 2  # 2: the header states the inflated size and is sealed with the payload (HMAC)
 SAVE_INTERVAL_SECONDS = 60.0
 """A plan changed by a sync is stored again at most this often (and at shutdown)."""
 SUFFIX = ".plan"
+MAX_INFLATED_BYTES = 128 * 1024 * 1024
+"""A stored plan inflating past this is not loaded (nor inflated): a 50,000-transaction plan
+inflates to 9.3 MB (bench/harness.py's heavy plan, measured), so this is room for about 14 times
+that; a plan beyond it is loaded in full from YNAB instead."""
 _MAGIC = b"avenir-mcp plan snapshot\n"
+_SEAL_SALT = "avenir-mcp tools.ynab.store plan file seal"
 
 # Every class a stored snapshot holds: their fields make part of the format.
 _CLASSES = (
@@ -122,8 +136,8 @@ def save(base_url: str, token_tag: str, snapshot: PlanSnapshot, aliases: Sequenc
 
     `aliases`: the plan ids YNAB resolves (`last-used`) that named this plan when it was read.
     """
-    payload = _payload(snapshot)
-    header = {
+    payload, size = _payload(snapshot)
+    header: dict[str, Any] = {
         "format": FORMAT,
         "base_url": base_url,
         "token_tag": token_tag,
@@ -131,11 +145,13 @@ def save(base_url: str, token_tag: str, snapshot: PlanSnapshot, aliases: Sequenc
         "server_knowledge": snapshot.server_knowledge,
         "saved_at": time.time(),
         "aliases": list(aliases),
-        "sha256": hashlib.sha256(payload).hexdigest(),
+        "size": size,
     }
+    header["seal"] = _seal(header, payload)
     path = path_for(base_url, snapshot.plan_id)
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".saving-", suffix=SUFFIX)  # mode 0600
+    _private_folder(path.parent.parent)  # the data folder, then its plans/
+    _private_folder(path.parent)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".saving-", suffix=SUFFIX)  # 0600, any umask
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(_MAGIC + json.dumps(header).encode() + b"\n" + payload)
@@ -144,6 +160,13 @@ def save(base_url: str, token_tag: str, snapshot: PlanSnapshot, aliases: Sequenc
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
+
+
+def _private_folder(path: Path) -> None:
+    """Create `path` (and any missing parent) or make it what it must be: 0700, whatever the umask
+    (`mkdir`'s mode is narrowed by the umask, never widened; an existing folder keeps its mode)."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.chmod(0o700)
 
 
 def load(base_url: str, token_tag: str, plan_id: str) -> PlanSnapshot | None:
@@ -160,7 +183,7 @@ def load(base_url: str, token_tag: str, plan_id: str) -> PlanSnapshot | None:
         return None
     try:
         header, payload = _header_and_payload(data, base_url, token_tag, plan_id)
-        snapshot = _unpickle(payload)
+        snapshot = _unpickle(_inflated(payload, header["size"]))
         if (snapshot.plan_id, snapshot.server_knowledge) != (plan_id, header["server_knowledge"]):
             raise StoreUnusable("its content is not the plan its header names")
     except StoreUnusable as unusable:
@@ -225,16 +248,33 @@ def _header_and_payload(
         raise StoreUnusable("stored for another YNAB key")
     if (header.get("base_url"), header.get("plan_id")) != (base_url, plan_id):
         raise StoreUnusable("stored for another YNAB URL or plan")
-    if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
-        raise StoreUnusable("its content does not match its digest (damaged)")
+    size = header.get("size")
+    if not isinstance(size, int) or not 0 <= size <= MAX_INFLATED_BYTES:
+        raise StoreUnusable(
+            f"it states {size!r} bytes inflated, beyond the {MAX_INFLATED_BYTES:,} a plan may hold"
+        )
+    if not hmac.compare_digest(_seal(header, payload).encode(), str(header.get("seal")).encode()):
+        raise StoreUnusable("its seal does not match (damaged, or not written by this service)")
     return header, payload
+
+
+def _seal(header: dict[str, Any], payload: bytes) -> str:
+    """HMAC-SHA256 of the header (but its seal) and the payload, keyed from `SECRET_KEY` with a
+    salt naming this store (so the key seals nothing else)."""
+    sealing = salted_hmac(_SEAL_SALT, b"", secret=settings.SECRET_KEY, algorithm="sha256")
+    fields = {name: value for name, value in header.items() if name != "seal"}
+    sealing.update(json.dumps(fields, sort_keys=True, separators=(",", ":")).encode())
+    sealing.update(b"\n")
+    sealing.update(payload)
+    return sealing.hexdigest()
 
 
 # --- the payload --------------------------------------------------------------------------------
 
 
-def _payload(snapshot: PlanSnapshot) -> bytes:
-    """The snapshot pickled whole, indexes included (so loading does not rebuild them), compressed.
+def _payload(snapshot: PlanSnapshot) -> tuple[bytes, int]:
+    """The snapshot pickled whole, indexes included (so loading does not rebuild them), compressed;
+    and its size before compression.
 
     Entities shared between maps and indexes are pickled once and shared again when loaded;
     each is pickled as its class and field values (rebuilt by calling the class, much faster
@@ -245,7 +285,7 @@ def _payload(snapshot: PlanSnapshot) -> bytes:
     pickler.dispatch_table = _REDUCERS
     with _no_gc():
         pickler.dump(snapshot)
-    return zlib.compress(buffer.getbuffer(), 1)
+    return zlib.compress(buffer.getbuffer(), 1), buffer.tell()
 
 
 def _reducer(cls: type) -> Any:
@@ -272,9 +312,22 @@ class _PlanUnpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def _unpickle(payload: bytes) -> PlanSnapshot:
+def _inflated(payload: bytes, size: int) -> bytes:
+    """The payload inflated, if it inflates to exactly `size` bytes (the header's, within the cap).
+
+    Inflating stops one byte past `size`: a payload that would go on is refused having cost at
+    most that much memory, whatever it would have grown to.
+    """
+    inflater = zlib.decompressobj()
+    pickled = inflater.decompress(payload, size + 1)
+    if len(pickled) != size or not inflater.eof:
+        raise StoreUnusable(f"it does not inflate to the {size:,} bytes its header states")
+    return pickled
+
+
+def _unpickle(pickled: bytes) -> PlanSnapshot:
     with _no_gc():  # tens of thousands of new objects, no cycles: collecting meanwhile is waste
-        snapshot = _PlanUnpickler(io.BytesIO(zlib.decompress(payload))).load()
+        snapshot = _PlanUnpickler(io.BytesIO(pickled)).load()
     if not isinstance(snapshot, PlanSnapshot):
         raise StoreUnusable(f"it holds a {type(snapshot).__name__}, not a plan")
     return snapshot
