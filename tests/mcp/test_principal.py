@@ -9,6 +9,7 @@ import httpx2
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.server.mcpserver.exceptions import UnexpectedToolError
 
 from avenir_site.mcp_http import McpHttpApp
 from avenir_site.mcp_server import HttpServers, build_server, local_server
@@ -82,3 +83,14 @@ async def test_an_http_request_that_skipped_the_bearer_gate_reaches_no_tool(capl
     assert called.structured_content is None
     assert called.content[0].text == "Error executing tool describe_caller"  # nothing more said
     assert "reached the MCP server without bearer authentication" in caplog.text
+
+
+async def test_a_tool_called_outside_any_request_names_nobody_and_spends_nobodys_share():
+    """`call_tool` without a context (code calling the server directly, no MCP request): no
+    caller's share of YNAB's hour is looked up, and the tool itself finds nobody to act for."""
+    server = build_server(writes=False, local_principal=None, specs=SAMPLE_SPECS)
+
+    with pytest.raises(UnexpectedToolError) as crashed:  # inside the tool, not on the way to it
+        await server.call_tool("describe_caller", {})
+
+    assert "outside of a request" in str(crashed.value.__cause__)

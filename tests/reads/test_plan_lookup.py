@@ -250,3 +250,16 @@ def test_a_window_is_defaulted_ordered_and_bounded():
         arguments.window_args("2025-09-01", "2026-09-03")
     with pytest.raises(Refusal, match=r"^since_date is required"):
         arguments.window_args(None, "2026-09-01")
+
+
+async def test_a_plan_deleted_in_ynab_after_it_was_read_is_refused_with_ynabs_404(ynab_requests):
+    gone = await sync_to_async(create_plan)(name=f"Gone {uuid.uuid4().hex[:8]}", first_month=date(2025, 1, 1))
+    await plan_lookup.open_plan(gone.id)  # held by this process from now on: no listing asked again
+    await Plan.objects.filter(pk=gone.id).adelete()
+
+    with pytest.raises(ToolError) as refused:
+        await plan_lookup.open_plan(gone.id)
+
+    said = str(refused.value)
+    assert said.startswith(f"No plan '{gone.id}' for this YNAB token (404); list_plans gives the valid ids.")
+    assert [entry.status for entry in await ynab_requests()][-1] == 404
