@@ -2,35 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import httpx2
 import pytest
 
 from tests.helpers.oauth import (
     REDIRECT_URI,
-    OwnerAtConsent,
     Pkce,
     authorization_url,
-    owner_browser,
     query_of,
     register,
 )
-from tools.ynab.client import tls_context
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[httpx2.AsyncClient]:
-    async with httpx2.AsyncClient(timeout=30, verify=tls_context()) as client:
-        yield client
-
-
-@pytest.fixture
-async def browser(live_service, owner) -> AsyncIterator[OwnerAtConsent]:
-    async with owner_browser(live_service.url, owner) as signed_in:
-        yield signed_in
 
 
 async def issuer(http: httpx2.AsyncClient, base_url: str) -> str:

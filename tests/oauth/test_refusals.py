@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import base64
 import html
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
-import httpx2
 import pytest
 from django.utils import timezone
 from mcp.server.auth.provider import TokenError
@@ -16,33 +14,18 @@ from oauth.models import OAuthClient, OAuthCode, OAuthGrant, OAuthToken
 from oauth.provider import DjangoOAuthProvider
 from tests.helpers.oauth import (
     REDIRECT_URI,
-    OwnerAtConsent,
     Pkce,
     authorization_url,
     code_from_owner,
     exchange,
     form_field,
-    owner_browser,
     query_of,
     register,
 )
 from tests.oauth.test_sign_in import post_initialize
 from tools.models import hash_token
-from tools.ynab.client import tls_context
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[httpx2.AsyncClient]:
-    async with httpx2.AsyncClient(timeout=30, verify=tls_context()) as client:
-        yield client
-
-
-@pytest.fixture
-async def browser(live_service, owner) -> AsyncIterator[OwnerAtConsent]:
-    async with owner_browser(live_service.url, owner) as signed_in:
-        yield signed_in
 
 
 async def test_the_metadata_describes_this_server_and_its_resource(live_service, http):

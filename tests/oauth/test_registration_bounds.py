@@ -5,22 +5,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator
 
-import httpx2
 import pytest
 
 from oauth.models import OAuthClient
 from tests.helpers.oauth import REDIRECT_URI, register
-from tools.ynab.client import tls_context
 
 pytestmark = pytest.mark.anyio
 
 LONG_URI = "https://client.example/" + "a" * 1980  # 2,003 characters
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[httpx2.AsyncClient]:
-    async with httpx2.AsyncClient(timeout=30, verify=tls_context()) as client:
-        yield client
 
 
 def unique_name() -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -20,7 +20,6 @@ from avenir_site.asgi import oauth_application
 from oauth.models import OAuthClient
 from oauth.registration_limit import RegistrationLimit
 from tests.helpers.oauth import REDIRECT_URI
-from tools.ynab.client import tls_context
 
 pytestmark = pytest.mark.anyio
 
@@ -33,12 +32,6 @@ class FakeClock:
 
     def __call__(self) -> datetime:
         return self.now
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[httpx2.AsyncClient]:
-    async with httpx2.AsyncClient(timeout=30, verify=tls_context()) as client:
-        yield client
 
 
 @pytest.fixture

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import httpx2
 import pytest
 
@@ -14,25 +12,11 @@ from tests.helpers.oauth import (
     authorization_url,
     code_from_owner,
     exchange,
-    owner_browser,
     register,
 )
 from tests.oauth.test_sign_in import post_initialize
-from tools.ynab.client import tls_context
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-async def http() -> AsyncIterator[httpx2.AsyncClient]:
-    async with httpx2.AsyncClient(timeout=30, verify=tls_context()) as client:
-        yield client
-
-
-@pytest.fixture
-async def browser(live_service, owner) -> AsyncIterator[OwnerAtConsent]:
-    async with owner_browser(live_service.url, owner) as signed_in:
-        yield signed_in
 
 
 async def signed_in(

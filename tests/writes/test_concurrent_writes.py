@@ -235,6 +235,35 @@ async def until_waiting(caplog: pytest.LogCaptureFixture, plan_id: str) -> None:
             await anyio.sleep(0.02)
 
 
+@asynccontextmanager
+async def answered_while_held(
+    client: Client, tool: str, arguments: dict[str, str], caplog: pytest.LogCaptureFixture
+) -> AsyncIterator[tuple[Holder, list[CallToolResult]]]:
+    """`tool` previewed (a code), then, while another process holds the plan's lock, the call
+    with the code: the block runs once that call waits for the lock; its answer is in the list
+    after the block."""
+    code = content(await client.call_tool(tool, arguments))["confirmation"]
+    answers: list[CallToolResult] = []
+
+    async def confirm() -> None:
+        answers.append(await client.call_tool(tool, {**arguments, "confirmation": code}))
+
+    async with lock_holder(arguments["plan_id"]) as holder, anyio.create_task_group() as group:
+        group.start_soon(confirm)
+        await until_waiting(caplog, arguments["plan_id"])
+        yield holder, answers
+
+
+def dining_at_150(budget: BudgetHome) -> dict[str, str]:
+    """set_category_budget's arguments: Dining Out (120.00 assigned) to 150.00 this month."""
+    return {
+        "plan_id": budget.id,
+        "month": budget.month,
+        "category_id": budget.home.dining,
+        "amount": "150.00",
+    }
+
+
 async def test_a_write_waits_for_another_process_and_applies_on_what_it_left(budget, live_service, caplog):
     caplog.set_level(logging.INFO, logger="tools.plan_lock")
     dining, groceries = budget.home.dining, budget.home.groceries
@@ -246,21 +275,15 @@ async def test_a_write_waits_for_another_process_and_applies_on_what_it_left(bud
         "to_category_id": groceries,
         "amount": "10.00",
     }
-    async with agent(live_service.url) as client:
-        code = content(await client.call_tool("move_money", move))["confirmation"]
-        async with lock_holder(budget.id) as holder, anyio.create_task_group() as group:
-            answers: list[CallToolResult] = []
-
-            async def confirm() -> None:
-                answers.append(await client.call_tool("move_money", {**move, "confirmation": code}))
-
-            mark = await request_mark()
-            group.start_soon(confirm)
-            await until_waiting(caplog, budget.id)
-            # What the other process writes while it holds the plan (another change of Dining Out).
-            await set_assigned(budget, dining, 130_000)
-            assert [entry.method for entry in await writes_after(mark)] == ["PATCH"]  # none of the move's
-            await holder.release()
+    async with (
+        agent(live_service.url) as client,
+        answered_while_held(client, "move_money", move, caplog) as (holder, answers),
+    ):
+        mark = await request_mark()
+        # What the other process writes while it holds the plan (another change of Dining Out).
+        await set_assigned(budget, dining, 130_000)
+        assert [entry.method for entry in await writes_after(mark)] == ["PATCH"]  # none of the move's
+        await holder.release()
 
     (answer,) = answers
     assert content(answer)["status"] == "applied"
@@ -271,26 +294,13 @@ async def test_a_write_waits_for_another_process_and_applies_on_what_it_left(bud
 
 async def test_a_killed_holder_frees_the_plan_at_once(budget, live_service, caplog):
     caplog.set_level(logging.INFO, logger="tools.plan_lock")
-    arguments = {
-        "plan_id": budget.id,
-        "month": budget.month,
-        "category_id": budget.home.dining,
-        "amount": "150.00",
-    }
-    async with agent(live_service.url) as client:
-        code = content(await client.call_tool("set_category_budget", arguments))["confirmation"]
-        async with lock_holder(budget.id) as holder, anyio.create_task_group() as group:
-            answers: list[CallToolResult] = []
-
-            async def confirm() -> None:
-                answers.append(
-                    await client.call_tool("set_category_budget", {**arguments, "confirmation": code})
-                )
-
-            group.start_soon(confirm)
-            await until_waiting(caplog, budget.id)
-            os.kill(holder.process.pid, signal.SIGKILL)
-            await holder.process.wait()
+    arguments = dining_at_150(budget)
+    async with (
+        agent(live_service.url) as client,
+        answered_while_held(client, "set_category_budget", arguments, caplog) as (holder, answers),
+    ):
+        os.kill(holder.process.pid, signal.SIGKILL)
+        await holder.process.wait()
 
     (answer,) = answers
     assert content(answer)["status"] == "applied"  # long before the lease's 60 s were over
@@ -307,12 +317,7 @@ async def test_a_write_that_waits_too_long_sends_nothing_and_keeps_its_code(
         plan_id=budget.id, holder="elsewhere:4242:0badcafe", expires_at=now + timedelta(seconds=60)
     )
     monkeypatch.setattr(plan_lock, "WAIT_SECONDS", 0.2)
-    arguments = {
-        "plan_id": budget.id,
-        "month": budget.month,
-        "category_id": budget.home.dining,
-        "amount": "150.00",
-    }
+    arguments = dining_at_150(budget)
     async with agent(live_service.url) as client:
         code = content(await client.call_tool("set_category_budget", arguments))["confirmation"]
         mark = await request_mark()
