@@ -51,20 +51,13 @@ def prepared(env: dict[str, str], umask: int) -> str:
     return re.search(r"MCP token created \(shown once; only its hash is kept\): (\S+)", done.stdout)[1]
 
 
-@pytest.mark.parametrize(
-    ("umask", "data_dir_before"),
-    [
-        (0o022, None),  # the usual umask; the data folder made by the service
-        (0o000, 0o777),  # the loosest umask; a data folder already there, open to all
-    ],
-)
-async def test_the_database_and_the_data_folder_are_private_whatever_the_umask(
-    tmp_path, umask, data_dir_before
-):
+async def test_the_database_and_the_data_folder_are_private_whatever_the_umask(tmp_path):
+    """Started under the loosest umask (0o000), with a data folder already there and open to all:
+    the service makes its own files and folders private, and tightens the folder it was given."""
+    umask = 0o000
     database, data_dir = tmp_path / "avenir.sqlite3", tmp_path / "data"
-    if data_dir_before is not None:
-        data_dir.mkdir()
-        data_dir.chmod(data_dir_before)
+    data_dir.mkdir()
+    data_dir.chmod(0o777)
     env = {
         "DATABASE_URL": f"sqlite:///{database}",  # SQLite whatever this run uses: its file is the point
         "AVENIR_MCP_DATA_DIR": str(data_dir),
@@ -74,9 +67,9 @@ async def test_the_database_and_the_data_folder_are_private_whatever_the_umask(
         "AVENIR_MCP_SELF_URL": "",
     }
     token = await anyio.to_thread.run_sync(prepared, env, umask)
-    served = Served(port_nobody_serves(), env=env, umask=umask)
+    served = Served(port_nobody_serves(), env=env, umask=umask, reload=False)
     try:
-        await anyio.to_thread.run_sync(served.wait_for, re.escape(f"avenir-mcp on {served.url}/"))
+        await anyio.to_thread.run_sync(served.wait_for, re.escape(f"Uvicorn running on {served.url}"))
         with anyio.fail_after(60):
             async with mcp_over_http(served.url, token) as client:
                 result = await client.call_tool("list_accounts", {"plan_id": DEMO_PLAN_ID})

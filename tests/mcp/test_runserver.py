@@ -29,9 +29,12 @@ class Served:
     """The process and every line it printed so far.
 
     `env` adds to (or overrides) the environment it starts with; `umask` is its umask (-1: this
-    process's)."""
+    process's); `reload` False starts it with `--noreload` (no restart when another test touches
+    a code file)."""
 
-    def __init__(self, port: int, *, env: dict[str, str] | None = None, umask: int = -1) -> None:
+    def __init__(
+        self, port: int, *, env: dict[str, str] | None = None, umask: int = -1, reload: bool = True
+    ) -> None:
         env = {
             **os.environ,
             "DATABASE_URL": this_runs_database_url(),
@@ -43,7 +46,13 @@ class Served:
         }
         self.url = f"http://127.0.0.1:{port}"
         self.process = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}"],
+            [
+                sys.executable,
+                "manage.py",
+                "runserver",
+                f"127.0.0.1:{port}",
+                *([] if reload else ["--noreload"]),
+            ],
             cwd=settings.BASE_DIR,
             env=env,
             stdout=subprocess.PIPE,
