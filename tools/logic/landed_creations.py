@@ -25,6 +25,7 @@ import json
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from tools.ynab.snapshot import PlanSnapshot, Transaction
@@ -127,8 +128,9 @@ def _with_content(
     """The account's transactions of those dates whose content is one of `digests`, by digest, in
     id order (only those dates are hashed, so a long history costs nothing), none of `taken`."""
     matching: dict[str, list[Transaction]] = defaultdict(list)
+    days = {date.fromisoformat(day) for day in dates}  # compared as dates: no text per transaction
     for transaction in snapshot.transactions_in_account(account_id):
-        if transaction.date.isoformat() not in dates or transaction.id in taken:
+        if transaction.date not in days or transaction.id in taken:
             continue
         digest = transaction_content(snapshot, transaction)
         if digest in digests:
