@@ -72,8 +72,7 @@ from oauth.addresses import (
 from oauth.consent import authorization_response
 from oauth.models import SCOPES
 from oauth.provider import DjangoOAuthProvider
-from oauth.registration import BoundedRegistrationHandler
-from oauth.registration_limit import RegistrationLimit
+from oauth.registration import BoundedRegistrationHandler, RegistrationLimit
 from oauth.revocation import TokenRevocationHandler
 
 OAUTH_PATHS = frozenset(

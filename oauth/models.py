@@ -30,7 +30,7 @@ change still previewed and confirmed by the person). They map to today's read-on
 read-write MCP tokens."""
 
 REGISTRATION_WINDOW = timedelta(minutes=10)
-"""Client registrations are counted per address in windows this long (`oauth.registration_limit`)."""
+"""Client registrations are counted per address in windows this long (`oauth.registration`)."""
 
 CODE_LIFETIME = timedelta(minutes=5)
 ACCESS_TOKEN_LIFETIME = timedelta(hours=1)

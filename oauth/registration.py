@@ -1,33 +1,97 @@
-"""Dynamic Client Registration (RFC 7591) within bounds: the SDK's handler behind the
-registration limit (`oauth.registration_limit`) and limits on what a client may register.
+"""Dynamic Client Registration (RFC 7591) within bounds: the SDK's handler behind a limit per
+client address and limits on what a client may register.
 
 Anyone may register, so what one registration stores is bounded: the request body to
 `REGISTRATION_BODY_LIMIT` bytes (read no further: 413), and each metadata field (400
 `invalid_client_metadata`, one sentence naming the field and its limit). Nothing is stored
 for a refused registration.
+
+How many clients one address may register (`RegistrationLimit`): `AVENIR_MCP_REGISTRATION_LIMIT`
+per `REGISTRATION_WINDOW` (10 minutes), then 429 until the window ends. Every POST to /register
+counts, accepted or not; a refused one does not (a caller knocking while refused does not push
+its own wait back). The counts are rows (`RegistrationCount`), one per address and window, raised
+by a conditional UPDATE: every process serving the same database shares them, and two requests
+at once cannot both take the last place. Windows are fixed (aligned on the epoch), so an
+address registers at most twice the limit across a window's edge.
+
+The address is the ASGI scope's client host. Behind a reverse proxy on the same machine,
+uvicorn puts the address from `X-Forwarded-For` there (it trusts the proxies in
+`FORWARDED_ALLOW_IPS`, by default 127.0.0.1 and ::1).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db.models import F
+from django.utils import timezone
 from mcp.server.auth.handlers.register import RegistrationHandler
 from mcp.shared.auth import OAuthClientMetadata
 from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.types import Message, Receive
+from starlette.types import Message, Receive, Scope
 
-from oauth.registration_limit import RegistrationLimit, client_address
+from oauth.models import REGISTRATION_WINDOW, RegistrationCount
 
 REGISTRATION_BODY_LIMIT = 16 * 1024  # bytes; a real client's metadata is well under 1 kB
 TEXT_LIMIT = 200  # characters of a name, a scope, a software id or version, a contact, a grant type
 URI_LIMIT = 2000  # characters of a URI
 LIST_LIMIT = 10  # entries of a list: redirect URIs, contacts, grant types, response types
 KEYS_LIMIT = 4000  # characters of the client's JSON Web Key Set (`jwks`) as JSON
+
+
+# --- how many registrations one address may make ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Admission:
+    """The limit's answer to one registration attempt."""
+
+    admitted: bool
+    retry_after: int  # whole seconds until this address may register again; 0 when admitted
+
+
+def client_address(scope: Scope) -> str:
+    """The caller's address as the server saw it (after uvicorn's proxy headers); empty when
+    the server gives none (a Unix socket)."""
+    return (scope.get("client") or ("",))[0]
+
+
+def window_start(moment: datetime) -> datetime:
+    """The start of the window `moment` falls in."""
+    seconds = REGISTRATION_WINDOW.total_seconds()
+    return datetime.fromtimestamp(moment.timestamp() // seconds * seconds, tz=UTC)
+
+
+@dataclass
+class RegistrationLimit:
+    """Counts registration attempts per address; `clock` is replaceable for tests."""
+
+    clock: Callable[[], datetime] = field(default=timezone.now)
+
+    def admit(self, address: str) -> Admission:
+        """Count one attempt from `address` if the window has room (runs three small queries)."""
+        now = self.clock()
+        start = window_start(now)
+        RegistrationCount.objects.filter(window_start__lt=start).delete()  # windows that ended
+        row, _ = RegistrationCount.objects.get_or_create(address=address, window_start=start)
+        counted = RegistrationCount.objects.filter(
+            pk=row.pk, count__lt=settings.AVENIR_MCP_REGISTRATION_LIMIT
+        ).update(count=F("count") + 1)
+        if counted:
+            return Admission(admitted=True, retry_after=0)
+        remaining = start + REGISTRATION_WINDOW - now
+        return Admission(admitted=False, retry_after=math.ceil(remaining.total_seconds()))
+
+
+# --- what one registration may hold ------------------------------------------------------------
 
 
 def metadata_refusal(metadata: OAuthClientMetadata) -> str | None:

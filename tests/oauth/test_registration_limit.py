@@ -1,4 +1,4 @@
-"""Open registration, limited per client address (`oauth.registration_limit`), over real HTTP.
+"""Open registration, limited per client address (`oauth.registration.RegistrationLimit`), over real HTTP.
 
 Each test registers from addresses of its own, given as a reverse proxy on 127.0.0.1 gives
 them (`X-Forwarded-For`, which uvicorn trusts from there), and moves the limit's clock by hand.
@@ -18,7 +18,7 @@ from asgiref.sync import sync_to_async
 
 from avenir_site.asgi import oauth_application
 from oauth.models import OAuthClient
-from oauth.registration_limit import RegistrationLimit
+from oauth.registration import RegistrationLimit
 from tests.helpers.oauth import REDIRECT_URI
 
 pytestmark = pytest.mark.anyio
