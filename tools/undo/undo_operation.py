@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -37,8 +37,8 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
-from confirmations.confirm import answers_in_this_call, refuse_an_answer_not_waiting
-from tools import oplog, plan_lock, settling
+from confirmations.confirm import answers_in_this_call
+from tools import oplog, settling
 from tools.arguments import PlanIdArg
 from tools.logic.ids import check_id
 from tools.logic.refusal import Refusal, not_in_plan
@@ -54,7 +54,7 @@ from tools.undo.handlers import (
     nothing_to_restore_message,
     undo_preview,
 )
-from tools.writes.flow import Applied, Change, Hold, WriteFailed, WriteResult, confirmed_write
+from tools.writes.flow import Applied, Change, Hold, WriteFailed, WriteResult, answer_held, confirmed_write
 from tools.ynab import PlanSnapshot, YnabClient
 
 TOOL = "undo_operation"
@@ -124,10 +124,10 @@ async def undo_operation(
     plan = await real_plan_id(plan_id)
     # A call carrying the person's answer chooses the operation inside the plan's write lock
     # (the write flow's, re-entered): an undo that landed just before is seen, and named.
-    answering = answers_in_this_call(ctx, confirmation)
-    if answering:
-        refuse_an_answer_not_waiting(ctx, tool=TOOL, plan_id=plan, confirmation=confirmation)
-    async with plan_lock.held(plan) if answering else contextlib.nullcontext():
+    held: AbstractAsyncContextManager[None] = contextlib.nullcontext()
+    if answers_in_this_call(ctx, confirmation):
+        held = answer_held(ctx, tool=TOOL, plan_id=plan, confirmation=confirmation)
+    async with held:
         await settling.settle_plan(plan)  # an unknown or pending outcome is settled from YNAB first
         undo = UndoWrite(await choose_target(plan, operation_id))
         return await confirmed_write(

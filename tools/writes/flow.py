@@ -74,8 +74,8 @@ Errors: a refusal (`Refusal`, before anything is asked or written) propagates as
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from contextlib import AbstractAsyncContextManager, nullcontext
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Generic, Literal, TypeVar
 
@@ -336,10 +336,22 @@ async def confirmed_write(
     if not answers_in_this_call(ctx, confirmation):
         return await write.decide(await open_plan(plan_id, fresh=True))
     plan = await real_plan_id(plan_id)
-    refuse_an_answer_not_waiting(ctx, tool=tool, plan_id=plan, confirmation=confirmation)
-    async with plan_lock.held(plan):
+    async with answer_held(ctx, tool=tool, plan_id=plan, confirmation=confirmation):
         with request_kind(RequestKind.WRITE):
             return await write.decide(await open_plan(plan, exclusive=True))
+
+
+@asynccontextmanager
+async def answer_held(
+    ctx: Context[Any, Any], *, tool: str, plan_id: str, confirmation: str | None
+) -> AsyncIterator[None]:
+    """Around what a call carrying the person's answer (`answers_in_this_call`) reads and sends:
+    refused at once when that answer is not waiting (nothing read, no lock taken), else inside
+    the plan's write lock (re-entered by a caller that holds it already, as undo_operation does
+    to choose its operation)."""
+    refuse_an_answer_not_waiting(ctx, tool=tool, plan_id=plan_id, confirmation=confirmation)
+    async with plan_lock.held(plan_id):
+        yield
 
 
 @dataclass(frozen=True)
