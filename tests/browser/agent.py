@@ -8,7 +8,7 @@ from typing import Any
 from mcp.types import CallToolResult
 
 from tests.helpers.mcp_http import mcp_over_http
-from tests.writes.assigned_plans import BudgetHome
+from tests.writes.assigned_plans import BudgetHome, budget_arguments
 
 NEW_AMOUNT = "150.00"  # Dining Out has 120.00 assigned (tests.writes.assigned_plans)
 NEW_MILLIUNITS = 150_000
@@ -39,12 +39,3 @@ class Agent:
         assert not applied.is_error, applied.content[0].text
         assert applied.structured_content["status"] == "applied", applied.structured_content
         return applied.structured_content["operation_id"]
-
-
-def budget_arguments(budget: BudgetHome) -> dict[str, Any]:
-    return {
-        "plan_id": budget.id,
-        "month": budget.month[:7],
-        "category_id": budget.home.dining,
-        "amount": NEW_AMOUNT,
-    }

@@ -93,6 +93,16 @@ def seeded_budget_home() -> BudgetHome:
     return budget
 
 
+def budget_arguments(budget: BudgetHome, amount: str = "150.00") -> dict[str, str]:
+    """set_category_budget's arguments: Dining Out (120.00 assigned) to `amount` this month."""
+    return {
+        "plan_id": budget.id,
+        "month": budget.month[:7],
+        "category_id": budget.home.dining,
+        "amount": amount,
+    }
+
+
 async def figures(budget: BudgetHome, category_id: str) -> tuple[int, int]:
     """What YNAB holds for the category this month: (assigned, available), milliunits."""
     data = await ynab("GET", budget.category_path(category_id))

@@ -33,7 +33,7 @@ from sandbox.models import CategoryGroup
 from tests.helpers.mcp_http import mcp_over_http
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.mcp.test_stdio import this_runs_database_url
-from tests.writes.assigned_plans import BudgetHome, assigned, ready_to_assign, set_assigned
+from tests.writes.assigned_plans import BudgetHome, assigned, budget_arguments, ready_to_assign, set_assigned
 from tests.writes.checks import content
 from tools import plan_lock, settling
 from tools.models import McpToken, Operation, PlanWriteLock
@@ -254,16 +254,6 @@ async def answered_while_held(
         yield holder, answers
 
 
-def dining_at_150(budget: BudgetHome) -> dict[str, str]:
-    """set_category_budget's arguments: Dining Out (120.00 assigned) to 150.00 this month."""
-    return {
-        "plan_id": budget.id,
-        "month": budget.month,
-        "category_id": budget.home.dining,
-        "amount": "150.00",
-    }
-
-
 async def test_a_write_waits_for_another_process_and_applies_on_what_it_left(budget, live_service, caplog):
     caplog.set_level(logging.INFO, logger="tools.plan_lock")
     dining, groceries = budget.home.dining, budget.home.groceries
@@ -294,7 +284,7 @@ async def test_a_write_waits_for_another_process_and_applies_on_what_it_left(bud
 
 async def test_a_killed_holder_frees_the_plan_at_once(budget, live_service, caplog):
     caplog.set_level(logging.INFO, logger="tools.plan_lock")
-    arguments = dining_at_150(budget)
+    arguments = budget_arguments(budget)
     async with (
         agent(live_service.url) as client,
         answered_while_held(client, "set_category_budget", arguments, caplog) as (holder, answers),
@@ -317,7 +307,7 @@ async def test_a_write_that_waits_too_long_sends_nothing_and_keeps_its_code(
         plan_id=budget.id, holder="elsewhere:4242:0badcafe", expires_at=now + timedelta(seconds=60)
     )
     monkeypatch.setattr(plan_lock, "WAIT_SECONDS", 0.2)
-    arguments = dining_at_150(budget)
+    arguments = budget_arguments(budget)
     async with agent(live_service.url) as client:
         code = content(await client.call_tool("set_category_budget", arguments))["confirmation"]
         mark = await request_mark()
@@ -373,8 +363,9 @@ async def test_settling_leaves_a_plan_being_written_to_a_later_round(budget, liv
 
 
 async def test_a_held_lock_is_renewed_and_a_taken_over_one_is_left_to_its_new_holder(
-    live_service, monkeypatch
+    live_service, monkeypatch, caplog
 ):
+    caplog.set_level(logging.ERROR, logger="tools.plan_lock")
     plan_id = "0f0e0d0c-0000-4000-8000-000000000001"
     start = timezone.now()
     monkeypatch.setattr(plan_lock, "RENEW_SECONDS", 0.01)
@@ -396,7 +387,9 @@ async def test_a_held_lock_is_renewed_and_a_taken_over_one_is_left_to_its_new_ho
         # Another writer took it over (this one stalled past its lease): renewing stops, and
         # releasing leaves the new holder's row alone.
         await PlanWriteLock.objects.filter(plan_id=plan_id).aupdate(holder="elsewhere:1:feedface")
-        await anyio.sleep(0.05)
+        with anyio.fail_after(30):  # until its next renewal finds the row another's, and says so
+            while not any("was taken over" in record.getMessage() for record in caplog.records):  # noqa: ASYNC110
+                await anyio.sleep(0.01)
     assert not plan_lock.holding(plan_id)
     kept = await PlanWriteLock.objects.aget(plan_id=plan_id)
     assert kept.holder == "elsewhere:1:feedface"

@@ -21,6 +21,7 @@ from tests.writes.assigned_plans import (
     GROCERIES_ASSIGNED,
     BudgetHome,
     assigned,
+    budget_arguments,
     ready_to_assign,
 )
 from tests.writes.checks import CALL_SECONDS, MODERN, WRITER, connected, content, says_yes
@@ -55,19 +56,9 @@ async def read(client, tool: str, plan_id: str) -> dict:
         return content(await client.call_tool(tool, read_arguments(tool, plan_id, timezone.localdate())))
 
 
-def budget_call(budget: BudgetHome) -> dict[str, str]:
-    """set_category_budget's arguments: Dining Out to 150.00 this month."""
-    return {
-        "plan_id": budget.id,
-        "month": budget.month[:7],
-        "category_id": budget.home.dining,
-        "amount": "150.00",
-    }
-
-
 async def set_budget(client, budget: BudgetHome, **extra) -> object:
     with anyio.fail_after(30):
-        return await client.call_tool("set_category_budget", {**budget_call(budget), **extra})
+        return await client.call_tool("set_category_budget", {**budget_arguments(budget), **extra})
 
 
 def dining_assigned(balances: dict, budget: BudgetHome) -> int:
@@ -230,7 +221,7 @@ async def test_a_rollback_goes_out_while_the_pacer_pauses_after_a_429(budget, se
 async def test_an_answer_not_waiting_is_refused_before_the_plan_is_read(budget):
     """An invented code, or an input-required answer already used, costs YNAB nothing: refused
     before the plan's read and the write lock (docs/ynab_budget.md)."""
-    arguments = budget_call(budget)
+    arguments = budget_arguments(budget)
     async with connected(MODERN, says_yes()) as client:
         first = await client.session.call_tool("set_category_budget", arguments, allow_input_required=True)
         yes = {"input_responses": YES, "request_state": first.request_state, "allow_input_required": True}

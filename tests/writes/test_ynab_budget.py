@@ -16,7 +16,7 @@ from mcp import Client
 
 from sandbox import faults
 from tests.helpers.mcp_http import mcp_over_http
-from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned
+from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_arguments
 from tests.writes.checks import CALL_SECONDS, content
 from tools.models import McpToken, YnabRequest
 from tools.ynab import get_ynab_client
@@ -50,16 +50,6 @@ async def call(client: Client, tool: str, **arguments):
         return await client.call_tool(tool, arguments)
 
 
-def set_dining(budget: BudgetHome, **extra) -> dict:
-    return {
-        "plan_id": budget.id,
-        "month": budget.month[:7],
-        "category_id": budget.home.dining,
-        "amount": "150.00",
-        **extra,
-    }
-
-
 async def paths_since(mark: int) -> list[str]:
     return [entry.path for entry in await sync_to_async(faults.requests_since)(mark)]
 
@@ -75,16 +65,18 @@ async def test_one_token_spends_only_its_share_and_a_change_can_still_be_undone(
     strangers = [str(uuid.uuid4()) for _ in range(41)]
 
     async with mcp_over_http(live_service.url, greedy_token) as agent:
-        code = content(await call(agent, "set_category_budget", **set_dining(budget)))["confirmation"]
-        change = content(await call(agent, "set_category_budget", **set_dining(budget, confirmation=code)))
+        code = content(await call(agent, "set_category_budget", **budget_arguments(budget)))["confirmation"]
+        change = content(
+            await call(agent, "set_category_budget", **budget_arguments(budget), confirmation=code)
+        )
         unknown = [await call(agent, "get_monthly_summary", plan_id=plan_id) for plan_id in strangers]
         previews = 0
         while (
-            asked := await call(agent, "set_category_budget", **set_dining(budget, amount="99.00"))
+            asked := await call(agent, "set_category_budget", **budget_arguments(budget, "99.00"))
         ).is_error is False:
             previews += 1
         clock.now += 3601
-        after_an_hour = await call(agent, "set_category_budget", **set_dining(budget, amount="99.00"))
+        after_an_hour = await call(agent, "set_category_budget", **budget_arguments(budget, "99.00"))
         clock.now -= 3601
     async with mcp_over_http(live_service.url, other_token) as other:
         read = await call(other, "list_accounts", plan_id=budget.id)
