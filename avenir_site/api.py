@@ -10,7 +10,7 @@ from datetime import datetime
 from django.db import connection
 from ninja import NinjaAPI, Schema
 
-from tools.ynab import ynab_status
+from ynab_client import ynab_status
 
 api = NinjaAPI(
     title="avenir-mcp",
@@ -18,7 +18,7 @@ api = NinjaAPI(
     description="Health and the audit API of avenir-mcp (operations, confirmations).",
     urls_namespace="api",
 )
-api.add_router("/operations", "tools.api.router")
+api.add_router("/operations", "oplog.api.router")
 api.add_router("/confirmations", "confirmations.api.router")
 
 

@@ -20,8 +20,8 @@ django_application = get_asgi_application()  # before anything imports models
 from starlette.types import Receive, Scope, Send  # noqa: E402
 
 from avenir_site.home import where_it_serves  # noqa: E402
-from avenir_site.mcp_http import McpHttpApp, is_mcp_request  # noqa: E402
-from avenir_site.mcp_server import HttpServers  # noqa: E402
+from mcp_surface.http import McpHttpApp, is_mcp_request  # noqa: E402
+from mcp_surface.server import HttpServers  # noqa: E402
 from oauth.endpoints import OAuthApp, is_oauth_request  # noqa: E402
 from sandbox.traffic import SandboxTraffic  # noqa: E402
 

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from avenir_site.mcp_server import SERVER_TITLE, SERVER_VERSION
+from mcp_surface.server import SERVER_TITLE, SERVER_VERSION
 
 
 def where_it_serves() -> str:

@@ -95,6 +95,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "ninja",  # so /api/docs uses the Swagger UI files bundled with django-ninja, not a CDN
     "sandbox",
+    "ynab_requests",
+    "tokens",
+    "oplog",
     "tools",
     "confirmations",
     "oauth",
@@ -172,7 +175,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     # A Host outside ALLOWED_HOSTS: one WARNING line naming it, not an ERROR and a traceback.
-    "filters": {"one_warning_line": {"()": "avenir_site.disallowed_host.OneWarningLine"}},
+    "filters": {"one_warning_line": {"()": "oauth.front_door.OneWarningLine"}},
     # stderr only: stdout belongs to the MCP stdio transport.
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["stderr"], "level": env_str("LOG_LEVEL", "INFO").upper()},
@@ -205,7 +208,7 @@ AVENIR_MCP_YNAB_HOURLY_LIMIT = (
 # A read within this many seconds of its plan's last sync sends no request (0: always a delta).
 AVENIR_MCP_FRESHNESS_SECONDS = env_int("AVENIR_MCP_FRESHNESS_SECONDS", 15)
 # Where the service keeps its files: each plan's stored snapshot (plans/), loaded at start-up.
-# Files there are 0600 in 0700 folders (tools/ynab/store.py makes them so, whatever the umask).
+# Files there are 0600 in 0700 folders (ynab_client/store.py makes them so, whatever the umask).
 AVENIR_MCP_DATA_DIR = Path(env_str("AVENIR_MCP_DATA_DIR") or LOCAL_DIR)
 
 # --- The sandbox ---------------------------------------------------------------------------

@@ -77,7 +77,7 @@ def _categories(plan_id: str, count: int) -> tuple[str, list[str]]:
 
 
 def _read_write_token(n: int) -> str:
-    from tools.models import McpToken
+    from tokens.models import McpToken
 
     _row, token = McpToken.issue(f"bench agent {n}")
     return token

@@ -166,7 +166,7 @@ def _serve(port: int) -> None:
     django.setup()
     import uvicorn
 
-    from tools.ynab.pacing import reset_pacing
+    from ynab_client.pacing import reset_pacing
 
     config = uvicorn.Config(
         "avenir_site.asgi:application",
@@ -190,7 +190,7 @@ def _serve(port: int) -> None:
 
 def read_only_token(name: str) -> str:
     """A new read-only MCP token (after `seed_heavy` has set Django up)."""
-    from tools.models import McpToken
+    from tokens.models import McpToken
 
     _row, token = McpToken.issue(name, read_only=True)
     return token

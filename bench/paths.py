@@ -172,7 +172,7 @@ def _ordinary_category(plan_id: str) -> str:
 
 
 def _read_write_token() -> str:
-    from tools.models import McpToken
+    from tokens.models import McpToken
 
     _row, token = McpToken.issue("bench paths")
     return token

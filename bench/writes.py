@@ -224,7 +224,7 @@ def _heavy(plan_id: str) -> Heavy:
 
 
 def _read_write_token() -> str:
-    from tools.models import McpToken
+    from tokens.models import McpToken
 
     _token_row, token = McpToken.issue("bench writes")
     return token

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 
-from tools.logic.refusal import Refusal
+from values.refusal import Refusal
 
 LIFETIME_SECONDS = 600
 DEFAULT_CAPACITY = 1000

@@ -53,8 +53,9 @@ from confirmations import codes, messages
 from confirmations.codes import Binding, ConfirmationStore, Kind
 from confirmations.fingerprint import fingerprint
 from confirmations.preview import Preview, render
-from tools.auth import Principal, principal_of
-from tools.logic.refusal import Refusal
+from confirmations.views import pending_page_url
+from tokens.auth import Principal, principal_of
+from values.refusal import Refusal
 
 logger = logging.getLogger(__name__)
 
@@ -98,8 +99,6 @@ class Decision:
         if self.outcome == "declined":
             return messages.DECLINED
         if self.code_to_person:
-            from confirmations.views import pending_page_url  # late: the admin page needs the URL conf
-
             return messages.person_code_message(pending_page_url())
         return messages.code_message(self.code or "")
 

@@ -10,7 +10,7 @@ everywhere the change is shown: the elicitation form's message, the `preview` of
     … and 3 more                                  <- only when there are more than 20
     Only YNAB itself can undo a split; undo_operation cannot.   <- notes, one per line
 
-Every piece is kept to one line (`tools.logic.text.one_line`: line breaks inside become
+Every piece is kept to one line (`values.text.one_line`: line breaks inside become
 spaces), so text that came
 from a bank cannot forge extra lines in what the person is asked to approve. Cleaning
 names (control characters, 80-character cut) is the tool's job, per docs/conventions.md#bank-text-is-data.
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tools.logic.text import one_line
+from values.text import one_line
 
 MAX_ITEM_LINES = 20
 ITEM_BULLET = "- "

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from confirmations import codes
 from confirmations.codes import Kind, PendingConfirmation
-from tools.plan_lookup import plan_label, plan_names
+from ynab_client import plan_label, plan_names
 
 PAGE_URL_NAME = "confirmations_pending"
 PAGE_TITLE = "Pending confirmations"
@@ -38,7 +38,7 @@ class PendingRow:
     """One line of the page: a pending confirmation as the owner reads it."""
 
     item: PendingConfirmation
-    plan: str  # the plan's name when known (`tools.plan_lookup`), else the start of its id
+    plan: str  # the plan's name when known (`mcp_surface.plan_lookup`), else the start of its id
     kind_label: str
     expires_in: str
 

@@ -61,7 +61,6 @@ from starlette.responses import Response
 from starlette.routing import Route, Router, request_response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from avenir_site.mcp_http import host_allowed, host_refusal
 from oauth.addresses import (
     AUTHORIZATION_SERVER_METADATA_PATH,
     PROTECTED_RESOURCE_METADATA_PATH,
@@ -70,6 +69,7 @@ from oauth.addresses import (
     resource_url,
 )
 from oauth.consent import authorization_response
+from oauth.front_door import host_allowed, host_refusal
 from oauth.models import SCOPES
 from oauth.provider import DjangoOAuthProvider
 from oauth.registration import BoundedRegistrationHandler, RegistrationLimit

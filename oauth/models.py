@@ -7,7 +7,7 @@ refresh token. Each refresh rotates the refresh token; presenting a rotated one 
 code twice, revokes the whole grant (RFC 6749 §4.1.2, §10.4). Revoking a grant or a client
 invalidates every token under it.
 
-As for `tools.models.McpToken`, only SHA-256 hashes of secrets are stored: client secrets,
+As for `tokens.models.McpToken`, only SHA-256 hashes of secrets are stored: client secrets,
 codes, access and refresh tokens.
 """
 
@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import models, transaction
 from django.utils import timezone
 
-from tools.models import hash_token
+from tokens.models import hash_token
 
 SCOPE_READ = "plans:read"
 SCOPE_WRITE = "plans:write"

@@ -38,8 +38,8 @@ from oauth.models import (
     OAuthGrant,
     OAuthToken,
 )
-from tools.auth import Principal, record_last_use
-from tools.models import hash_token
+from tokens.auth import Principal, record_last_use
+from tokens.models import hash_token
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 Counted in memory (the sandbox is served by one process) and keyed by the token's tag, so
 no raw token is kept. Only admitted requests fill the window: a client that keeps knocking
 while refused does not push its own wait further back, as with YNAB's rolling hour. The
-window is the client's own (`tools.ynab.pacing.SlidingWindow`): one rolling count for both.
+window is the client's own (`ynab_client.pacing.SlidingWindow`): one rolling count for both.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tools.ynab.pacing import WINDOW_SECONDS, SlidingWindow
+from ynab_client.pacing import WINDOW_SECONDS, SlidingWindow
 
 
 @dataclass(frozen=True)

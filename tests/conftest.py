@@ -85,7 +85,7 @@ def _test_settings(tmp_path_factory) -> None:
     settings.SANDBOX_FAULTS_ENABLED = True
     settings.YNAB_API_KEY = ""
     # Settling runs once when the test server starts, never on its own later: tests settle when
-    # they mean to (tools.settling), and expect rows as their own calls left them meanwhile.
+    # they mean to (oplog.settling), and expect rows as their own calls left them meanwhile.
     settings.AVENIR_MCP_SETTLE_SECONDS = 0
     settings.AVENIR_MCP_SETTLE_AFTER_SECONDS = 0  # a test waits for the sandbox itself before settling
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
@@ -103,15 +103,15 @@ def _test_settings(tmp_path_factory) -> None:
 @pytest.fixture(autouse=True)
 def _whole_pacing_budget() -> Iterator[None]:
     """Each test starts with YNAB's whole hourly budget: the suite sends far more than 180.
-    The plan listing is asked again too, so a plan the test made is known (tools.plan_lookup).
+    The plan listing is asked again too, so a plan the test made is known (mcp_surface.plan_lookup).
 
     The recorded request history goes too, so a process started by a test (stdio), which
     seeds its pacer from those rows, starts with the whole budget as well. Tests of pacing
     itself build their own `Pacer`.
     """
-    from tools.models import YnabRequest
-    from tools.plan_lookup import forget_plan_listing
-    from tools.ynab.pacing import reset_pacing
+    from mcp_surface.plan_lookup import forget_plan_listing
+    from ynab_client.pacing import reset_pacing
+    from ynab_requests.models import YnabRequest
 
     YnabRequest.objects.all().delete()
     reset_pacing()

@@ -31,7 +31,7 @@ from tests.browser import chromium
 from tests.browser.agent import Agent
 from tests.served import ServedApp
 from tests.writes.assigned_plans import BudgetHome, budget_home
-from tools.models import McpToken
+from tokens.models import McpToken
 
 TEST_TIMEOUT_SECONDS = 90
 expect.set_options(timeout=chromium.ASSERTION_TIMEOUT_MS)  # a shared machine can be slow to render

@@ -11,9 +11,9 @@ import pytest
 from playwright.async_api import Page, expect
 
 from confirmations import messages
+from oplog.models import Operation
 from tests.browser.agent import Agent, budget_arguments
 from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned
-from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 

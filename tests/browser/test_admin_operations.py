@@ -11,13 +11,13 @@ import re
 import pytest
 from playwright.async_api import Page, expect
 
+from oplog.models import Operation
 from tests.browser.agent import NEW_MILLIUNITS, Agent
 from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned
-from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 
-LOG = "/admin/tools/operation/"
+LOG = "/admin/oplog/operation/"
 
 
 def operation_url(operation_id: str) -> str:

@@ -16,11 +16,11 @@ from playwright.async_api import Page, expect
 from tests.helpers.mcp_http import mcp_over_http
 from tests.mcp.test_http_access import INITIALIZE, MCP_HEADERS
 from tests.served import ServedApp
-from tools.models import McpToken
+from tokens.models import McpToken
 
 pytestmark = pytest.mark.anyio
 
-TOKENS = "/admin/tools/mcptoken/"
+TOKENS = "/admin/tokens/mcptoken/"
 
 
 async def initialize_status(base_url: str, token: str) -> int:

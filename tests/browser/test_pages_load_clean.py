@@ -23,7 +23,7 @@ async def test_every_page_linked_from_the_admin_index_loads_clean(owner_page: Pa
     links = page.locator("#content-main a")
     hrefs = sorted({href for href in await links.evaluate_all("links => links.map(a => a.pathname)")})
 
-    assert "/admin/tools/operation/" in hrefs
+    assert "/admin/oplog/operation/" in hrefs
     assert "/admin/confirmations/pending/" in hrefs
     for href in hrefs:
         assert await status_of(page, href) == 200, href

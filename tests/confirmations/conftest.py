@@ -15,7 +15,7 @@ from confirmations.codes import ConfirmationStore
 from sandbox.models import Category, CategoryGroup, MonthCategory, Plan
 from tests.confirmations.write_server import build_server
 from tests.helpers.confirmations import MONTH, START, BudgetRow
-from tools.auth import Principal
+from tokens.auth import Principal
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from confirmations import messages
 from confirmations.codes import ConfirmationStore
 from tests.confirmations.write_server import TOOL, build_server
 from tests.helpers.confirmations import ADD, START
-from tools.auth import Principal
+from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from confirmations.codes import Binding, ConfirmationStore, Kind
-from tools.logic.refusal import Refusal
+from values.refusal import Refusal
 
 BINDING = Binding(fingerprint="f" * 64, plan_id="plan-1", tool="set_category_budget", principal_key="token:1")
 

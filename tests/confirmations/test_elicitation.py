@@ -18,11 +18,12 @@ from mcp.types import INVALID_REQUEST, ElicitResult, ErrorData
 
 from confirmations import messages
 from confirmations.confirm import CONFIRM_SCHEMA
+from oplog.models import Operation
 from tests.confirmations.write_server import TOOL
 from tests.helpers.confirmations import ADD, START, answering, pinned_session
 from tests.helpers.mcp_http import WithoutStandaloneStream, mcp_over_http
 from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned, budget_home
-from tools.models import McpToken, Operation
+from tokens.models import McpToken
 
 pytestmark = pytest.mark.anyio
 

@@ -16,7 +16,7 @@ from confirmations.confirm import CONFIRM_INPUT_KEY, CONFIRM_SCHEMA
 from confirmations.fingerprint import fingerprint
 from tests.confirmations.write_server import TOOL, build_server
 from tests.helpers.confirmations import ADD, START, answering
-from tools.auth import Principal
+from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio
 

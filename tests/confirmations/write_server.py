@@ -18,12 +18,12 @@ from mcp.server.mcpserver import Context, MCPServer, RequestStateSecurity
 from mcp.types import InputRequiredResult
 from pydantic import BaseModel
 
-from avenir_site.mcp_answers import AvenirServer
 from confirmations.codes import ConfirmationStore
 from confirmations.confirm import ask
 from confirmations.preview import Preview
+from mcp_surface.answers import AvenirServer
 from sandbox.models import MonthCategory
-from tools.auth import Principal, ServerState
+from tokens.auth import Principal, ServerState
 
 TOOL = "add_to_assigned"
 

@@ -72,7 +72,7 @@ def test_the_command_refuses_a_stale_reference_and_writes_the_registrys(tmp_path
 
 
 def test_the_tools_reference_has_every_tool_with_its_arguments():
-    from tools.catalog import catalog_specs
+    from mcp_surface.catalog import catalog_specs
 
     reference = REFERENCE.read_text(encoding="utf-8")
     sections = set(re.findall(r"^### (\w+)$", reference, re.MULTILINE))

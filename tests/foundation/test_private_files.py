@@ -1,6 +1,6 @@
 """Files the service writes are readable by its user only: the SQLite database and its WAL side
 files are 0600, everything under AVENIR_MCP_DATA_DIR is 0600 in 0700 folders, whatever the
-umask it was started with (avenir_site/private_database.py, tools/ynab/store.py)."""
+umask it was started with (avenir_site/private_database.py, ynab_client/store.py)."""
 
 from __future__ import annotations
 

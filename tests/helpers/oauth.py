@@ -31,7 +31,7 @@ from mcp.shared.auth import (
 )
 
 from tests.helpers.mcp_http import Mode
-from tools.ynab.client import tls_context
+from ynab_client.client import tls_context
 
 REDIRECT_URI = "http://127.0.0.1:8765/callback"
 OWNER_PASSWORD = "a long password nobody guesses"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from tools import oplog
-from tools.auth import Principal
-from tools.models import Operation
+from oplog import log
+from oplog.models import Operation
+from tokens.auth import Principal
 
 LOCAL = Principal.local("stdio")
 
@@ -30,7 +30,7 @@ async def record(
     undo_data: Any = None,
 ) -> Operation:
     """An operation as a write tool leaves it: begun, then completed with `status`."""
-    op = await oplog.begin(
+    op = await log.begin(
         plan_id=plan_id,
         tool=tool,
         subject={"category_id": "cat-1", "month": "2026-09-01", "budgeted": 150000},
@@ -42,5 +42,5 @@ async def record(
         undo_of=undo_of,
     )
     if status != "pending":
-        await oplog.complete(op, status=status, undo_data=undo_data)
+        await log.complete(op, status=status, undo_data=undo_data)
     return op

@@ -12,8 +12,8 @@ from mcp.types import CallToolResult
 
 from tests.helpers.results import ok
 from tests.helpers.servers import catalog_server
-from tools.auth import Principal
-from tools.logic.money import parse_amount
+from tokens.auth import Principal
+from values.money import parse_amount
 
 READER = Principal.local("reads test", read_only=True)
 

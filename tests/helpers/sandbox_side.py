@@ -10,7 +10,7 @@ from django.conf import settings
 
 from sandbox import faults
 from sandbox.models import RequestLogEntry
-from tools.ynab.client import tls_context
+from ynab_client.client import tls_context
 
 
 async def sandbox_call(method: str, path: str, body: dict | None = None) -> dict:

@@ -17,16 +17,16 @@ import anyio
 from mcp import Client
 from mcp.types import CallToolResult
 
+from mcp_surface.registry import writes_allowed
+from oplog import log
+from oplog.models import Operation
 from sandbox.models import Category, MonthCategory, Plan
 from tests.helpers.confirmations import answering
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import sandbox_call
 from tests.helpers.servers import catalog_server
 from tests.undo import budget_undo  # registers the framework tests' handler
-from tools import oplog
-from tools.auth import Principal
-from tools.models import Operation
-from tools.registry import writes_allowed
+from tokens.auth import Principal
 
 PERSON = Principal.local("undo test")
 LEGACY = "legacy"
@@ -106,7 +106,7 @@ async def logged(
     preview: str = "Budget 2 category(ies)?",
 ) -> Operation:
     """An operation as a write tool leaves it in the log: begun, then completed with `status`."""
-    op = await oplog.begin(
+    op = await log.begin(
         plan_id=plan_id,
         tool=tool,
         subject={"test": True},
@@ -118,7 +118,7 @@ async def logged(
         undo_of=undo_of,
     )
     if status != "pending":
-        await oplog.complete(op, status=status, undo_data=undo_data)
+        await log.complete(op, status=status, undo_data=undo_data)
     return op
 
 

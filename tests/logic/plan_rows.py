@@ -1,12 +1,12 @@
 """Small plans for the pure tests of lists and search, built the way the client builds them:
-YNAB-shaped rows parsed and indexed by `tools.ynab` (so the indexes are the real ones)."""
+YNAB-shaped rows parsed and indexed by `ynab_client` (so the indexes are the real ones)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tools.ynab.cache import apply_delta
-from tools.ynab.snapshot import PlanSnapshot, parse_plan_delta
+from ynab_client.cache import apply_delta
+from ynab_client.snapshot import PlanSnapshot, parse_plan_delta
 
 Row = dict[str, Any]
 

@@ -19,7 +19,7 @@ from tools.logic.assigned import (
     move_refusal,
     standing_together,
 )
-from tools.logic.refusal import Refusal
+from values.refusal import Refusal
 
 SEPT = date(2026, 9, 1)
 EVERYDAY, INTERNAL, CARDS = (

@@ -15,7 +15,7 @@ from tools.logic.forecast import spread
 from tools.logic.recurring import Charge, all_within_tolerance, find_recurring, median_amount
 from tools.logic.runway import runway_tenths
 from tools.logic.savings import rate_tenths
-from tools.ynab.snapshot import Account
+from ynab_client.snapshot import Account
 
 MONTHS = [date(2026, m, 1) for m in (5, 6, 7, 8)]
 
@@ -160,9 +160,9 @@ def test_age_of_money_trend_moves_only_beyond_two_days(change, expected):
 
 
 def test_the_recurring_tool_tells_the_agent_the_thresholds_the_rule_uses():
+    from mcp_surface.registry import spec_of
     from tools.logic.recurring import LOOKBACK_MONTHS, MIN_MONTHS_SEEN, TOLERANCE_PERCENT
     from tools.reads.recurring import find_recurring_charges
-    from tools.registry import spec_of
 
     description = " ".join(spec_of(find_recurring_charges).description.split())
 

@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mcp_surface.presenting import decimal_digits, money
 from tests.logic.plan_rows import account, snapshot
-from tools.logic.money import (
+from values.money import (
     amount_text,
     format_amount,
     parse_amount,
 )
-from tools.logic.refusal import Refusal
-from tools.presenting import decimal_digits, money
+from values.refusal import Refusal
 
 AMOUNTS = st.integers(min_value=-(10**12), max_value=10**12)  # ±1,000,000,000 units
 DIGITS = st.sampled_from([0, 2, 3])

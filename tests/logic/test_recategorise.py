@@ -10,8 +10,8 @@ from tests.logic.plan_rows import account, category, group, line, payee, snapsho
 from tools.logic.approvals import approvals
 from tools.logic.approvals import undo_state as approval_undo_state
 from tools.logic.recategorise import LoggedRecategorisation, recategorisation, undo_state
-from tools.logic.refusal import Refusal
 from tools.logic.transaction_lines import category_shown, statement_amount, transaction_line
+from values.refusal import Refusal
 
 EURO = {
     "iso_code": "EUR", "example_format": "123 456,78", "decimal_digits": 2, "decimal_separator": ",",

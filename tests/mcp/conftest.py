@@ -11,11 +11,11 @@ from collections.abc import Callable, Iterator
 import pytest
 from starlette.types import Receive, Scope, Send
 
-from avenir_site.mcp_http import McpHttpApp
-from avenir_site.mcp_server import HttpServers
+from mcp_surface.http import McpHttpApp
+from mcp_surface.server import HttpServers
 from tests.mcp.sample_tools import SAMPLE_SPECS
 from tests.served import ServedApp
-from tools.models import McpToken
+from tokens.models import McpToken
 
 
 @pytest.fixture

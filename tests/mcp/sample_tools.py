@@ -14,8 +14,8 @@ from mcp.server.mcpserver import Context
 from mcp.types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
 from pydantic import BaseModel, Field
 
-from tools.auth import principal_of
-from tools.registry import read_tool, tool_specs_in, write_tool
+from mcp_surface.registry import read_tool, tool_specs_in, write_tool
+from tokens.auth import principal_of
 
 CONFIRM_SCHEMA = {
     "type": "object",

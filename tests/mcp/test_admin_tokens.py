@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client as BrowserClient
 
-from tools.models import McpToken
+from tokens.models import McpToken
 
-TOKENS_URL = "/admin/tools/mcptoken/"
+TOKENS_URL = "/admin/tokens/mcptoken/"
 
 
 @pytest.fixture

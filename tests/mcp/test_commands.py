@@ -22,8 +22,8 @@ from django.db import transaction
 from sandbox.seeding import DEMO_PLAN_ID
 from tests.mcp.test_http_access import INITIALIZE, post_mcp
 from tests.mcp.test_stdio import this_runs_database_url
-from tools.client_config import http_entry
-from tools.models import McpToken
+from tokens.client_config import http_entry
+from tokens.models import McpToken
 
 
 def create_token(*args: str) -> tuple[str, str]:

@@ -4,7 +4,7 @@ Each field found in the published input schemas (a string whose description name
 nested ones too: `transactions[].date`) is called over real HTTP, through the SDK's client
 with a read-write token and writes on, with 0001-01-01, 0001-01-02, 9999-12-30, 9999-12-31,
 the first and last days of years in between, and yesterday, today and tomorrow (the server's
-"today", `tools.plan_lookup.today`); a month field with the month of each (and the words).
+"today", `mcp_surface.plan_lookup.today`); a month field with the month of each (and the words).
 Every answer is a result or a one-sentence refusal (never `Error executing tool`, never a
 traceback), and nothing is written: no write request reaches the sandbox, no operation is
 logged, and the shared plan is unchanged (`tests.helpers.shared_plans.read_only`).
@@ -28,13 +28,14 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult
 
+from mcp_surface.plan_lookup import today
+from oplog.models import Operation
 from sandbox.models import Account, Category, Plan
 from tests.helpers.mcp_http import mcp_over_http
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.shared_plans import read_only
-from tools.models import McpToken, Operation
-from tools.plan_lookup import today
+from tokens.models import McpToken
 
 pytestmark = pytest.mark.anyio
 

@@ -22,14 +22,14 @@ from asgiref.sync import sync_to_async
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
+from mcp_surface.catalog import catalog_specs
+from mcp_surface.plan_lookup import today
 from sandbox.models import Category, Payee, Plan
 from tests.helpers.mcp_http import MODES
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.writes.assigned_plans import budget_home
 from tests.writes.checks import connected, ynab
 from tests.writes.households import household
-from tools.catalog import catalog_specs
-from tools.plan_lookup import today
 
 pytestmark = pytest.mark.anyio
 

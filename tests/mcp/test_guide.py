@@ -9,12 +9,12 @@ import anyio
 import pytest
 from mcp import Client
 
-from avenir_site.mcp_server import build_server
+from mcp_surface.catalog import catalog_specs
+from mcp_surface.registry import ToolSpec, hidden_tool_names
+from mcp_surface.resources import GUIDE_URI, GuideMarkupError, render_guide
+from mcp_surface.server import build_server
 from tests.helpers.mcp_http import instructions_of
 from tests.mcp.sample_tools import SAMPLE_GUIDE, SAMPLE_SPECS
-from tools.catalog import catalog_specs
-from tools.registry import ToolSpec, hidden_tool_names
-from tools.resources import GUIDE_URI, GuideMarkupError, render_guide
 
 CODE_SPAN = re.compile(r"`([^`]+)`")
 SNAKE_CASE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")

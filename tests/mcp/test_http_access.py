@@ -11,9 +11,9 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.db.utils import OperationalError
 
-from avenir_site.mcp_http import McpHttpApp
-from avenir_site.mcp_server import HttpServers
-from tools.models import McpToken
+from mcp_surface.http import McpHttpApp
+from mcp_surface.server import HttpServers
+from tokens.models import McpToken
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -207,7 +207,7 @@ def test_a_token_is_accepted_when_its_last_use_cannot_be_recorded(
         raise OperationalError("database is locked")
 
     monkeypatch.setattr(QuerySet, "aupdate", locked)
-    with caplog.at_level(logging.WARNING, logger="tools.auth"):
+    with caplog.at_level(logging.WARNING, logger="tokens.auth"):
         response = post_mcp(live_service.url, INITIALIZE, token=token)
     monkeypatch.undo()
 

@@ -11,10 +11,10 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver.exceptions import UnexpectedToolError
 
-from avenir_site.mcp_http import McpHttpApp
-from avenir_site.mcp_server import HttpServers, build_server, local_server
+from mcp_surface.http import McpHttpApp
+from mcp_surface.server import HttpServers, build_server, local_server
 from tests.mcp.sample_tools import SAMPLE_SPECS
-from tools.auth import Principal
+from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio
 

@@ -11,14 +11,14 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
 
+from mcp_surface.catalog import catalog_specs
+from mcp_surface.prompts import AGREEMENT, register_prompts
 from sandbox.models import Account, Plan
 from tests.helpers.mcp_http import MODES, mcp_over_http
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.shared_plans import read_only
 from tests.mcp.test_guide import names_out_of_sight
-from tools.catalog import catalog_specs
-from tools.logic.money import amount_text
-from tools.prompts import AGREEMENT, register_prompts
+from values.money import amount_text
 
 pytestmark = pytest.mark.anyio
 

@@ -26,14 +26,14 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, PromptReference, ResourceTemplateReference
 
-from avenir_site.mcp_server import build_server
+from mcp_surface.arguments import month_arg
+from mcp_surface.plan_lookup import forget_plan_listing, open_plan, today
+from mcp_surface.server import build_server
 from tests.helpers.mcp_http import MODES
 from tests.helpers.shared_plans import read_only
 from tests.sandbox.plans import SmallPlan, small_plan
-from tools.arguments import month_arg
-from tools.auth import Principal
-from tools.logic.refusal import Refusal
-from tools.plan_lookup import forget_plan_listing, open_plan, today
+from tokens.auth import Principal
+from values.refusal import Refusal
 
 pytestmark = pytest.mark.anyio
 

@@ -12,10 +12,8 @@ from mcp import Client
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from avenir_site.mcp_server import build_server
-from tests.mcp.sample_tools import SAMPLE_SPECS
-from tools.catalog import catalog_specs
-from tools.registry import (
+from mcp_surface.catalog import catalog_specs
+from mcp_surface.registry import (
     TOOLSET_META_KEY,
     TOOLSETS,
     ToolSpec,
@@ -25,6 +23,8 @@ from tools.registry import (
     visible_tools,
     write_tool,
 )
+from mcp_surface.server import build_server
+from tests.mcp.sample_tools import SAMPLE_SPECS
 
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 

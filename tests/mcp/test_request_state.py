@@ -8,9 +8,9 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp.types import ElicitResult
 
-from avenir_site.mcp_server import local_server
+from mcp_surface.server import local_server
 from tests.mcp.sample_tools import SAMPLE_SPECS
-from tools.auth import Principal
+from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio
 

@@ -122,7 +122,11 @@ async def test_it_serves_its_port_says_where_on_each_start_and_ctrl_c_ends_it_cl
 
     watched = {Path(path) for path in re.findall(r"'([^']+)'", watching)}
     project = {
-        settings.BASE_DIR / name for name in ("avenir_site", "sandbox", "tools", "confirmations", "oauth")
+        settings.BASE_DIR / name
+        for name in (
+            *("avenir_site", "mcp_surface", "tools", "oplog", "confirmations", "oauth", "tokens"),
+            *("ynab_requests", "ynab_client", "values", "sandbox"),
+        )
     }
     assert health["ynab"]["base_url"] == f"{url}/sandbox/v1"  # its own sandbox, on its own port
     assert watched == project  # not .venv

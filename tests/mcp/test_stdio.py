@@ -15,10 +15,10 @@ import pytest
 from django.conf import settings
 from mcp import Client, StdioServerParameters
 
+from mcp_surface.resources import GUIDE_URI, guide_text
 from sandbox.ledger import create_account, create_plan
 from tests.helpers.mcp_http import MODES, instructions_of
-from tools.client_config import stdio_entry
-from tools.resources import GUIDE_URI, guide_text
+from tokens.client_config import stdio_entry
 
 pytestmark = pytest.mark.anyio
 

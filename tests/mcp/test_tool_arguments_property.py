@@ -27,14 +27,14 @@ from hypothesis import HealthCheck, example, given, settings
 from mcp import Client
 from mcp.types import CallToolResult
 
-from avenir_site.mcp_server import build_server
+from mcp_surface.catalog import catalog_specs
+from mcp_surface.server import build_server
+from oplog.models import Operation
 from sandbox import faults
 from sandbox.models import Account, Category, Payee, Transaction
 from tests.mcp.tool_arguments import arguments_for, edge_examples, hostile_arguments_for
 from tests.writes.households import Household, household
-from tools.auth import Principal
-from tools.catalog import catalog_specs
-from tools.models import Operation
+from tokens.auth import Principal
 
 EXAMPLES = 12
 HOSTILE_EXAMPLES = 6

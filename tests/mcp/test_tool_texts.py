@@ -14,8 +14,8 @@ import anyio
 import pytest
 from mcp import Client
 
+from mcp_surface.catalog import catalog_specs
 from tests.helpers.servers import catalog_server
-from tools.catalog import catalog_specs
 
 # Every tool the product plans (docs/tools.md lists those built), built or not: the names a description could
 # point to.

@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.helpers.oauth import OWNER_PASSWORD, OwnerAtConsent, owner_browser
-from tools.ynab.client import tls_context
+from ynab_client.client import tls_context
 
 
 @pytest.fixture

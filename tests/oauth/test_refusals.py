@@ -23,7 +23,7 @@ from tests.helpers.oauth import (
     register,
 )
 from tests.oauth.test_sign_in import post_initialize
-from tools.models import hash_token
+from tokens.models import hash_token
 
 pytestmark = pytest.mark.anyio
 

@@ -13,11 +13,12 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient, OAuthGrant, OAuthToken
+from oplog.models import Operation
 from tests.helpers.oauth import MemoryStorage, mcp_with_oauth, oauth_client, owner_browser
 from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_home
-from tools.auth import Principal
-from tools.models import Operation, hash_token
-from tools.ynab.client import tls_context
+from tokens.auth import Principal
+from tokens.models import hash_token
+from ynab_client.client import tls_context
 
 pytestmark = pytest.mark.anyio
 

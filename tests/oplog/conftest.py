@@ -12,8 +12,9 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.auth.models import Permission, User
 
+from oplog.models import Operation
 from tests.helpers.operations import fresh_plan_id, record
-from tools.models import McpToken, Operation
+from tokens.models import McpToken
 
 
 @pytest.fixture
@@ -46,7 +47,7 @@ def superuser() -> User:
 def auditor() -> User:
     """Staff allowed to view operations, and nothing else."""
     user = _user(is_staff=True)
-    view = Permission.objects.get(codename="view_operation", content_type__app_label="tools")
+    view = Permission.objects.get(codename="view_operation", content_type__app_label="oplog")
     user.user_permissions.add(view)
     return user
 

@@ -12,8 +12,8 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
+from oplog.models import ConfirmedByName, Operation, StatusName
 from tests.helpers.operations import fresh_plan_id
-from tools.models import ConfirmedByName, Operation, StatusName
 
 LIST = "/api/operations"
 

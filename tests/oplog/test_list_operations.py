@@ -15,16 +15,16 @@ from django.utils import timezone
 from mcp import Client
 from mcp.types import CallToolResult
 
-from avenir_site.mcp_server import local_server
+from mcp_surface.server import local_server
+from oplog import log
+from oplog.models import Operation
 from sandbox import faults
 from sandbox.ledger import create_plan
 from sandbox.models import Plan as SandboxPlan
 from tests.helpers.operations import LOCAL, fresh_plan_id, record
 from tests.helpers.servers import catalog_server
 from tests.mcp.answers import summary
-from tools import oplog
-from tools.auth import Principal
-from tools.models import Operation
+from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio
 
@@ -151,8 +151,8 @@ async def test_undoable_means_it_can_still_be_undone(plan_id):
         undo_of=undone,
         undoable=False,
     )
-    assert await oplog.claim_for_undo(undone.pk, undo)
-    await oplog.complete(undo, status="applied")
+    assert await log.claim_for_undo(undone.pk, undo)
+    await log.complete(undo, status="applied")
 
     result = await list_operations(plan_id=plan_id)
 

@@ -10,10 +10,10 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.db import IntegrityError, connection, transaction
 
+from oplog import log
+from oplog.models import Operation, new_operation_id
 from tests.helpers.operations import LOCAL, fresh_plan_id, record
-from tools import oplog
-from tools.auth import Principal
-from tools.models import Operation, new_operation_id
+from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio
 
@@ -41,7 +41,7 @@ async def test_it_commits_a_pending_row_before_the_write_and_completes_it_after(
     assert before.preview == "Budget Restaurants for 2026-09-01: 120.00 → 150.00?"
 
     undo_data = {"month": "2026-09-01", "category_id": "cat-1", "before": 120000, "after": 150000}
-    await oplog.complete(op, status="applied", undo_data=undo_data)
+    await log.complete(op, status="applied", undo_data=undo_data)
 
     after = await _committed(op.pk)
     assert (after.status, after.undo_data) == ("applied", undo_data)
@@ -54,8 +54,8 @@ async def test_it_keeps_what_happened_when_a_write_failed_or_got_no_answer(plan_
     failed = await record(plan_id, status="pending")
     lost = await record(plan_id, status="pending")
 
-    await oplog.complete(failed, status="failed", error="YNAB answered 500; nothing was changed.")
-    await oplog.complete(lost, status="unknown", error="No answer to the PATCH.", undoable=False)
+    await log.complete(failed, status="failed", error="YNAB answered 500; nothing was changed.")
+    await log.complete(lost, status="unknown", error="No answer to the PATCH.", undoable=False)
 
     failed_row, lost_row = await _committed(failed.pk), await _committed(lost.pk)
     assert (failed_row.status, failed_row.error) == ("failed", "YNAB answered 500; nothing was changed.")
@@ -65,11 +65,11 @@ async def test_it_keeps_what_happened_when_a_write_failed_or_got_no_answer(plan_
 
 async def test_it_completes_an_operation_only_once(plan_id):
     op = await record(plan_id, status="pending")
-    await oplog.complete(op, status="applied")
+    await log.complete(op, status="applied")
     stale_copy = await Operation.objects.aget(pk=op.pk)
 
     with pytest.raises(RuntimeError, match="not pending"):
-        await oplog.complete(stale_copy, status="failed", error="late")
+        await log.complete(stale_copy, status="failed", error="late")
 
     row = await _committed(op.pk)
     assert (row.status, row.error) == ("applied", "")
@@ -80,7 +80,7 @@ async def test_it_refuses_outcomes_that_are_not_outcomes(plan_id):
 
     for status in ("pending", "undone", "done"):
         with pytest.raises(ValueError, match="applied, failed or unknown"):
-            await oplog.complete(op, status=status)
+            await log.complete(op, status=status)
 
     assert (await _committed(op.pk)).status == "pending"
 
@@ -99,7 +99,7 @@ async def test_it_refuses_to_record_an_undo_as_undoable(plan_id):
         await record(plan_id, undo_of=original, undoable=True)
     undo = await record(plan_id, status="pending", undo_of=original, undoable=False)
     with pytest.raises(ValueError, match="not undoable"):
-        await oplog.complete(undo, status="applied", undoable=True)
+        await log.complete(undo, status="applied", undoable=True)
 
 
 async def test_it_gives_every_operation_its_own_unguessable_id(plan_id):
@@ -115,7 +115,7 @@ async def test_it_draws_another_id_when_the_drawn_one_is_taken(plan_id, monkeypa
     existing = await record(plan_id)
     fresh_id = new_operation_id()
     draws = iter([existing.pk, fresh_id])
-    monkeypatch.setattr("tools.oplog.new_operation_id", lambda: next(draws))
+    monkeypatch.setattr("oplog.log.new_operation_id", lambda: next(draws))
 
     op = await record(plan_id, tool="flag_transactions")
 
@@ -125,13 +125,13 @@ async def test_it_draws_another_id_when_the_drawn_one_is_taken(plan_id, monkeypa
 
 async def test_it_gives_up_without_a_row_when_every_drawn_id_is_taken(plan_id, monkeypatch):
     existing = await record(plan_id)
-    monkeypatch.setattr("tools.oplog.new_operation_id", lambda: existing.pk)
+    monkeypatch.setattr("oplog.log.new_operation_id", lambda: existing.pk)
 
     with pytest.raises(IntegrityError, match=r"No free operation id after 5 draws\."):
         await record(plan_id, tool="flag_transactions")
 
     assert await Operation.objects.filter(plan_id=plan_id).acount() == 1
-    assert not oplog.being_written(existing.pk)
+    assert not log.being_written(existing.pk)
 
 
 async def test_a_row_the_database_refuses_for_another_reason_is_not_retried(plan_id):
@@ -147,8 +147,8 @@ async def test_a_row_is_settled_once_a_second_reader_of_the_same_row_changes_not
     op = await record(plan_id, status="unknown")
     first, second = await Operation.objects.aget(pk=op.pk), await Operation.objects.aget(pk=op.pk)
 
-    assert await oplog.settle(first, status="applied", error="Settled: all landed.")
-    assert not await oplog.settle(second, status="failed", error="Settled: nothing landed.")
+    assert await log.settle(first, status="applied", error="Settled: all landed.")
+    assert not await log.settle(second, status="failed", error="Settled: nothing landed.")
 
     row = await _committed(op.pk)
     assert (row.status, row.error, row.settled_at is not None) == ("applied", "Settled: all landed.", True)
@@ -176,7 +176,7 @@ async def test_two_concurrent_undos_of_one_operation_let_exactly_one_proceed(pla
     results: dict[str, bool] = {}
 
     async def claim(undo: Operation) -> None:
-        results[undo.pk] = await oplog.claim_for_undo(original.pk, undo)
+        results[undo.pk] = await log.claim_for_undo(original.pk, undo)
 
     with anyio.fail_after(10):
         async with anyio.create_task_group() as group:
@@ -199,7 +199,7 @@ def test_undos_racing_on_separate_connections_let_exactly_one_proceed():
     def race(undo: Operation) -> None:
         try:
             start.wait()
-            if async_to_sync(oplog.claim_for_undo)(original.pk, undo):
+            if async_to_sync(log.claim_for_undo)(original.pk, undo):
                 won.append(undo.pk)
         finally:
             connection.close()
@@ -219,7 +219,7 @@ def test_undos_racing_on_separate_connections_let_exactly_one_proceed():
 async def test_an_unknown_outcome_can_be_claimed_for_undo(plan_id):
     lost = await record(plan_id, status="unknown")
 
-    assert await oplog.claim_for_undo(lost.pk, await _undo_of(lost))
+    assert await log.claim_for_undo(lost.pk, await _undo_of(lost))
 
 
 async def test_it_does_not_claim_what_is_not_in_effect_or_cannot_be_undone(plan_id):
@@ -228,11 +228,11 @@ async def test_it_does_not_claim_what_is_not_in_effect_or_cannot_be_undone(plan_
     not_undoable = await record(plan_id, tool="import_transactions", undoable=False)
     undone = await record(plan_id)
     an_undo = await _undo_of(undone)
-    assert await oplog.claim_for_undo(undone.pk, an_undo)
-    await oplog.complete(an_undo, status="applied")
+    assert await log.claim_for_undo(undone.pk, an_undo)
+    await log.complete(an_undo, status="applied")
 
     for op in (pending, failed, not_undoable, undone, an_undo):
-        assert not await oplog.claim_for_undo(op.pk, await _undo_of(op)), op.tool
+        assert not await log.claim_for_undo(op.pk, await _undo_of(op)), op.tool
 
     statuses = [(await _committed(op.pk)).status for op in (pending, failed, not_undoable)]
     assert statuses == ["pending", "failed", "applied"]
@@ -242,7 +242,7 @@ async def test_it_refuses_a_claim_by_an_undo_begun_for_another_operation(plan_id
     one, other = await record(plan_id), await record(plan_id)
 
     with pytest.raises(ValueError, match="undo of"):
-        await oplog.claim_for_undo(other.pk, await _undo_of(one))
+        await log.claim_for_undo(other.pk, await _undo_of(one))
 
     assert (await _committed(other.pk)).status == "applied"
 
@@ -250,14 +250,14 @@ async def test_it_refuses_a_claim_by_an_undo_begun_for_another_operation(plan_id
 async def test_a_released_claim_puts_the_operation_back_as_it_was(plan_id):
     lost = await record(plan_id, status="unknown")
     undo, intruder = await _undo_of(lost), await _undo_of(lost)
-    assert await oplog.claim_for_undo(lost.pk, undo)
+    assert await log.claim_for_undo(lost.pk, undo)
 
-    assert not await oplog.release_undo_claim(lost.pk, intruder, status="unknown")
-    assert await oplog.release_undo_claim(lost.pk, undo, status="unknown")
+    assert not await log.release_undo_claim(lost.pk, intruder, status="unknown")
+    assert await log.release_undo_claim(lost.pk, undo, status="unknown")
 
     row = await _committed(lost.pk)
     assert (row.status, row.undone_by_id) == ("unknown", None)
-    assert await oplog.claim_for_undo(lost.pk, intruder)
+    assert await log.claim_for_undo(lost.pk, intruder)
 
 
 async def test_it_records_local_calls_without_a_token(plan_id):

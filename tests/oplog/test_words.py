@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tools import oplog
-from tools.models import Operation
+from oplog import log
+from oplog.models import Operation
 
 
 def _op(**fields: object) -> Operation:
@@ -22,12 +22,12 @@ def test_the_summary_is_the_previews_question():
         preview="Recategorise 2 transaction(s)?\n- 2026-09-12, Market, 86.40: (uncategorised) → Groceries"
     )
 
-    assert oplog.summary(op) == "Recategorise 2 transaction(s)?"
+    assert log.summary(op) == "Recategorise 2 transaction(s)?"
 
 
 def test_without_a_preview_the_summary_describes_the_tool_or_the_undo():
-    assert oplog.summary(_op(tool="approve_transactions")) == "Approve transactions"
-    assert oplog.summary(_op(tool="undo_operation", undo_of_id="a1B2c3D4e5F6")) == (
+    assert log.summary(_op(tool="approve_transactions")) == "Approve transactions"
+    assert log.summary(_op(tool="undo_operation", undo_of_id="a1B2c3D4e5F6")) == (
         "Undo of operation a1B2c3D4e5F6"
     )
 
@@ -35,9 +35,9 @@ def test_without_a_preview_the_summary_describes_the_tool_or_the_undo():
 def test_a_long_question_is_cut_to_one_short_line():
     op = _op(preview="  Rename payee ‘" + "X " * 150 + "’?\n- detail")
 
-    text = oplog.summary(op)
+    text = log.summary(op)
 
-    assert len(text) == oplog.SUMMARY_LENGTH
+    assert len(text) == log.SUMMARY_LENGTH
     assert text.startswith("Rename payee ‘X X")
     assert text.endswith("…")
     assert "\n" not in text
@@ -45,14 +45,14 @@ def test_a_long_question_is_cut_to_one_short_line():
 
 
 def test_an_applied_undoable_write_names_its_operation_and_how_to_undo_it():
-    assert oplog.applied_message(_op()) == (
+    assert log.applied_message(_op()) == (
         "Done as operation k3P9xQ2mTa7Z; undo_operation with that id reverses it."
     )
 
 
 def test_a_write_that_cannot_be_undone_says_so_and_why():
-    message = oplog.applied_message(_op(tool="create_category", undoable=False))
-    unknown_tool = oplog.applied_message(_op(tool="something_new", undoable=False))
+    message = log.applied_message(_op(tool="create_category", undoable=False))
+    unknown_tool = log.applied_message(_op(tool="something_new", undoable=False))
 
     assert message == (
         "Done as operation k3P9xQ2mTa7Z; it cannot be undone: YNAB's API cannot delete a category; "
@@ -67,13 +67,13 @@ def test_a_write_that_cannot_be_undone_says_so_and_why():
 def test_an_undo_says_what_it_undid_and_that_it_cannot_itself_be_undone():
     undo = _op(id="Undo00000001", tool="undo_operation", undoable=False, undo_of_id="k3P9xQ2mTa7Z")
 
-    assert oplog.applied_message(undo) == (
+    assert log.applied_message(undo) == (
         "Done as operation Undo00000001, undoing k3P9xQ2mTa7Z; an undo cannot itself be undone."
     )
 
 
 def test_a_write_without_an_answer_says_it_may_or_may_not_be_in_ynab_and_is_not_resent():
-    message = oplog.unknown_message(_op(), "Check with get_category_balances.")
+    message = log.unknown_message(_op(), "Check with get_category_balances.")
 
     assert message == (
         "No answer came back from YNAB for operation k3P9xQ2mTa7Z: the change may or may not be in "

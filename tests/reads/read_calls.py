@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
-from tools.catalog import catalog_specs
+from mcp_surface.catalog import catalog_specs
 
 Arguments = dict[str, Any]
 

@@ -9,13 +9,13 @@ import httpx
 import pytest
 from django.conf import settings
 
+from mcp_surface.plan_lookup import today
 from sandbox.models import Category
 from tests.helpers.reads import call, every_page, milliunits
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 from tools.logic.payees import normalise_payee
-from tools.logic.text import safe_text
-from tools.plan_lookup import today
+from values.text import safe_text
 
 pytestmark = pytest.mark.anyio
 

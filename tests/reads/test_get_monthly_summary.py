@@ -16,7 +16,7 @@ from tests.mcp.answers import summary as summary_line
 from tests.reads.month_truth import SandboxPlan, is_internal, milliunits
 from tests.sandbox.plans import SmallPlan, small_plan
 from tests.writes.checks import sandbox_http
-from tools.logic.months import add_months, month_start
+from values.months import add_months, month_start
 
 pytestmark = pytest.mark.anyio
 

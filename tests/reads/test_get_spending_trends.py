@@ -13,7 +13,7 @@ from tests.helpers.results import ok, refusal
 from tests.mcp.answers import summary
 from tests.reads.hand_plans import hand_plan
 from tests.reads.month_truth import SandboxPlan, is_internal, milliunits
-from tools.logic.months import add_months, month_start
+from values.months import add_months, month_start
 
 pytestmark = pytest.mark.anyio
 

@@ -10,7 +10,7 @@ from tests.helpers.reads import call, every_page
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 from tests.mcp.answers import summary
-from tools.logic.text import safe_text
+from values.text import safe_text
 
 pytestmark = pytest.mark.anyio
 

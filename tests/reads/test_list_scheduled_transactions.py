@@ -8,12 +8,12 @@ from datetime import date, timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
+from mcp_surface.plan_lookup import today
 from sandbox.models import ScheduledTransaction
 from tests.helpers.reads import call, every_page, milliunits
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 from tests.mcp.answers import summary
-from tools.plan_lookup import today
 
 pytestmark = pytest.mark.anyio
 

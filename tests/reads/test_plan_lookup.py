@@ -1,4 +1,4 @@
-"""How read tools reach a plan (`tools.plan_lookup`) and read their arguments (`tools.arguments`),
+"""How read tools reach a plan (`mcp_surface.plan_lookup`) and read their arguments (`mcp_surface.arguments`),
 against the live sandbox."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import pytest
 from asgiref.sync import sync_to_async
 from mcp.server.mcpserver.exceptions import ToolError
 
+from mcp_surface import arguments, plan_lookup
 from sandbox.faults import inject
 from sandbox.ledger import create_plan
 from sandbox.models import Plan
-from tools import arguments, plan_lookup
-from tools.logic.refusal import Refusal
-from tools.ynab import client as ynab_client
+from values.refusal import Refusal
+from ynab_client import client as ynab_client
 
 pytestmark = pytest.mark.anyio
 

@@ -14,12 +14,12 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 from mcp.types import CallToolResult
 
+import ynab_client
 from sandbox import faults
 from sandbox.models import Plan, RequestLogEntry
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.reads import agent
 from tests.reads.read_calls import READ_CALLS, read_arguments, read_tool_names
-from tools import ynab
 
 pytestmark = pytest.mark.anyio
 
@@ -58,7 +58,7 @@ async def test_a_read_tool_called_twice_on_a_warm_plan_costs_at_most_one_request
 ):
     plan_id = shared_demo_plan.id
     arguments = read_arguments(tool, plan_id, timezone.localdate())
-    await ynab.plan_snapshot(plan_id)  # warm: the full export happens here, not in the calls
+    await ynab_client.plan_snapshot(plan_id)  # warm: the full export happens here, not in the calls
 
     async with agent() as client:
         first, first_cost = await served_during(lambda: client.call_tool(tool, arguments))

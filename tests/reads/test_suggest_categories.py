@@ -18,7 +18,7 @@ from tests.helpers.sandbox_side import sandbox_get
 from tests.helpers.shared_plans import read_only
 from tests.sandbox.plans import SmallPlan, small_plan
 from tests.writes.checks import sandbox_http, ynab
-from tools.logic.text import safe_text
+from values.text import safe_text
 
 pytestmark = pytest.mark.anyio
 

@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 
 from tests.sandbox.plans import SmallPlan, small_plan
-from tools.ynab.client import tls_context
+from ynab_client.client import tls_context
 
 
 @pytest.fixture

@@ -17,9 +17,9 @@ from django.conf import settings
 from sandbox.faults import clear_faults, inject, last_request_id, requests_since
 from sandbox.models import Fault
 from tests.sandbox.plans import SmallPlan
-from tools.ynab import UnknownOutcome
-from tools.ynab.client import YnabClient
-from tools.ynab.pacing import Pacer
+from ynab_client import UnknownOutcome
+from ynab_client.client import YnabClient
+from ynab_client.pacing import Pacer
 
 
 @pytest.fixture(autouse=True)

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from tools.logic.assigned import AssignedWords
-from tools.models import Operation
-from tools.undo.handlers import (
+from oplog.models import Operation
+from oplog.undo import (
     Conflict,
     UndoItems,
     UndoPlan,
@@ -23,8 +22,9 @@ from tools.undo.handlers import (
     item_state,
     undo_handler,
 )
+from tools.logic.assigned import AssignedWords
 from tools.writes.flow import WriteFailed
-from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
+from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 
 TOOL = "undo_test_budgets"
 

@@ -13,10 +13,10 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.urls import reverse
 
+from oplog.models import Operation
 from sandbox import faults
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import Budgets, logged, make_budgets, set_assigned
-from tools.models import Operation
 
 sync = async_to_sync
 
@@ -29,7 +29,7 @@ def budgets_sync(demo_plan) -> Budgets:
 def _user(*permissions: str, **flags: bool) -> User:
     user = User.objects.create_user(username=f"user-{uuid.uuid4().hex[:12]}", password=None, **flags)
     for codename in permissions:
-        user.user_permissions.add(Permission.objects.get(codename=codename, content_type__app_label="tools"))
+        user.user_permissions.add(Permission.objects.get(codename=codename, content_type__app_label="oplog"))
     return user
 
 
@@ -61,11 +61,11 @@ def _page(response) -> str:
 
 
 def _detail_url(op: Operation | str) -> str:
-    return reverse("admin:tools_operation_change", args=[getattr(op, "pk", op)])
+    return reverse("admin:oplog_operation_change", args=[getattr(op, "pk", op)])
 
 
 def _undo_url(op: Operation) -> str:
-    return reverse("admin:tools_operation_undo", args=[op.pk])
+    return reverse("admin:oplog_operation_undo", args=[op.pk])
 
 
 def _digest(page: str) -> str:
@@ -274,6 +274,6 @@ def test_an_undo_ynab_refuses_is_logged_failed_and_the_operation_stays_in_effect
 
 
 def test_the_undo_page_of_an_operation_that_does_not_exist_is_not_found(owner, budgets_sync):
-    response = _browser(owner).get(reverse("admin:tools_operation_undo", args=["NoSuchOp0000"]))
+    response = _browser(owner).get(reverse("admin:oplog_operation_undo", args=["NoSuchOp0000"]))
 
     assert response.status_code == 404

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from oplog.models import Operation
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import agent, undo, undo_with_code
 from tests.writes.checks import ynab
 from tests.writes.households import Household, household
-from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 

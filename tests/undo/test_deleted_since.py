@@ -9,6 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import models
 
+from oplog.models import Operation
 from sandbox.ledger import plan_write
 from sandbox.models import Category, CategoryGroup, Payee
 from tests.helpers.results import ok
@@ -18,7 +19,6 @@ from tests.sandbox.plans import SmallPlan, small_plan
 from tests.undo.test_rename_payee_undo import renamed
 from tests.undo.test_update_category_undo import moved
 from tests.writes.households import Household, household
-from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 

@@ -15,11 +15,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from oplog.models import Operation
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import agent, assigned, set_assigned, undo, undo_with_code, write_with_code
 from tests.sandbox.plans import SmallPlan, small_plan
-from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 
@@ -87,7 +87,7 @@ def test_the_owner_undoes_a_move_from_the_admin(home):
     owner = User.objects.create_user(username=f"owner-{home.id[:8]}", is_staff=True, is_superuser=True)
     browser = Client()
     browser.force_login(owner)
-    url = reverse("admin:tools_operation_undo", args=[op_id])
+    url = reverse("admin:oplog_operation_undo", args=[op_id])
 
     page = browser.get(url).content.decode()
     digest = re.search(r'name="digest" value="([0-9a-f]{64})"', page).group(1)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tools.undo.handlers import (
+from oplog.undo import (
     Conflict,
     UndoItems,
     UndoPlan,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from oplog.models import Operation
 from sandbox.models import Payee
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import request_mark, writes_after
@@ -14,7 +15,6 @@ from tests.helpers.undo import agent, undo, undo_with_code, write_with_code
 from tests.writes.category_plans import payee_name, rename_in_ynab
 from tests.writes.checks import ynab
 from tests.writes.households import Household, household
-from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from oplog.models import Operation
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import inject, request_mark, writes_after
 from tests.helpers.undo import agent, assigned, fresh, set_assigned, undo, undo_with_code, write_with_code
 from tests.sandbox.plans import SmallPlan, small_plan
-from tools.logic.money import format_amount
-from tools.models import Operation
+from values.money import format_amount
 
 pytestmark = pytest.mark.anyio
 

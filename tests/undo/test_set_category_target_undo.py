@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from oplog.models import Operation
 from sandbox.models import Plan
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import agent, category_id, undo, undo_with_code
 from tests.writes.category_plans import change_category, goal
-from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 

@@ -1,4 +1,4 @@
-"""Settling's verdicts (`tools.settling`) on rows whose outcome is open, item by item.
+"""Settling's verdicts (`oplog.settling`) on rows whose outcome is open, item by item.
 
 Each row is logged as a write tool leaves it (`tests.helpers.undo.logged`) with the framework's
 own undo handler (two categories' assigned amounts); the categories are then set in the live
@@ -20,12 +20,12 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
+from oplog import log, settling
+from oplog.models import Operation
+from oplog.settling.judge import Settlement, settler
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import inject
 from tests.helpers.undo import Budgets, agent, fresh, logged, set_assigned, undo
-from tools import oplog, settling
-from tools.models import Operation
-from tools.settling.judge import Settlement, settler
 
 pytestmark = pytest.mark.anyio
 
@@ -134,7 +134,7 @@ async def test_an_undo_of_a_tool_without_undo_stays_unknown_and_its_original_in_
 async def test_a_row_its_handler_cannot_read_is_left_unsettled_and_tried_again_later(budgets, caplog):
     op = await lost(budgets, {"month": budgets.month})  # no "categories": the handler fails on it
 
-    with caplog.at_level(logging.ERROR, logger="tools.settling"):
+    with caplog.at_level(logging.ERROR, logger="oplog.settling"):
         assert await settling.settle_plan(budgets.plan_id) == 0
     assert await settling.settle_plan(budgets.plan_id) == 0  # not at once: after a minute
 
@@ -159,7 +159,7 @@ async def test_a_row_whose_last_request_ynab_may_still_process_is_not_judged_yet
 
 async def test_a_pending_row_of_a_process_on_another_host_waits_until_it_is_stale(budgets):
     op = await logged(budgets.plan_id, status="pending", undo_data=budgets.op.undo_data)
-    oplog.finished_writing(op)  # not written by this process: by one on another host
+    log.finished_writing(op)  # not written by this process: by one on another host
     await Operation.objects.filter(pk=op.pk).aupdate(
         writer=f"not-{socket.gethostname()}"[:80] + ":4242", undo_data=budgets.op.undo_data
     )
@@ -208,7 +208,7 @@ async def test_an_undo_whose_answer_was_lost_before_it_landed_is_failed_and_can_
 
 async def test_a_pending_row_whose_writer_still_runs_on_this_host_is_left_to_it(budgets):
     op = await logged(budgets.plan_id, status="pending", undo_data=budgets.op.undo_data)
-    oplog.finished_writing(op)  # not written by this process: by another one on this host
+    log.finished_writing(op)  # not written by this process: by another one on this host
     writer = await anyio.open_process([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         await Operation.objects.filter(pk=op.pk).aupdate(
@@ -252,12 +252,12 @@ async def test_a_row_settled_elsewhere_meanwhile_keeps_that_verdict(budgets, cap
     class OvertakenByAnotherProcess:
         async def settle(self, client, snapshot, op) -> Settlement:
             elsewhere = await Operation.objects.aget(pk=op.pk)
-            assert await oplog.settle(elsewhere, status="failed", error="Settled by the other process.")
+            assert await log.settle(elsewhere, status="failed", error="Settled by the other process.")
             return Settlement("applied", f"{PREFIX} all landed.", "all")
 
     op = await logged(budgets.plan_id, tool="settling_overtaken", status="unknown")
 
-    with caplog.at_level(logging.INFO, logger="tools.settling"):
+    with caplog.at_level(logging.INFO, logger="oplog.settling"):
         assert await settling.settle_plan(budgets.plan_id) == 0
 
     done = await fresh(op)
@@ -288,7 +288,7 @@ async def test_the_background_loop_logs_a_failed_round_and_settles_on_the_next(b
 
     monkeypatch.setattr(settling, "settle_everything", one_failing_round)
     monkeypatch.setattr(settings, "AVENIR_MCP_SETTLE_SECONDS", 0.01)
-    with caplog.at_level(logging.ERROR, logger="tools.settling"), anyio.fail_after(30):
+    with caplog.at_level(logging.ERROR, logger="oplog.settling"), anyio.fail_after(30):
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(settling.keep_settling)
             await done_once.wait()
@@ -317,7 +317,7 @@ async def test_a_plan_whose_round_fails_holds_back_no_other_plan(budgets, monkey
 
     monkeypatch.setattr(settling, "settle_plan", broken_plan_fails)
     try:
-        with caplog.at_level(logging.ERROR, logger="tools.settling"):
+        with caplog.at_level(logging.ERROR, logger="oplog.settling"):
             assert await settling.settle_everything() == 1
 
         assert f"Settling plan {broken} failed; trying it again next round" in caplog.text

@@ -8,13 +8,13 @@ from mcp import Client
 from mcp.types import CallToolResult, ElicitResult
 
 from confirmations import messages
+from oplog.models import Operation
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.servers import catalog_server
 from tests.helpers.undo import PERSON, agent, fresh, set_assigned, undo, write_with_code
 from tests.writes.checks import LEGACY
 from tests.writes.households import Household, household
-from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from oplog.models import Operation
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import inject, request_mark, writes_after
 from tests.helpers.undo import agent, fresh, undo, undo_with_code
-from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 

@@ -7,10 +7,10 @@ import pytest
 from django.conf import settings
 
 from confirmations import messages
+from oplog.models import Operation
 from tests.helpers.results import refusal
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import agent, fresh, logged, undo, undo_with_code
-from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 

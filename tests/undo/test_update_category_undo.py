@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from oplog.models import Operation
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import agent, undo, undo_with_code, write_with_code
 from tests.sandbox.plans import SmallPlan, small_plan
 from tests.writes.category_plans import change_category, group_of, place
-from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 

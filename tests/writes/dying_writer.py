@@ -22,9 +22,9 @@ import django
 async def write(tool: str, arguments: dict, stop_before: int) -> str:
     from mcp import Client
 
-    from avenir_site.mcp_server import build_server
-    from tools.auth import Principal
-    from tools.ynab.client import Sender
+    from mcp_surface.server import build_server
+    from tokens.auth import Principal
+    from ynab_client.client import Sender
 
     send = Sender.send
     writes = 0

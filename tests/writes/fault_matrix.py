@@ -33,7 +33,7 @@ from tests.writes.test_set_category_budget import budget_case
 from tests.writes.test_set_category_target import target_case
 from tests.writes.test_split_transaction import held, splitting
 from tests.writes.test_update_category import update_case
-from tools.undo.undo_operation import UNKNOWN_CHECK
+from tools.writes.undo_operation import UNKNOWN_CHECK
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from oplog import log
 from tests.writes.checks import (
     MODERN,
     Env,
@@ -23,8 +24,7 @@ from tests.writes.checks import (
     write_made,
     writes_since,
 )
-from tools import oplog
-from tools.ynab import get_ynab_client
+from ynab_client import get_ynab_client
 
 Path = Callable[[WriteCase, Env], Awaitable[None]]
 
@@ -36,7 +36,7 @@ async def _answer_dropped(case: WriteCase, env: Env) -> None:
     async with connected(MODERN) as client:
         result = await write_made(case, client)
     op = await latest_operation(case)
-    assert error_text(result, case) == oplog.unknown_message(op, case.check)
+    assert error_text(result, case) == log.unknown_message(op, case.check)
     assert (op.status, op.undoable) == ("unknown", case.undoable)
     assert await case.state() == case.expected_after  # the sandbox did apply it
     assert await writes_since(case, start.mark) == 1

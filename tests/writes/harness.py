@@ -78,8 +78,8 @@ from tests.writes.checks import (
     writes_since,
 )
 from tests.writes.fault_paths import FAULT_PATHS
-from tools.auth import Principal
-from tools.models import McpToken
+from tokens.auth import Principal
+from tokens.models import McpToken
 
 Path = Callable[[WriteCase, Env], Awaitable[None]]
 YES = {"confirm": ElicitResult(action="accept", content={"value": True})}

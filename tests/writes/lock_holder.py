@@ -2,7 +2,7 @@
 
     python -m tests.writes.lock_holder PLAN_ID
 
-Run with the test run's DATABASE_URL: it takes the plan's write lock (`tools.plan_lock`) as a
+Run with the test run's DATABASE_URL: it takes the plan's write lock (`oplog.plan_lock`) as a
 write of its own would, prints `held`, and keeps it (renewing it) until a line `release`
 arrives on its standard input; then it prints `released` and exits. A test may also kill it.
 """
@@ -17,7 +17,7 @@ import django
 
 
 async def hold(plan_id: str) -> None:
-    from tools import plan_lock
+    from oplog import plan_lock
 
     async with plan_lock.held(plan_id):
         print("held", flush=True)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from oplog.models import Operation
 from tests.writes.checks import ynab
 from tests.writes.harness import (
     CONFIRMED_PATHS,
@@ -18,7 +19,6 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
-from tools.models import Operation
 from tools.writes.apply_categories import CHECK
 
 pytestmark = pytest.mark.anyio

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from confirmations import messages
+from oplog.models import Operation
 from tests.writes.checks import requests_since, standing, ynab
 from tests.writes.harness import (
     FAULT_PATHS,
@@ -20,8 +21,7 @@ from tests.writes.harness import (
     says_yes,
 )
 from tests.writes.households import Household
-from tools.auth import Principal
-from tools.models import Operation
+from tokens.auth import Principal
 from tools.writes.approve import CHECK
 
 pytestmark = pytest.mark.anyio

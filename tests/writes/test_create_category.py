@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import sync_to_async
 
+from oplog.models import Operation
 from sandbox.ledger import plan_write
 from sandbox.models import CategoryGroup
 from tests.writes.assigned_plans import BudgetHome, budget_home
@@ -31,7 +32,6 @@ from tests.writes.harness import (
     paths_that_write,
     paths_that_write_nothing,
 )
-from tools.models import Operation
 from tools.writes.create_category import CHECK
 
 pytestmark = pytest.mark.anyio

@@ -8,6 +8,8 @@ from decimal import Decimal
 
 import pytest
 
+from mcp_surface.plan_lookup import today
+from oplog.models import Operation
 from sandbox.ledger import utc_today
 from sandbox.models import Account, Category
 from tests.helpers.plan_copies import demo_plan_copy
@@ -32,11 +34,9 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
-from tools.logic.months import years_earlier
 from tools.logic.new_transactions import digest
-from tools.models import Operation
-from tools.plan_lookup import today
 from tools.writes.create_transactions import CHECK
+from values.months import years_earlier
 
 pytestmark = pytest.mark.anyio
 TOOL = "create_transactions"

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
+from oplog.models import Operation
 from sandbox import faults
 from tests.writes.checks import says_yes, ynab
 from tests.writes.harness import MODERN, call, connected, content
 from tests.writes.households import Household
 from tests.writes.test_create_transactions import creating, days_ago, ids_on
-from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 

@@ -3,7 +3,7 @@
 For each write tool (`tests/writes/fault_matrix.py` has one entry per tool), each of its write
 requests, and each fault (500, 503, 429, a timeout whose request still lands, the connection
 dropped before YNAB ran the request, dropped after): the write is made as an agent would (with
-a code for confirmed tools), then settled (`tools.settling`, as the service does before
+a code for confirmed tools), then settled (`oplog.settling`, as the service does before
 list_operations answers, once YNAB's pause after a 429 has passed). Then YNAB (the sandbox) and
 the log must agree: `applied` ⇔ everything as the write meant, `failed` ⇔ nothing of it,
 `unknown` only once settled and only when YNAB's state cannot tell; nothing half done; no
@@ -28,16 +28,16 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from mcp_surface.catalog import catalog_specs
+from oplog import settling
+from oplog.models import Operation
 from sandbox import faults
 from sandbox.models import Fault
 from tests.mcp.test_stdio import this_runs_database_url
 from tests.writes.checks import MODERN, Before, WriteCase, before, connected, write_made
 from tests.writes.fault_matrix import FAULTS, READ_TIMEOUT, SCENARIOS, WriteRequest
-from tools import settling
-from tools.catalog import catalog_specs
-from tools.models import Operation
-from tools.ynab import client as ynab_client
-from tools.ynab import get_ynab_client
+from ynab_client import client as ynab_client
+from ynab_client import get_ynab_client
 
 pytestmark = pytest.mark.anyio
 

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 
+from oplog.models import Operation
 from sandbox.ledger import utc_today
 from tests.writes.checks import requests_since, sandbox_http, says_yes, standing, ynab
 from tests.writes.harness import (
@@ -30,7 +31,6 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
-from tools.models import Operation
 from tools.writes.flag_transactions import CHECK
 
 pytestmark = pytest.mark.anyio

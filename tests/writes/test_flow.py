@@ -15,11 +15,11 @@ import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
 from confirmations.preview import Preview
-from tools import oplog
-from tools.auth import Principal
-from tools.models import Operation
+from oplog import log
+from oplog.models import Operation
+from tokens.auth import Principal
 from tools.writes.flow import Applied, Change, WriteFailed, WriteResult, agreed_write
-from tools.ynab import PlanSnapshot, YnabError
+from ynab_client import PlanSnapshot, YnabError
 
 pytestmark = pytest.mark.anyio
 
@@ -68,7 +68,7 @@ async def test_an_applied_write_completes_its_row_with_the_undo_data_learnt_from
     op = await the_row(plan_id)
     assert (op.status, op.confirmed_by, op.error) == ("applied", "code", "")
     assert op.undo_data["transactions"][0]["seen"] == 1
-    assert result.structured_content["message"] == oplog.applied_message(op)
+    assert result.structured_content["message"] == log.applied_message(op)
 
 
 async def test_a_failure_apply_understands_completes_the_row_as_it_says_and_is_the_tool_error():
@@ -155,8 +155,8 @@ async def test_a_2xx_answer_that_cannot_be_read_is_unknown_not_failed():
         await write(apply, plan_id)
 
     op = await the_row(plan_id)
-    assert str(refused.value) == oplog.unknown_message(op, CHECK)
-    assert (op.status, op.error, op.undo_data) == ("unknown", oplog.unknown_message(op, CHECK), PLANNED)
+    assert str(refused.value) == log.unknown_message(op, CHECK)
+    assert (op.status, op.error, op.undo_data) == ("unknown", log.unknown_message(op, CHECK), PLANNED)
 
 
 @pytest.mark.parametrize(
@@ -179,4 +179,4 @@ async def test_a_ynab_refusal_completes_the_row_as_failed_and_only_a_2xx_as_unkn
         assert op.error == said
         assert str(refused.value) == f"{said} Nothing was changed (operation {op.pk} is logged as failed)."
     else:
-        assert op.error == str(refused.value) == oplog.unknown_message(op, CHECK)
+        assert op.error == str(refused.value) == log.unknown_message(op, CHECK)

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from oplog.models import Operation
 from sandbox.ledger import create_account, utc_today
 from sandbox.models import BankTransaction
 from tests.writes.checks import requests_since, standing, writes_since, ynab
@@ -21,7 +22,6 @@ from tests.writes.harness import (
     expect_nothing_written,
 )
 from tests.writes.households import Household
-from tools.models import Operation
 from tools.writes.import_transactions import CHECK, NO_LINKED_ACCOUNT
 
 pytestmark = pytest.mark.anyio

@@ -3,7 +3,7 @@
 Through the SDK's real client and the live sandbox: the write's answer is dropped (after YNAB ran
 it, or before), the person may act in YNAB meanwhile (enter a look-alike, delete a line, change
 another transaction), then `settle_plan` reads the plan over real HTTP as the service does
-before list_operations and undo_operation answer (tools.settling.lost_creations), and
+before list_operations and undo_operation answer (oplog.settling.lost_creations), and
 undo_operation deletes what was found, or says it looked and found none.
 """
 
@@ -14,14 +14,14 @@ from decimal import Decimal
 import pytest
 from asgiref.sync import sync_to_async
 
+from oplog import log, settling
+from oplog.models import Operation
 from sandbox import faults
 from tests.writes.checks import says_yes, write_made, ynab
 from tests.writes.fault_matrix import SCENARIOS
 from tests.writes.harness import MODERN, WriteCase, connected, content
 from tests.writes.test_create_transactions import ids_on
-from tools import oplog, settling
-from tools.auth import Principal
-from tools.models import Operation
+from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio
 
@@ -239,7 +239,7 @@ async def test_the_agent_entering_them_again_keeps_each_operation_its_own_transa
 
 async def test_a_row_logged_without_its_lines_content_says_where_to_look(home):
     checking = home.home.checking
-    op = await oplog.begin(
+    op = await log.begin(
         plan_id=home.id,
         tool="create_transactions",
         subject={"account_id": checking, "transactions": [{"date": "2026-01-02", "category_id": None}]},
@@ -250,8 +250,8 @@ async def test_a_row_logged_without_its_lines_content_says_where_to_look(home):
         undoable=True,
         undo_data={"account_id": checking, "transactions": []},
     )
-    oplog.finished_writing(op)
-    await oplog.complete(op, status="unknown", error="No answer came back.")
+    log.finished_writing(op)
+    await log.complete(op, status="unknown", error="No answer came back.")
 
     done = await settled(op)
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from asgiref.sync import sync_to_async
 
+from oplog.models import Operation
 from sandbox.ledger.session import plan_write
 from sandbox.models import Category
 from tests.writes.assigned_plans import (
@@ -40,7 +41,6 @@ from tests.writes.harness import (
     paths_that_write_nothing,
     standing,
 )
-from tools.models import Operation
 from tools.writes.move_money import CHECK
 
 pytestmark = pytest.mark.anyio

@@ -15,6 +15,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from oplog import log, settling
+from oplog.models import Operation
 from sandbox import faults
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
@@ -33,13 +35,11 @@ from tests.writes.harness import (
     writes_since,
 )
 from tests.writes.test_move_money import both, move_case
-from tools import oplog, settling
 from tools.logic.assigned import AssignedWords
-from tools.models import Operation
 from tools.writes.assigned_pair import MOST_REQUESTS, Pair, Step, write_pair
 from tools.writes.flow import WriteFailed
-from tools.ynab import YnabClient, YnabError, get_ynab_client
-from tools.ynab.pacing import Pacer
+from ynab_client import YnabClient, YnabError, get_ynab_client
+from ynab_client.pacing import Pacer
 
 pytestmark = pytest.mark.anyio
 
@@ -230,14 +230,14 @@ async def move_cut_off_while_logging(
     case: WriteCase, transition: str, status: str | None = None
 ) -> Operation:
     """The move confirmed with a code, its connection gone at the moment the log records the
-    outcome (`oplog.<transition>`, only for `status` when given): the agent's client and its
+    outcome (`log.<transition>`, only for `status` when given): the agent's client and its
     session end (in memory, at the older protocol, the call's handler runs in the session's own
     task), so everything the call was doing is cancelled there. The log row after it.
 
     The cancellation lands at the recording's first await (the checkpoint stands for it: a
     database call awaited in a thread), deterministically, whatever the machine's load.
     """
-    record = getattr(oplog, transition)
+    record = getattr(log, transition)
     connection = anyio.CancelScope()
     cut_at: list[str] = []
 
@@ -257,7 +257,7 @@ async def move_cut_off_while_logging(
     async with connected(LEGACY) as client:
         first = content(await client.call_tool(case.tool, case.arguments))
     with pytest.MonkeyPatch.context() as patched, connection:
-        patched.setattr(oplog, transition, recorded_as_the_connection_goes)
+        patched.setattr(log, transition, recorded_as_the_connection_goes)
         async with connected(LEGACY) as client:
             await client.call_tool(case.tool, {**case.arguments, "confirmation": first["confirmation"]})
     assert connection.cancelled_caught  # the call never answered: its connection was gone
@@ -282,7 +282,7 @@ async def test_a_call_cut_off_while_its_half_move_is_logged_leaves_the_row_pendi
         "be set to 150.00, and setting Groceries back failed too (YNAB failed to handle this change (503)"
     )
     assert (op.undo_data["outcome"], op.undo_data["landed"]) == ("half_done", [budget.home.groceries])
-    assert not oplog.being_written(op.pk)  # settling may judge it now
+    assert not log.being_written(op.pk)  # settling may judge it now
 
     assert await settling.settle_plan(budget.id) == 1
 
@@ -305,7 +305,7 @@ async def test_a_call_cut_off_as_its_row_begins_sends_nothing_and_leaves_the_row
         "unknown",
         "Interrupted by CancelledError after it began: the change may or may not be in YNAB.",
     )
-    assert not oplog.being_written(op.pk)
+    assert not log.being_written(op.pk)
     assert await settling.settle_plan(budget.id) == 1
     settled = await Operation.objects.aget(pk=op.pk)
     assert (settled.status, await both(budget)) == ("failed", AS_BEFORE)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
+from oplog.models import Operation
 from sandbox import faults
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
@@ -21,7 +22,6 @@ from tests.writes.assigned_plans import (
 from tests.writes.checks import says_yes
 from tests.writes.harness import MODERN, call, connected, content
 from tests.writes.test_move_money import both, move_case
-from tools.models import Operation
 
 pytestmark = pytest.mark.anyio
 

@@ -10,6 +10,8 @@ from decimal import Decimal
 import pytest
 from asgiref.sync import sync_to_async
 
+from mcp_surface.plan_lookup import today
+from oplog.models import Operation
 from sandbox import faults
 from sandbox.ledger import utc_today
 from sandbox.models import Account, Plan
@@ -36,8 +38,6 @@ from tests.writes.harness import (
 )
 from tests.writes.households import Household, household
 from tools.logic.reconcile import ADJUSTMENT_MEMO, ADJUSTMENT_PAYEE
-from tools.models import Operation
-from tools.plan_lookup import today
 from tools.writes.reconcile_account import CHECK, NOT_MOVED
 
 pytestmark = pytest.mark.anyio

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import sync_to_async
 
+from oplog.models import Operation
 from sandbox.ledger import plan_write
 from sandbox.models import Account, Payee
 from tests.writes.category_plans import payee_name, rename_in_ynab
@@ -30,7 +31,6 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
-from tools.models import Operation
 from tools.writes.rename_payee import CHECK
 
 pytestmark = pytest.mark.anyio

@@ -26,8 +26,8 @@ from tests.writes.assigned_plans import (
 )
 from tests.writes.checks import CALL_SECONDS, MODERN, WRITER, connected, content, says_yes
 from tests.writes.harness import YES
-from tools.auth import Principal
-from tools.logic.money import parse_amount
+from tokens.auth import Principal
+from values.money import parse_amount
 
 pytestmark = pytest.mark.anyio
 

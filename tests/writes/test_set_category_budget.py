@@ -8,6 +8,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from confirmations import messages
+from oplog.models import Operation
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
     EUROS,
@@ -35,7 +36,6 @@ from tests.writes.harness import (
     paths_that_write,
     paths_that_write_nothing,
 )
-from tools.models import Operation
 from tools.writes.set_category_budget import CHECK
 
 pytestmark = pytest.mark.anyio

@@ -9,6 +9,8 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from confirmations import messages
+from mcp_surface.plan_lookup import today
+from oplog.models import Operation
 from sandbox.ledger import plan_write, utc_today
 from sandbox.models import Category
 from tests.writes.assigned_plans import BudgetHome, budget_home
@@ -35,10 +37,8 @@ from tests.writes.harness import (
 )
 from tests.writes.test_move_money_faults import GarblingTransport
 from tools.logic.targets import NO_TARGET
-from tools.models import Operation
-from tools.plan_lookup import today
 from tools.writes.set_category_target import CHECK
-from tools.ynab import client as ynab_client
+from ynab_client import client as ynab_client
 
 pytestmark = pytest.mark.anyio
 

@@ -1,4 +1,4 @@
-"""Settling (`tools.settling`): no half move stays in YNAB, no row stays pending or unknown.
+"""Settling (`oplog.settling`): no half move stays in YNAB, no row stays pending or unknown.
 
 Through the SDK's real client and the live sandbox: move_money's set-back after a 429, the
 service setting a half move back once YNAB lets it, a source changed meanwhile (the exact
@@ -19,8 +19,10 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
 from django.test import Client as DjangoClient
 
-from avenir_site.mcp_http import McpHttpApp
-from avenir_site.mcp_server import HttpServers
+from mcp_surface.http import McpHttpApp
+from mcp_surface.server import HttpServers
+from oplog import log, settling
+from oplog.models import Operation
 from sandbox import faults
 from tests.writes.assigned_plans import BudgetHome, assigned, set_assigned
 from tests.writes.checks import before, write_made, ynab
@@ -36,11 +38,9 @@ from tests.writes.test_move_money_faults import (
     spares_the_first_source_write,
 )
 from tests.writes.test_set_category_budget import budget_case
-from tools import oplog, settling
-from tools.auth import Principal
-from tools.models import Operation
+from tokens.auth import Principal
 from tools.writes.assigned_pair import SET_BACK_WAIT_LIMIT
-from tools.ynab import get_ynab_client
+from ynab_client import get_ynab_client
 
 pytestmark = pytest.mark.anyio
 
@@ -188,8 +188,8 @@ async def test_the_admin_counts_what_needs_attention_and_filters_it(budget, case
     browser = DjangoClient()
     await sync_to_async(browser.force_login)(staff)
 
-    page = await sync_to_async(browser.get)("/admin/tools/operation/", follow=True)
-    filtered = await sync_to_async(browser.get)("/admin/tools/operation/?attention=yes")
+    page = await sync_to_async(browser.get)("/admin/oplog/operation/", follow=True)
+    filtered = await sync_to_async(browser.get)("/admin/oplog/operation/?attention=yes")
 
     assert "operation(s) need attention" in page.content.decode()
     assert op.pk in filtered.content.decode()
@@ -199,7 +199,7 @@ async def test_the_service_settles_what_a_dead_process_left_pending_when_it_star
     """The ASGI lifespan (what uvicorn runs at start-up) settles a row a killed process left pending."""
     h = budget.home
     logged = {"category_id": h.dining, "before": 120_000, "after": 150_000}
-    op = await oplog.begin(
+    op = await log.begin(
         plan_id=budget.id,
         tool="set_category_budget",
         subject={"category_id": h.dining},
@@ -210,7 +210,7 @@ async def test_the_service_settles_what_a_dead_process_left_pending_when_it_star
         undoable=True,
         undo_data={"month": budget.month, "categories": [logged]},
     )
-    oplog.finished_writing(op)
+    log.finished_writing(op)
     gone = await anyio.run_process([sys.executable, "-c", "import os; print(os.getpid())"])
     await Operation.objects.filter(pk=op.pk).aupdate(writer=f"{socket.gethostname()}:{int(gone.stdout)}")
     await set_assigned(budget, h.dining, 150_000)  # its write had landed before it died
@@ -366,7 +366,7 @@ async def pending_half_move(
     """A move_money row this process left pending with its source lowered and its destination as
     before (half of it in YNAB), as `assigned_pair` leaves one whose set-back could not be sent."""
     categories = [{"category_id": c, "before": b, "after": a} for c, b, a in (source, destination)]
-    op = await oplog.begin(
+    op = await log.begin(
         plan_id=budget.id,
         tool="move_money",
         subject={"from_category_id": source[0], "to_category_id": destination[0]},
@@ -377,7 +377,7 @@ async def pending_half_move(
         undoable=True,
         undo_data={"month": budget.month, "categories": categories},
     )
-    oplog.finished_writing(op)
+    log.finished_writing(op)
     await set_assigned(budget, source[0], source[2])
     return op
 

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
+from oplog.models import Operation
 from sandbox.ledger import plan_write, utc_today
 from sandbox.models import Subtransaction, Transaction
 from tests.writes.checks import requests_since, sandbox_http, says_yes, standing, ynab
@@ -32,7 +33,6 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
-from tools.models import Operation
 from tools.writes.split_transaction import CHECK
 
 pytestmark = pytest.mark.anyio

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from oplog.models import Operation
 from tests.writes.assigned_plans import BudgetHome, budget_home
 from tests.writes.category_plans import change_category, group_of, place
 from tests.writes.checks import ynab
@@ -30,7 +31,6 @@ from tests.writes.harness import (
     paths_that_write,
     paths_that_write_nothing,
 )
-from tools.models import Operation
 from tools.writes.update_category import CHECK
 
 pytestmark = pytest.mark.anyio

@@ -18,10 +18,12 @@ from sandbox import faults
 from tests.helpers.mcp_http import mcp_over_http
 from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_arguments
 from tests.writes.checks import CALL_SECONDS, content
-from tools.models import McpToken, YnabRequest
-from tools.ynab import get_ynab_client
-from tools.ynab.errors import PacingRefused
-from tools.ynab.pacing import Pacer, last_hour_from_rows, spending_as
+from tokens.models import McpToken
+from ynab_client import get_ynab_client
+from ynab_client.errors import PacingRefused
+from ynab_client.pacing import Pacer, spending_as
+from ynab_requests.log import DatabaseRequestLog
+from ynab_requests.models import YnabRequest
 
 pytestmark = pytest.mark.anyio
 
@@ -129,7 +131,7 @@ async def test_a_restart_remembers_each_callers_share_from_the_request_rows(
     client = get_ynab_client()
 
     restarted = Pacer(clock=clock, limit=LIMIT)
-    history = await sync_to_async(last_hour_from_rows)(client.token_tag, clock())
+    history = await sync_to_async(DatabaseRequestLog().last_hour)(client.token_tag, clock())
     restarted.seed(history.sent_at, history.paused_until, history.reads_of)
     with spending_as(spender), pytest.raises(PacingRefused) as refused:
         restarted.reserve()

@@ -10,9 +10,9 @@ from django.conf import settings
 from sandbox import faults
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.sandbox_side import SandboxLog
-from tools.ynab.cache import PlanCache
-from tools.ynab.client import YnabClient
-from tools.ynab.pacing import Pacer
+from ynab_client.cache import PlanCache
+from ynab_client.client import YnabClient
+from ynab_client.pacing import Pacer
 
 
 @pytest.fixture

@@ -22,12 +22,12 @@ from sandbox.models import Account, Plan, Transaction
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.ynab import plan_json as pj
 from tests.ynab.compare import differences, index_errors
-from tools.ynab import plan_snapshot
-from tools.ynab.cache import PlanCache
-from tools.ynab.client import YnabClient
-from tools.ynab.errors import YnabError
-from tools.ynab.pacing import Pacer, RequestKind, request_kind
-from tools.ynab.snapshot import MalformedAnswer
+from ynab_client import plan_snapshot
+from ynab_client.cache import PlanCache
+from ynab_client.client import YnabClient
+from ynab_client.errors import YnabError
+from ynab_client.pacing import Pacer, RequestKind, request_kind
+from ynab_client.snapshot import MalformedAnswer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 
@@ -231,7 +231,7 @@ async def test_last_used_resolves_to_the_real_plan_and_never_mixes_two_plans(cli
 async def test_the_entry_point_uses_the_configured_sandbox_and_shows_in_the_cache_state(demo_plan_id):
     snapshot = await plan_snapshot(demo_plan_id)
 
-    from tools.ynab import plan_cache_state
+    from ynab_client import plan_cache_state
 
     [state] = [state for state in plan_cache_state() if state.plan_id == demo_plan_id]
     assert (state.name, state.server_knowledge) == (snapshot.name, snapshot.server_knowledge)

@@ -12,13 +12,13 @@ from asgiref.sync import sync_to_async
 from django.db.utils import OperationalError
 
 from tests.helpers.sandbox_side import inject
-from tools.logic.ids import IdError
-from tools.models import YnabRequest
-from tools.ynab import pacing
-from tools.ynab.client import YnabClient
-from tools.ynab.errors import UnknownOutcome, YnabError
-from tools.ynab.pacing import Pacer
-from tools.ynab.snapshot import MalformedAnswer
+from values.ids import IdError
+from ynab_client.client import YnabClient
+from ynab_client.errors import UnknownOutcome, YnabError
+from ynab_client.pacing import Pacer
+from ynab_client.snapshot import MalformedAnswer
+from ynab_requests.log import DatabaseRequestLog
+from ynab_requests.models import YnabRequest
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 
@@ -249,13 +249,13 @@ async def test_a_plan_export_over_a_megabyte_is_read_whole():
 
 
 async def test_an_answer_is_returned_even_when_its_record_cannot_be_stored(monkeypatch, caplog):
-    def no_database(attempt):
+    def no_database(log, attempt):
         raise OperationalError("the database is locked")
 
-    monkeypatch.setattr(pacing, "record_attempt", no_database)
+    monkeypatch.setattr(DatabaseRequestLog, "record", no_database)
     client = ynab_answering(lambda request: httpx.Response(200, json={"data": {"plans": []}}))
 
-    with caplog.at_level(logging.ERROR, logger="tools.ynab.client"):
+    with caplog.at_level(logging.ERROR, logger="ynab_client.client"):
         listed = await client.get_plans()
 
     assert listed.plans == ()

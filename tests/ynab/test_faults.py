@@ -12,10 +12,10 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from tests.helpers.sandbox_side import inject
-from tools.models import YnabRequest
-from tools.ynab.client import YnabClient, ynab_token_tag
-from tools.ynab.errors import PacingRefused, UnknownOutcome, YnabError
-from tools.ynab.pacing import LIMIT, Pacer
+from ynab_client.client import YnabClient, ynab_token_tag
+from ynab_client.errors import PacingRefused, UnknownOutcome, YnabError
+from ynab_client.pacing import LIMIT, Pacer
+from ynab_requests.models import YnabRequest
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 CHECK = "Check with find_transactions before trying again."

@@ -9,9 +9,9 @@ from django.core.asgi import get_asgi_application
 
 from sandbox.traffic import SandboxTraffic
 from tests.helpers.sandbox_side import inject
-from tools.ynab.client import InProcessTransport, YnabClient
-from tools.ynab.errors import UnknownOutcome, YnabError
-from tools.ynab.pacing import Pacer
+from ynab_client.client import InProcessTransport, YnabClient
+from ynab_client.errors import UnknownOutcome, YnabError
+from ynab_client.pacing import Pacer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 NOWHERE = "http://127.0.0.1:9/sandbox/v1"  # nothing listens there: every answer comes in-process

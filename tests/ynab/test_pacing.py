@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tools.ynab.errors import PacingRefused
-from tools.ynab.pacing import (
+from ynab_client.errors import PacingRefused
+from ynab_client.pacing import (
     LIMIT,
     RESERVE,
     Pacer,

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from sandbox.seeding import DEMO_PLAN_NAME
-from tools.ynab import plan_snapshot
+from ynab_client import plan_snapshot
 
 pytestmark = pytest.mark.usefixtures("no_faults")
 
@@ -47,8 +47,8 @@ def test_the_admin_lists_ynab_requests_read_only_with_the_budget_and_the_cache(w
     browser = Client()
     browser.force_login(owner)
 
-    page = browser.get("/admin/tools/ynabrequest/")
-    add = browser.get("/admin/tools/ynabrequest/add/")
+    page = browser.get("/admin/ynab_requests/ynabrequest/")
+    add = browser.get("/admin/ynab_requests/ynabrequest/add/")
 
     text = page.content.decode()
     assert page.status_code == 200

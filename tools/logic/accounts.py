@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from tools.ynab.snapshot import Account, PlanSnapshot
+from ynab_client.snapshot import Account, PlanSnapshot
 
 BankLink = Literal["healthy", "broken", "none"]
 

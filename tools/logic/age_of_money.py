@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from tools.ynab.snapshot import PlanSnapshot
+from ynab_client.snapshot import PlanSnapshot
 
 STEADY_DAYS = 2
 Trend = Literal["up", "down", "steady"]

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tools.logic.refusal import not_in_plan
-from tools.ynab.snapshot import PlanSnapshot, Transaction
+from values.ids import not_in_plan
+from ynab_client.snapshot import PlanSnapshot, Transaction
 
 
 @dataclass(frozen=True)

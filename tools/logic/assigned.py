@@ -37,11 +37,12 @@ from datetime import date
 from typing import Any, Literal
 
 from tools.logic.budget import is_internal
-from tools.logic.money import format_amount
-from tools.logic.refusal import Refusal, not_in_plan
-from tools.logic.text import quoted, safe_text
 from tools.logic.transaction_lines import currency_format
-from tools.ynab.snapshot import Category, PlanSnapshot
+from values.ids import not_in_plan
+from values.money import format_amount
+from values.refusal import Refusal
+from values.text import quoted, safe_text
+from ynab_client.snapshot import Category, PlanSnapshot
 
 CATEGORY_SOURCE = "get_category_balances"
 NAME_LIMIT = 80  # characters of a category name in what is said

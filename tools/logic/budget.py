@@ -29,7 +29,7 @@ from datetime import date
 from decimal import Decimal
 
 from tools.logic.category_groups import CREDIT_CARD_PAYMENTS
-from tools.ynab.snapshot import Category, PlanSnapshot
+from ynab_client.snapshot import Category, PlanSnapshot
 
 PERCENT_DECIMALS = 1
 UNCATEGORIZED = "Uncategorized"  # YNAB's internal category meaning "no category"

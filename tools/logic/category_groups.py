@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tools.ynab.snapshot import CategoryGroup, PlanSnapshot
+from ynab_client.snapshot import CategoryGroup, PlanSnapshot
 
 CREDIT_CARD_PAYMENTS = "Credit Card Payments"
 """YNAB's own group of card payment categories: it holds one per card and takes no others."""

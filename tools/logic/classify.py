@@ -33,7 +33,7 @@ from tools.logic.budget import display_order, is_card_payment, is_shown_in_budge
 from tools.logic.payees import normalise_payee
 from tools.logic.pending import pending_transactions
 from tools.logic.recategorise import is_ready_to_assign
-from tools.ynab.snapshot import Category, PlanSnapshot, Transaction
+from ynab_client.snapshot import Category, PlanSnapshot, Transaction
 
 SUGGESTION_THRESHOLD = (9, 10)
 """Confidence needed for a suggestion, as a fraction: 0.90 (docs/conventions.md#heuristics)."""

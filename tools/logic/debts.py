@@ -21,7 +21,7 @@ from typing import Literal
 
 from tools.logic.budget import round_half_away_from_zero
 from tools.logic.flows import complete_months, is_debt, transactions_in_months
-from tools.ynab.snapshot import Account, PlanSnapshot
+from ynab_client.snapshot import Account, PlanSnapshot
 
 Strategy = Literal["avalanche", "snowball"]
 Source = Literal["ynab", "override", "missing"]

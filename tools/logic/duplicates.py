@@ -14,9 +14,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from tools.logic.months import days_later
 from tools.logic.payees import normalise_payee
-from tools.ynab.snapshot import PlanSnapshot, Transaction
+from values.months import days_later
+from ynab_client.snapshot import PlanSnapshot, Transaction
 
 RECENT_DAYS = 60
 NEAR_DAYS = 3

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import NamedTuple
 
-from tools.logic.months import add_months, month_start
-from tools.ynab.snapshot import Account, PlanSnapshot, Transaction
+from values.months import add_months, month_start
+from ynab_client.snapshot import Account, PlanSnapshot, Transaction
 
 STARTING_BALANCE = "Starting Balance"
 """The payee YNAB gives the transaction that opens an account with its balance."""

@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from tools.logic.flows import PlanFacts, month_lines, plan_facts
-from tools.logic.months import add_months, month_end, month_range, month_start
 from tools.logic.payees import normalise_payee
 from tools.logic.recurring import LOOKBACK_MONTHS, Recurring, charges_in, find_recurring
 from tools.logic.schedules import on_day, upcoming
 from tools.logic.trends import average, full_months_before, smallest_unit
-from tools.ynab.snapshot import PlanSnapshot, ScheduledTransaction
+from values.months import add_months, month_end, month_range, month_start
+from ynab_client.snapshot import PlanSnapshot, ScheduledTransaction
 
 AVERAGE_MONTHS = 3
 MAX_MONTHS_AHEAD = 24

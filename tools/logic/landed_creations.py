@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from tools.ynab.snapshot import PlanSnapshot, Transaction
+from ynab_client.snapshot import PlanSnapshot, Transaction
 
 
 def content_digest(account_id: str, day: str, amount: int, payee_name: str, memo: str | None) -> str:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from tools.logic.flows import is_debt
-from tools.logic.months import month_end
-from tools.ynab.snapshot import PlanSnapshot
+from values.months import month_end
+from ynab_client.snapshot import PlanSnapshot
 
 
 @dataclass(frozen=True, slots=True)

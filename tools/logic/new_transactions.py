@@ -27,11 +27,12 @@ from typing import Any
 
 from tools.logic.duplicates import Lookalike, Lookalikes
 from tools.logic.landed_creations import AskedLine
-from tools.logic.months import years_earlier
 from tools.logic.recategorise import assignable_category
-from tools.logic.refusal import Refusal, not_in_plan
-from tools.logic.text import quoted
-from tools.ynab.snapshot import Account, Category, PlanSnapshot, Transaction
+from values.ids import not_in_plan
+from values.months import years_earlier
+from values.refusal import Refusal
+from values.text import quoted
+from ynab_client.snapshot import Account, Category, PlanSnapshot, Transaction
 
 OLDEST_YEARS = 5
 """YNAB takes a transaction dated at most this many years before today (and none after today)."""

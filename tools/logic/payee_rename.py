@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tools.logic.refusal import Refusal, not_in_plan
-from tools.logic.text import quoted
-from tools.ynab.snapshot import Payee, PlanSnapshot
+from values.ids import not_in_plan
+from values.refusal import Refusal
+from values.text import quoted
+from ynab_client.snapshot import Payee, PlanSnapshot
 
 NAME_LIMIT = 500
 PAYEE_SOURCE = "list_payees"

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from tools.logic.payees import normalise_payee
-from tools.ynab.snapshot import Payee, PlanSnapshot
+from ynab_client.snapshot import Payee, PlanSnapshot
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from tools.logic.text import safe_text
+from values.text import safe_text
 
 # Rule: cut from an IBAN mention on. `VIR SEPA J DUPONT IBAN FR76...` → `J DUPONT`; also
 # an IBAN written without the word, compact (`FR7630006000011234567890189`) or in groups

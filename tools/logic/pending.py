@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from tools.logic.budget import is_uncategorized
-from tools.ynab.snapshot import PlanSnapshot, Transaction
+from ynab_client.snapshot import PlanSnapshot, Transaction
 
 
 def is_pending(snapshot: PlanSnapshot, transaction: Transaction) -> bool:

@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from tools.logic.budget import is_card_payment, is_internal, is_uncategorized
-from tools.logic.refusal import Refusal, not_in_plan
-from tools.logic.text import quoted
 from tools.logic.transaction_lines import category_shown
-from tools.ynab.snapshot import Category, PlanSnapshot, Transaction
+from values.ids import not_in_plan
+from values.refusal import Refusal
+from values.text import quoted
+from ynab_client.snapshot import Category, PlanSnapshot, Transaction
 
 INFLOW_PREFIX = "Inflow:"  # "Inflow: Ready to Assign" (formerly "Inflow: To be Budgeted")
 CATEGORY_SOURCE = "get_category_balances"

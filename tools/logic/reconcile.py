@@ -23,9 +23,10 @@ from typing import Any
 from tools.logic.duplicates import possible_duplicates
 from tools.logic.new_transactions import transaction_digest
 from tools.logic.recategorise import is_ready_to_assign
-from tools.logic.refusal import Refusal, not_in_plan
-from tools.logic.text import quoted
-from tools.ynab.snapshot import Account, PlanSnapshot, Transaction
+from values.ids import not_in_plan
+from values.refusal import Refusal
+from values.text import quoted
+from ynab_client.snapshot import Account, PlanSnapshot, Transaction
 
 ADJUSTMENT_PAYEE = "Reconciliation Balance Adjustment"
 ADJUSTMENT_MEMO = "Entered by avenir-mcp to match the bank"

@@ -23,7 +23,7 @@ from typing import NamedTuple
 from tools.logic.flows import plan_facts
 from tools.logic.payees import normalise_payee
 from tools.logic.trends import average
-from tools.ynab.snapshot import PlanSnapshot
+from ynab_client.snapshot import PlanSnapshot
 
 LOOKBACK_MONTHS = 4
 MIN_MONTHS_SEEN = 3

@@ -20,7 +20,7 @@ from datetime import date
 
 from tools.logic.budget import round_half_away_from_zero
 from tools.logic.flows import CARD_TYPES, CASH_TYPES, is_debt, month_lines, plan_facts
-from tools.ynab.snapshot import Account, PlanSnapshot
+from ynab_client.snapshot import Account, PlanSnapshot
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from datetime import date
 from tools.logic.budget import round_half_away_from_zero
 from tools.logic.flows import is_debt, month_lines, plan_facts
 from tools.logic.recategorise import is_ready_to_assign
-from tools.ynab.snapshot import PlanSnapshot
+from ynab_client.snapshot import PlanSnapshot
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,8 +23,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from tools.logic.months import add_months_within_calendar, month_end, month_start
-from tools.ynab.snapshot import PlanSnapshot, ScheduledTransaction
+from values.months import add_months_within_calendar, month_end, month_start
+from ynab_client.snapshot import PlanSnapshot, ScheduledTransaction
 
 DAY_STEPS = {"daily": 1, "weekly": 7, "everyOtherWeek": 14, "every4Weeks": 28}
 MONTH_STEPS = {

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from tools.logic.payees import normalise_payee
-from tools.ynab.snapshot import PlanSnapshot, Transaction, transaction_order
+from ynab_client.snapshot import PlanSnapshot, Transaction, transaction_order
 
 
 @dataclass(frozen=True, slots=True)

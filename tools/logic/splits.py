@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tools.logic.money import amount_text, decimal_digits_of
 from tools.logic.recategorise import assignable_category
-from tools.logic.refusal import Refusal, not_in_plan
-from tools.logic.text import quoted
 from tools.logic.transaction_lines import currency_format
-from tools.ynab.snapshot import Category, PlanSnapshot, Transaction
+from values.ids import not_in_plan
+from values.money import amount_text, decimal_digits_of
+from values.refusal import Refusal
+from values.text import quoted
+from ynab_client.snapshot import Category, PlanSnapshot, Transaction
 
 MIN_LINES = 2
 

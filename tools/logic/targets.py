@@ -42,9 +42,9 @@ from typing import Any, Literal
 
 from tools.logic.budget import group_name, is_card_payment, is_shown_in_budget
 from tools.logic.category_edits import changeable_category
-from tools.logic.refusal import Refusal
-from tools.logic.text import quoted
-from tools.ynab.snapshot import Category, PlanSnapshot
+from values.refusal import Refusal
+from values.text import quoted
+from ynab_client.snapshot import Category, PlanSnapshot
 
 Kind = Literal["none", "monthly", "weekly", "yearly", "by_date", "card_monthly", "card_by_date", "other"]
 Frequency = Literal["monthly", "weekly", "yearly"]

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from tools.logic.money import format_amount
-from tools.logic.text import safe_text
-from tools.ynab.snapshot import PlanSnapshot, Transaction
+from values.money import format_amount
+from values.text import safe_text
+from ynab_client.snapshot import PlanSnapshot, Transaction
 
 NAME_LIMIT = 80
 NO_PAYEE = "(no payee)"

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from tools.logic.budget import display_order, group_name, is_internal, round_half_away_from_zero
-from tools.logic.months import add_months, month_start
-from tools.ynab.snapshot import Category, PlanSnapshot
+from values.months import add_months, month_start
+from ynab_client.snapshot import Category, PlanSnapshot
 
 MAX_MONTHS = 24
 

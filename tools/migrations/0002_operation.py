@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import tools.models
+import oplog.models
 import uuid
 from django.db import migrations, models
 
@@ -17,7 +17,7 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='Operation',
             fields=[
-                ('id', models.CharField(default=tools.models.new_operation_id, max_length=12, primary_key=True, serialize=False)),
+                ('id', models.CharField(default=oplog.models.new_operation_id, max_length=12, primary_key=True, serialize=False)),
                 ('plan_id', models.CharField(max_length=100)),
                 ('tool', models.CharField(max_length=64)),
                 ('subject', models.JSONField(help_text='The change as stored: no payee text, memos or amounts.')),

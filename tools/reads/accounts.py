@@ -8,13 +8,13 @@ from django.utils import timezone
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import CursorArg, LimitArg, PlanIdArg
+from mcp_surface.arguments import CursorArg, LimitArg, PlanIdArg
+from mcp_surface.plan_lookup import open_plan
+from mcp_surface.presenting import PagedResult, day, money, name, plural, tool_result
+from mcp_surface.registry import read_tool
 from tools.logic.accounts import BankLink, bank_link, listed_accounts
-from tools.paging import paginate
-from tools.plan_lookup import open_plan
-from tools.presenting import PagedResult, day, money, name, plural, tool_result
-from tools.registry import read_tool
-from tools.ynab.snapshot import Account, PlanSnapshot
+from values.paging import paginate
+from ynab_client.snapshot import Account, PlanSnapshot
 
 
 class AccountEntry(BaseModel):

@@ -7,12 +7,12 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from tools.arguments import CursorArg, LimitArg, MonthArg, PlanIdArg
+from mcp_surface.arguments import CursorArg, LimitArg, MonthArg, PlanIdArg
+from mcp_surface.presenting import PagedResult, plural, tool_result
+from mcp_surface.registry import read_tool
 from tools.logic.budget import budget_categories
-from tools.paging import paginate
-from tools.presenting import PagedResult, plural, tool_result
 from tools.reads.month_figures import CategoryFigures, figures_fields, open_plan_at
-from tools.registry import read_tool
+from values.paging import paginate
 
 
 class CategoryBalances(PagedResult):

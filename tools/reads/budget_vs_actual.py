@@ -7,13 +7,13 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from tools.arguments import CursorArg, LimitArg, MonthArg, PlanIdArg
+from mcp_surface.arguments import CursorArg, LimitArg, MonthArg, PlanIdArg
+from mcp_surface.presenting import PagedResult, plural, tool_result
+from mcp_surface.registry import read_tool
 from tools.logic.budget import CategoryMonth, budget_categories, utilisation_pct
-from tools.paging import paginate
-from tools.presenting import PagedResult, plural, tool_result
 from tools.reads.month_figures import CategoryFigures, figures_fields, open_plan_at
-from tools.registry import read_tool
-from tools.ynab.snapshot import PlanSnapshot
+from values.paging import paginate
+from ynab_client.snapshot import PlanSnapshot
 
 
 class CategoryUtilisation(CategoryFigures):

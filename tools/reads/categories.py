@@ -7,12 +7,12 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import CursorArg, LimitArg, PlanIdArg
+from mcp_surface.arguments import CursorArg, LimitArg, PlanIdArg
+from mcp_surface.plan_lookup import open_plan
+from mcp_surface.presenting import PagedResult, name, plural, tool_result
+from mcp_surface.registry import read_tool
 from tools.logic.category_groups import creatable_groups
-from tools.paging import paginate
-from tools.plan_lookup import open_plan
-from tools.presenting import PagedResult, name, plural, tool_result
-from tools.registry import read_tool
+from values.paging import paginate
 
 
 class GroupEntry(BaseModel):

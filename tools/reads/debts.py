@@ -10,15 +10,15 @@ from typing import Annotated, Literal
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import AmountValue, PlanIdArg, amount_arg, given_text
+from mcp_surface.arguments import AmountValue, PlanIdArg, amount_arg, given_text
+from mcp_surface.plan_lookup import open_plan, today
+from mcp_surface.presenting import PlanResult, decimal_digits, money, name, tool_result
+from mcp_surface.registry import read_tool
 from tools.logic.debts import Debt, PayoffPlan, Strategy, debts_of, past_payments, simulate
-from tools.logic.months import add_months, month_start
-from tools.logic.refusal import Refusal
 from tools.logic.trends import smallest_unit
-from tools.plan_lookup import open_plan, today
-from tools.presenting import PlanResult, decimal_digits, money, name, tool_result
-from tools.registry import read_tool
-from tools.ynab.snapshot import PlanSnapshot
+from values.months import add_months, month_start
+from values.refusal import Refusal
+from ynab_client.snapshot import PlanSnapshot
 
 MAX_OVERRIDES = 50
 

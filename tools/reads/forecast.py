@@ -8,7 +8,7 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import (
+from mcp_surface.arguments import (
     AccountIdsArg,
     AmountValue,
     PlanIdArg,
@@ -18,12 +18,8 @@ from tools.arguments import (
     given_text,
     month_arg,
 )
-from tools.logic.flows import CASH_TYPES
-from tools.logic.forecast import AVERAGE_MONTHS, MAX_MONTHS_AHEAD, Forecast, OneOff, project
-from tools.logic.months import add_months, month_end, month_start
-from tools.logic.refusal import Refusal
-from tools.plan_lookup import open_plan, require_account, today
-from tools.presenting import (
+from mcp_surface.plan_lookup import open_plan, require_account, today
+from mcp_surface.presenting import (
     PlanResult,
     account_name,
     decimal_digits,
@@ -33,8 +29,12 @@ from tools.presenting import (
     plural,
     tool_result,
 )
-from tools.registry import read_tool
-from tools.ynab.snapshot import PlanSnapshot
+from mcp_surface.registry import read_tool
+from tools.logic.flows import CASH_TYPES
+from tools.logic.forecast import AVERAGE_MONTHS, MAX_MONTHS_AHEAD, Forecast, OneOff, project
+from values.months import add_months, month_end, month_start
+from values.refusal import Refusal
+from ynab_client.snapshot import PlanSnapshot
 
 MAX_ONE_OFFS = 50
 LABEL_LIMIT = 80

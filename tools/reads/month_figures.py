@@ -10,11 +10,11 @@ from datetime import date
 
 from pydantic import BaseModel, Field
 
-from tools.arguments import month_arg
+from mcp_surface.arguments import month_arg
+from mcp_surface.plan_lookup import open_plan, require_month, today
+from mcp_surface.presenting import money, name
 from tools.logic.budget import CategoryMonth
-from tools.plan_lookup import open_plan, require_month, today
-from tools.presenting import money, name
-from tools.ynab.snapshot import PlanSnapshot
+from ynab_client.snapshot import PlanSnapshot
 
 
 async def open_plan_at(plan_id: str | None, month_text: str) -> tuple[PlanSnapshot, date]:

@@ -7,13 +7,13 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import PlanIdArg
-from tools.logic.months import add_months, month_start
+from mcp_surface.arguments import PlanIdArg
+from mcp_surface.plan_lookup import open_plan, today
+from mcp_surface.presenting import PlanResult, money, name, plural, tool_result
+from mcp_surface.registry import read_tool
 from tools.logic.net_worth import net_worth_by_month
 from tools.logic.trends import MAX_MONTHS
-from tools.plan_lookup import open_plan, today
-from tools.presenting import PlanResult, money, name, plural, tool_result
-from tools.registry import read_tool
+from values.months import add_months, month_start
 
 
 class MonthNetWorth(BaseModel):

@@ -2,7 +2,7 @@
 
 It reads the database only: no YNAB request, except to learn which plan `last-used` (or
 no plan at all) means, and, when the plan has operations still pending or unknown, to settle
-them from YNAB's own state first (`tools.settling`), so the log it shows is as settled as it
+them from YNAB's own state first (`oplog.settling`), so the log it shows is as settled as it
 can be.
 """
 
@@ -15,13 +15,13 @@ from django.utils import timezone
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools import oplog, settling
-from tools.logic.months import parse_date
-from tools.logic.text import one_line
-from tools.models import ConfirmedByName, Operation, StatusName
-from tools.plan_lookup import real_plan_id
-from tools.presenting import tool_result
-from tools.registry import read_tool
+from mcp_surface.plan_lookup import real_plan_id
+from mcp_surface.presenting import tool_result
+from mcp_surface.registry import read_tool
+from oplog import log, settling
+from oplog.models import ConfirmedByName, Operation, StatusName
+from values.months import parse_date
+from values.text import one_line
 
 
 class LoggedOperation(BaseModel):
@@ -72,7 +72,7 @@ async def list_operations(
     since_date: Annotated[
         str | None, Field(description="YYYY-MM-DD: only operations logged on or after this day.")
     ] = None,
-    limit: Annotated[int, Field(ge=1, le=oplog.MAX_PAGE, description="Operations per page, 1-200.")] = 50,
+    limit: Annotated[int, Field(ge=1, le=log.MAX_PAGE, description="Operations per page, 1-200.")] = 50,
     cursor: Annotated[
         str | None, Field(max_length=500, description="next_cursor of the previous page; omit for the first.")
     ] = None,
@@ -90,27 +90,27 @@ async def list_operations(
     since = _start_of(since_date)
     plan = await real_plan_id(plan_id)
     await settling.settle_plan(plan)
-    query = oplog.OperationQuery(plan_id=plan, status=status, tool=tool, since=since)
-    found = await oplog.page(query, limit=limit, cursor=cursor, scope="list_operations")
-    log = OperationLog(
+    query = log.OperationQuery(plan_id=plan, status=status, tool=tool, since=since)
+    found = await log.page(query, limit=limit, cursor=cursor, scope="list_operations")
+    entries = OperationLog(
         plan_id=plan,
         operations=[_entry(op) for op in found.operations],
         next_cursor=found.next_cursor,
     )
-    return tool_result(log, _summary(log))
+    return tool_result(entries, _summary(entries))
 
 
 def _start_of(since_date: str | None) -> datetime | None:
     if since_date is None:
         return None
-    return oplog.start_of_day(parse_date(since_date, field="since_date"))
+    return log.start_of_day(parse_date(since_date, field="since_date"))
 
 
 def _entry(op: Operation) -> LoggedOperation:
     return LoggedOperation(
         operation_id=op.pk,
         tool=op.tool,
-        summary=oplog.summary(op),
+        summary=log.summary(op),
         status=op.status,
         confirmed_by=op.confirmed_by,
         client=op.client,

@@ -8,10 +8,10 @@ from django.conf import settings
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.plan_lookup import default_plan_id, plan_listing
-from tools.presenting import name, tool_result
-from tools.registry import read_tool
-from tools.ynab.snapshot import PlanSummary
+from mcp_surface.plan_lookup import default_plan_id, plan_listing
+from mcp_surface.presenting import name, tool_result
+from mcp_surface.registry import read_tool
+from ynab_client.snapshot import PlanSummary
 
 
 class PlanEntry(BaseModel):

@@ -7,8 +7,18 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import CursorArg, LimitArg, PlanIdArg
-from tools.logic.months import add_months, month_start
+from mcp_surface.arguments import CursorArg, LimitArg, PlanIdArg
+from mcp_surface.plan_lookup import open_plan, today
+from mcp_surface.presenting import (
+    PagedResult,
+    category_name,
+    decimal_digits,
+    money,
+    name,
+    plural,
+    tool_result,
+)
+from mcp_surface.registry import read_tool
 from tools.logic.recurring import (
     LOOKBACK_MONTHS,
     Recurring,
@@ -16,11 +26,9 @@ from tools.logic.recurring import (
     find_recurring,
     scheduled_merchants,
 )
-from tools.paging import paginate
-from tools.plan_lookup import open_plan, today
-from tools.presenting import PagedResult, category_name, decimal_digits, money, name, plural, tool_result
-from tools.registry import read_tool
-from tools.ynab.snapshot import PlanSnapshot
+from values.months import add_months, month_start
+from values.paging import paginate
+from ynab_client.snapshot import PlanSnapshot
 
 
 class RecurringCharge(BaseModel):

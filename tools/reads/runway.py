@@ -8,15 +8,15 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import PlanIdArg, given_text
+from mcp_surface.arguments import PlanIdArg, given_text
+from mcp_surface.plan_lookup import open_plan, today
+from mcp_surface.presenting import PlanResult, decimal_digits, money, name, plural, tool_result
+from mcp_surface.registry import read_tool
 from tools.logic.flows import complete_months, first_activity_month
-from tools.logic.refusal import Refusal
 from tools.logic.runway import liquid, money_out, runway_tenths
 from tools.logic.trends import MAX_MONTHS, average
-from tools.plan_lookup import open_plan, today
-from tools.presenting import PlanResult, decimal_digits, money, name, plural, tool_result
-from tools.registry import read_tool
-from tools.ynab.snapshot import CategoryGroup, PlanSnapshot
+from values.refusal import Refusal
+from ynab_client.snapshot import CategoryGroup, PlanSnapshot
 
 MAX_GROUPS = 50
 GROUP_NAME_LIMIT = 100

@@ -8,14 +8,14 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import PlanIdArg
+from mcp_surface.arguments import PlanIdArg
+from mcp_surface.plan_lookup import open_plan, today
+from mcp_surface.presenting import PlanResult, decimal_digits, money, plural, tool_result
+from mcp_surface.registry import read_tool
 from tools.logic.flows import complete_months, first_activity_month
 from tools.logic.savings import MonthSavings, rate_tenths, savings_by_month
 from tools.logic.trends import MAX_MONTHS, average
-from tools.plan_lookup import open_plan, today
-from tools.presenting import PlanResult, decimal_digits, money, plural, tool_result
-from tools.registry import read_tool
-from tools.ynab.snapshot import PlanSnapshot
+from ynab_client.snapshot import PlanSnapshot
 
 
 class MonthRate(BaseModel):

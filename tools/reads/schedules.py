@@ -8,7 +8,7 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import (
+from mcp_surface.arguments import (
     AccountIdsArg,
     CursorArg,
     LimitArg,
@@ -19,10 +19,8 @@ from tools.arguments import (
     date_arg,
     days_after,
 )
-from tools.logic.schedules import Occurrence, is_transfer, totals, upcoming
-from tools.paging import paginate
-from tools.plan_lookup import open_plan, require_account, today
-from tools.presenting import (
+from mcp_surface.plan_lookup import open_plan, require_account, today
+from mcp_surface.presenting import (
     SPLIT,
     PagedResult,
     account_name,
@@ -34,8 +32,10 @@ from tools.presenting import (
     shown_money,
     tool_result,
 )
-from tools.registry import read_tool
-from tools.ynab.snapshot import PlanSnapshot
+from mcp_surface.registry import read_tool
+from tools.logic.schedules import Occurrence, is_transfer, totals, upcoming
+from values.paging import paginate
+from ynab_client.snapshot import PlanSnapshot
 
 DEFAULT_DAYS = 30
 

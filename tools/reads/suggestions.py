@@ -7,12 +7,9 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import CursorArg, LimitArg, PlanIdArg
-from tools.logic.budget import group_name
-from tools.logic.classify import InboxMemo, PendingItem, Suggestion
-from tools.paging import paginate
-from tools.plan_lookup import open_plan, today
-from tools.presenting import (
+from mcp_surface.arguments import CursorArg, LimitArg, PlanIdArg
+from mcp_surface.plan_lookup import open_plan, today
+from mcp_surface.presenting import (
     PagedResult,
     account_name,
     category_name,
@@ -23,8 +20,11 @@ from tools.presenting import (
     plural,
     tool_result,
 )
-from tools.registry import read_tool
-from tools.ynab.snapshot import Category, PlanSnapshot
+from mcp_surface.registry import read_tool
+from tools.logic.budget import group_name
+from tools.logic.classify import InboxMemo, PendingItem, Suggestion
+from values.paging import paginate
+from ynab_client.snapshot import Category, PlanSnapshot
 
 _inboxes = InboxMemo()
 

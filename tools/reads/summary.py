@@ -10,14 +10,14 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import MonthArg, PlanIdArg
+from mcp_surface.arguments import MonthArg, PlanIdArg
+from mcp_surface.presenting import PlanResult, money, name, plural, shown_money, tool_result
+from mcp_surface.registry import read_tool
 from tools.logic.budget import MonthTotals, month_totals
 from tools.logic.pending import PendingTotal, pending_in_month
-from tools.paging import MAX_PAGE
-from tools.presenting import PlanResult, money, name, plural, shown_money, tool_result
 from tools.reads.month_figures import open_plan_at
-from tools.registry import read_tool
-from tools.ynab.snapshot import PlanSnapshot
+from values.paging import MAX_PAGE
+from ynab_client.snapshot import PlanSnapshot
 
 
 class OverspentCategory(BaseModel):

@@ -7,13 +7,13 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import CursorArg, LimitArg, MonthArg, PlanIdArg
+from mcp_surface.arguments import CursorArg, LimitArg, MonthArg, PlanIdArg
+from mcp_surface.presenting import PagedResult, money, name, plural, tool_result
+from mcp_surface.registry import read_tool
 from tools.logic.targets import Underfunded, underfunded_targets
-from tools.paging import paginate
-from tools.presenting import PagedResult, money, name, plural, tool_result
 from tools.reads.month_figures import open_plan_at
-from tools.registry import read_tool
-from tools.ynab.snapshot import Category, PlanSnapshot
+from values.paging import paginate
+from ynab_client.snapshot import Category, PlanSnapshot
 
 CADENCE_WORDS = {1: "each month", 2: "each week", 13: "each year", 14: "every 2 years"}
 

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import (
+from mcp_surface.arguments import (
     AccountIdsArg,
     AmountValue,
     CategoryIdsArg,
@@ -22,11 +22,8 @@ from tools.arguments import (
     given_text,
     window_args,
 )
-from tools.logic.recategorise import shown_category_id
-from tools.logic.search import Criteria, matching
-from tools.paging import paginate
-from tools.plan_lookup import open_plan, require_account, require_category, today
-from tools.presenting import (
+from mcp_surface.plan_lookup import open_plan, require_account, require_category, today
+from mcp_surface.presenting import (
     PagedResult,
     account_name,
     category_name,
@@ -36,8 +33,11 @@ from tools.presenting import (
     plural,
     tool_result,
 )
-from tools.registry import read_tool
-from tools.ynab.snapshot import PlanSnapshot, Transaction
+from mcp_surface.registry import read_tool
+from tools.logic.recategorise import shown_category_id
+from tools.logic.search import Criteria, matching
+from values.paging import paginate
+from ynab_client.snapshot import PlanSnapshot, Transaction
 
 MAX_PAYEE_TEXT = 200
 Cleared = Literal["cleared", "uncleared", "reconciled"]

@@ -7,13 +7,13 @@ from typing import Annotated
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
-from tools.arguments import CursorArg, LimitArg, PlanIdArg
+from mcp_surface.arguments import CursorArg, LimitArg, PlanIdArg
+from mcp_surface.plan_lookup import open_plan, today
+from mcp_surface.presenting import PagedResult, decimal_digits, money, name, plural, tool_result
+from mcp_surface.registry import read_tool
 from tools.logic.trends import MAX_MONTHS, CategoryTrend, full_months_before, spending_trends
-from tools.paging import paginate
-from tools.plan_lookup import open_plan, today
-from tools.presenting import PagedResult, decimal_digits, money, name, plural, tool_result
-from tools.registry import read_tool
-from tools.ynab.snapshot import PlanSnapshot
+from values.paging import paginate
+from ynab_client.snapshot import PlanSnapshot
 
 
 class CategorySpending(BaseModel):

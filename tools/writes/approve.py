@@ -17,15 +17,15 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from confirmations.preview import Preview
-from tools.arguments import MAX_IDS, PlanIdArg, check_ids
+from mcp_surface.arguments import MAX_IDS, PlanIdArg, check_ids
+from mcp_surface.registry import write_tool
+from oplog.models import Operation
+from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
 from tools.logic.approvals import Approvals, ApprovalUndo, approvals, undo_state
 from tools.logic.transaction_lines import category_shown, transaction_line
-from tools.models import Operation
-from tools.registry import write_tool
-from tools.undo.handlers import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
 from tools.writes.flow import Applied, Change, WriteResult, unconfirmed_write
-from tools.ynab import PlanSnapshot, YnabClient
-from tools.ynab.snapshot import Transaction
+from ynab_client import PlanSnapshot, YnabClient
+from ynab_client.snapshot import Transaction
 
 TOOL = "approve_transactions"
 CHECK = "Check with find_transactions (approved) whether they are approved before trying again."

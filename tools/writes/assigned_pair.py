@@ -23,7 +23,7 @@ Every branch (docs/tools.md#move_money; a lost answer is never resent):
   `SET_BACK_WAIT_LIMIT` seconds, then is sent. Answered → `nothing_moved` (both as before);
   refused, unanswered, or a longer wait asked → `half_done`: the message names the exact
   amount to set on the first category in YNAB, and the operation stays pending while
-  `tools.settling` keeps setting it back.
+  `oplog.settling` keeps setting it back.
 
 Anything else (a bug, a cancelled call) propagates; the write flow then logs the row `unknown`.
 """
@@ -38,7 +38,7 @@ import anyio
 
 from tools.logic.assigned import AssignedUndo, AssignedWords, PairOutcome
 from tools.writes.flow import WriteFailed
-from tools.ynab import PacingRefused, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
+from ynab_client import PacingRefused, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 
 MOST_REQUESTS = 5
 """The worst case: first write, its read-back, second write, its read-back, setting the first back."""
@@ -70,7 +70,7 @@ class Pair:
     words: AssignedWords
     check_hint: str
     settled_later: bool = False
-    """True when the operation stays pending after a half write and `tools.settling` keeps setting the
+    """True when the operation stays pending after a half write and `oplog.settling` keeps setting the
     first back (move_money); False when the person is told to set it (an undo's pair)."""
     logged: AssignedUndo | None = None
     """What the log keeps of the pair (the planned undo data; the month alone for an undo's pair); a

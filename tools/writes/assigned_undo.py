@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from datetime import date
 
+from oplog.models import Operation
+from oplog.undo import Conflict, UndoPlan, UndoRecord
 from tools.logic.assigned import AssignedNow, AssignedUndo, AssignedWords, assignments_now, standing_together
-from tools.models import Operation
-from tools.undo.handlers import Conflict, UndoPlan, UndoRecord
 from tools.writes.assigned_pair import Pair, Step, write_pair
-from tools.ynab import PlanSnapshot, YnabClient
+from ynab_client import PlanSnapshot, YnabClient
 
 
 def budget_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Step]:

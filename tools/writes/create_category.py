@@ -19,15 +19,15 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import Field
 
 from confirmations.preview import Preview
-from tools.arguments import PlanIdArg, given_text, id_arg
+from mcp_surface.arguments import PlanIdArg, given_text, id_arg
+from mcp_surface.presenting import name as shown_name
+from mcp_surface.registry import write_tool
+from oplog.models import Operation
+from oplog.settling.judge import PREFIX, Settlement, settler
 from tools.logic.category_edits import destination_group, name_holder, name_taken_refusal
-from tools.logic.text import in_quotes
-from tools.models import Operation
-from tools.presenting import name as shown_name
-from tools.registry import write_tool
-from tools.settling.judge import PREFIX, Settlement, settler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
-from tools.ynab import PlanSnapshot, YnabClient
+from values.text import in_quotes
+from ynab_client import PlanSnapshot, YnabClient
 
 TOOL = "create_category"
 CHECK = "Check with list_category_groups whether the category exists before trying again."

@@ -23,7 +23,12 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from confirmations.preview import Preview
-from tools.arguments import MAX_IDS, AmountValue, PlanIdArg, amount_arg, date_arg, given_text, id_arg
+from mcp_surface.arguments import MAX_IDS, AmountValue, PlanIdArg, amount_arg, date_arg, given_text, id_arg
+from mcp_surface.plan_lookup import today
+from mcp_surface.presenting import account_name, category_name, memo, money, name
+from mcp_surface.registry import write_tool
+from oplog.models import Operation
+from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
 from tools.logic.landed_creations import asked_lines
 from tools.logic.new_transactions import (
     CheckedLine,
@@ -36,14 +41,9 @@ from tools.logic.new_transactions import (
     undo_state,
 )
 from tools.logic.transaction_lines import category_shown, shown_name, statement_amount, transaction_line
-from tools.models import Operation
-from tools.plan_lookup import today
-from tools.presenting import account_name, category_name, memo, money, name
-from tools.registry import write_tool
-from tools.undo.handlers import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteFailed, WriteResult, confirmed_write
-from tools.ynab import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
-from tools.ynab.snapshot import Transaction
+from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
+from ynab_client.snapshot import Transaction
 
 TOOL = "create_transactions"
 CHECK = "Check with find_transactions on that account whether they are there before trying again."

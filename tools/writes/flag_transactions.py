@@ -16,7 +16,11 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from confirmations.preview import Preview
-from tools.arguments import MAX_IDS, PlanIdArg, check_ids
+from mcp_surface.arguments import MAX_IDS, PlanIdArg, check_ids
+from mcp_surface.presenting import money
+from mcp_surface.registry import write_tool
+from oplog.models import Operation
+from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
 from tools.logic.flags import (
     Colour,
     FlagChange,
@@ -28,12 +32,8 @@ from tools.logic.flags import (
     undo_state,
 )
 from tools.logic.transaction_lines import payee_shown, transaction_line
-from tools.models import Operation
-from tools.presenting import money
-from tools.registry import write_tool
-from tools.undo.handlers import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
-from tools.ynab import PlanSnapshot, YnabClient
+from ynab_client import PlanSnapshot, YnabClient
 
 TOOL = "flag_transactions"
 CHECK = "Check with find_transactions whether the flags changed before trying again."

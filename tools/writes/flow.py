@@ -42,9 +42,9 @@ returns (`WriteResult`, `write_answer`) and the `confirmation` argument (`Confir
 live here too.
 
 The log row around an agreed change (`LoggedWrite`): the row is begun `pending`
-(`oplog.begin`, with the undo data known before sending) right before the first request, the
+(`log.begin`, with the undo data known before sending) right before the first request, the
 tool's `apply` sends the request(s) (settling leaves the row alone meanwhile:
-`oplog.finished_writing`), and the row is completed with the outcome.
+`log.finished_writing`), and the row is completed with the outcome.
 
 Outcomes of the requests, and the log row each leaves:
 
@@ -57,7 +57,7 @@ Outcomes of the requests, and the log row each leaves:
   `apply` must handle pacing refusals of its own later requests itself;
 - any other `YnabError` (YNAB refused): `failed`, with YNAB's status and detail;
 - `WriteFailed`: as it says; `pending` when part of the change is in YNAB and putting it back
-  could not be done yet: the row stays `pending`, saying so, and `tools.settling` finishes it;
+  could not be done yet: the row stays `pending`, saying so, and `oplog.settling` finishes it;
 - anything else (a bug, a cancelled call): `unknown`, because a request may have left before
   it happened, then re-raised. Claiming `failed` could hide a change that is in YNAB.
 
@@ -66,7 +66,7 @@ Each of these records, and the row's insert, is shielded from cancellation: a ca
 as its outcome says, and never a `pending` row this process still counts as its own.
 
 Errors: a refusal (`Refusal`, before anything is asked or written) propagates as it is, and
-`avenir_site.mcp_answers` turns it into the tool's error result. A failure of YNAB (a
+`mcp_surface.answers` turns it into the tool's error result. A failure of YNAB (a
 `YnabError`, `WriteFailed` among them) is logged on the row first, then raised once as a
 `ToolError` whose sentence names the operation (the log's words).
 """
@@ -89,14 +89,14 @@ from confirmations import messages
 from confirmations.confirm import Decision, answers_in_this_call, ask, refuse_an_answer_not_waiting
 from confirmations.fingerprint import fingerprint
 from confirmations.preview import Preview, render
-from tools import oplog, plan_lock
-from tools.auth import Principal, principal_of
-from tools.logic.refusal import Refusal
-from tools.models import Operation
-from tools.oplog import StoredUndo
-from tools.plan_lookup import open_plan, real_plan_id
-from tools.presenting import tool_result
-from tools.ynab import (
+from mcp_surface.plan_lookup import open_plan, real_plan_id
+from mcp_surface.presenting import tool_result
+from oplog import log, plan_lock
+from oplog.log import StoredUndo
+from oplog.models import Operation
+from tokens.auth import Principal, principal_of
+from values.refusal import Refusal
+from ynab_client import (
     PacingRefused,
     PlanSnapshot,
     RequestKind,
@@ -107,7 +107,7 @@ from tools.ynab import (
 )
 
 if TYPE_CHECKING:
-    from tools.ynab import YnabClient
+    from ynab_client import YnabClient
 
 logger = logging.getLogger(__name__)
 
@@ -116,8 +116,9 @@ logger = logging.getLogger(__name__)
 
 
 if TYPE_CHECKING:
-    from tools.models import Operation
-    from tools.ynab import PlanSnapshot, YnabClient
+    from log.models import Operation
+
+    from ynab_client import PlanSnapshot, YnabClient
 
 Build = Callable[["PlanSnapshot"], "Change[Any]"]
 """The tool's pure `build(snapshot)`: the change, a refusal (`Refusal`, `ToolError`), or nothing."""
@@ -131,7 +132,7 @@ DEFAULT_CHECK = "Read the plan again (e.g. find_transactions) to see whether it 
 
 
 U = TypeVar("U", bound=StoredUndo)
-"""A tool's undo data: its own dataclass (`oplog.UndoData`, serialised only by the log), or JSON."""
+"""A tool's undo data: its own dataclass (`log.UndoData`, serialised only by the log), or JSON."""
 
 
 @dataclass(frozen=True)
@@ -204,7 +205,7 @@ class WriteFailed(YnabError):
     `names_operation` the message ends with the operation's id (`apply` runs before it can
     know it), for a failure the person may need to look up or undo (something landed).
     `pending`: part of the change is in YNAB and could not be put back yet; the row stays
-    pending and `tools.settling` keeps working to close it."""
+    pending and `oplog.settling` keeps working to close it."""
 
     def __init__(
         self,
@@ -264,7 +265,7 @@ class WriteResult(BaseModel):
 def write_tool_result(result: WriteResult) -> CallToolResult:
     """The `CallToolResult` of a write: the message as its summary, the fields structured.
 
-    The client gets the message followed by every field as JSON (`tools.presenting.readable`),
+    The client gets the message followed by every field as JSON (`mcp_surface.presenting.readable`),
     the preview and the code included: a client that hands the model only the text still
     gives it the preview to show the person.
     """
@@ -500,7 +501,7 @@ class LoggedWrite:
         # Shielded: the insert runs in a thread to its end; a call cancelled meanwhile gets its
         # row, completes it as interrupted, and no longer counts as writing it (`_send`).
         with anyio.CancelScope(shield=True):
-            op = await oplog.begin(
+            op = await log.begin(
                 plan_id=self.snapshot.plan_id,
                 tool=self.tool,
                 subject=self.change.stored_subject,
@@ -515,9 +516,9 @@ class LoggedWrite:
         try:
             applied = await self._send(op, apply)
         finally:
-            oplog.finished_writing(op)
+            log.finished_writing(op)
         with anyio.CancelScope(shield=True):  # in YNAB: a call cancelled now still logs it applied
-            await oplog.complete(op, status=Operation.Status.APPLIED, undo_data=self._undo_data(applied))
+            await log.complete(op, status=Operation.Status.APPLIED, undo_data=self._undo_data(applied))
         return self._applied_answer(
             op, applied, preview if confirmed_by != Operation.ConfirmedBy.NONE else None
         )
@@ -531,7 +532,7 @@ class LoggedWrite:
             message = failed.message_for(op.pk)
             if failed.outcome == "pending":  # half of it in YNAB: settling keeps working to close it
                 with anyio.CancelScope(shield=True):
-                    await oplog.keep_pending(op, error=message, undo_data=failed.undo_data)
+                    await log.keep_pending(op, error=message, undo_data=failed.undo_data)
             else:
                 await self._complete_row(op, failed.outcome, message, failed.undo_data)
             raise ToolError(message) from None
@@ -550,7 +551,7 @@ class LoggedWrite:
         return self.change.hold(op) if self.change.hold is not None else nullcontext()
 
     async def _log_unknown(self, op: Operation) -> str:
-        message = oplog.unknown_message(op, self.change.check)
+        message = log.unknown_message(op, self.change.check)
         await self._complete_row(op, "unknown", message)
         return message
 
@@ -574,7 +575,7 @@ class LoggedWrite:
     ) -> None:
         # Shielded: a cancelled call must still leave its row completed, not pending.
         with anyio.CancelScope(shield=True):
-            await oplog.complete(
+            await log.complete(
                 op, status=status, error=error, undo_data=self._undo_data(Applied(undo_data=undo_data))
             )
 
@@ -582,7 +583,7 @@ class LoggedWrite:
         return applied.undo_data if applied.undo_data is not None else self.change.undo_data
 
     def _applied_answer(self, op: Operation, applied: Applied, preview: str | None) -> CallToolResult:
-        sentence = f"Logged as operation {op.pk}." if applied.nothing_changed else oplog.applied_message(op)
+        sentence = f"Logged as operation {op.pk}." if applied.nothing_changed else log.applied_message(op)
         return write_answer(
             self.result,
             self.snapshot.plan_id,

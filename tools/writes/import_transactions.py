@@ -23,12 +23,12 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from confirmations.preview import Preview
-from tools.arguments import PlanIdArg
-from tools.models import Operation
-from tools.registry import write_tool
-from tools.settling.judge import PREFIX, Settlement, settler
+from mcp_surface.arguments import PlanIdArg
+from mcp_surface.registry import write_tool
+from oplog.models import Operation
+from oplog.settling.judge import PREFIX, Settlement, settler
 from tools.writes.flow import Applied, Change, WriteResult, unconfirmed_write
-from tools.ynab import PlanSnapshot, YnabClient
+from ynab_client import PlanSnapshot, YnabClient
 
 TOOL = "import_transactions"
 MAX_IDS_SHOWN = 200

@@ -28,7 +28,13 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from confirmations.preview import Preview
-from tools.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
+from mcp_surface.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
+from mcp_surface.plan_lookup import require_month, today
+from mcp_surface.presenting import money
+from mcp_surface.registry import write_tool
+from oplog.models import Operation
+from oplog.settling.judge import PREFIX, Settlement, judged, settler
+from oplog.undo import UndoPlan, UndoRecord, undo_handler
 from tools.logic.assigned import (
     AssignedChange,
     AssignedNow,
@@ -39,17 +45,11 @@ from tools.logic.assigned import (
     money_move,
     move_refusal,
 )
-from tools.logic.refusal import Refusal
-from tools.models import Operation
-from tools.plan_lookup import require_month, today
-from tools.presenting import money
-from tools.registry import write_tool
-from tools.settling.judge import PREFIX, Settlement, judged, settler
-from tools.undo.handlers import UndoPlan, UndoRecord, undo_handler
 from tools.writes.assigned_pair import Pair, Step, write_pair
 from tools.writes.assigned_undo import move_undo_plan, put_back
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
-from tools.ynab import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
+from values.refusal import Refusal
+from ynab_client import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 
 TOOL = "move_money"
 CHECK = (
@@ -223,7 +223,7 @@ class MoveMoneySettler:
     - the source changed since while the destination is as before → left as it is: `failed` when
       the source's write is known to have landed, else `unknown`, naming the exact amount to set
       in YNAB to put the move back (what it holds now plus the amount moved);
-    - anything else → the item-by-item rule (`tools.settling.judge.judged`).
+    - anything else → the item-by-item rule (`oplog.settling.judge.judged`).
     """
 
     async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:

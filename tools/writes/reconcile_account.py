@@ -33,7 +33,13 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from confirmations.preview import Preview
-from tools.arguments import AmountValue, PlanIdArg, amount_arg, id_arg
+from mcp_surface.arguments import AmountValue, PlanIdArg, amount_arg, id_arg
+from mcp_surface.plan_lookup import today
+from mcp_surface.presenting import account_name, money, name
+from mcp_surface.registry import write_tool
+from oplog.models import Operation
+from oplog.settling.judge import PREFIX, Settlement, judged, settler
+from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
 from tools.logic.new_transactions import answer_digest, transaction_digest
 from tools.logic.reconcile import (
     ADJUSTMENT_MEMO,
@@ -48,12 +54,6 @@ from tools.logic.reconcile import (
     reconciliation,
 )
 from tools.logic.transaction_lines import payee_shown, statement_amount, transaction_line
-from tools.models import Operation
-from tools.plan_lookup import today
-from tools.presenting import account_name, money, name
-from tools.registry import write_tool
-from tools.settling.judge import PREFIX, Settlement, judged, settler
-from tools.undo.handlers import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
 from tools.writes.assigned_pair import set_back_wait
 from tools.writes.flow import (
     STATUS_DESCRIPTION,
@@ -64,8 +64,8 @@ from tools.writes.flow import (
     WriteResult,
     confirmed_write,
 )
-from tools.ynab import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
-from tools.ynab.snapshot import Transaction
+from ynab_client import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
+from ynab_client.snapshot import Transaction
 
 TOOL = "reconcile_account"
 CHECK = "Check with find_transactions on that account which transactions are reconciled before trying again."

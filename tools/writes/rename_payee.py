@@ -21,15 +21,15 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import Field
 
 from confirmations.preview import Preview
-from tools.arguments import PlanIdArg, given_text, id_arg
+from mcp_surface.arguments import PlanIdArg, given_text, id_arg
+from mcp_surface.presenting import name as shown_name
+from mcp_surface.registry import write_tool
+from oplog.models import Operation
+from oplog.undo import Conflict, UndoPlan, UndoRecord, item_state, undo_handler
 from tools.logic.payee_rename import NAME_LIMIT, payee_holder, payee_renaming
-from tools.logic.text import in_quotes
-from tools.models import Operation
-from tools.presenting import name as shown_name
-from tools.registry import write_tool
-from tools.undo.handlers import Conflict, UndoPlan, UndoRecord, item_state, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
-from tools.ynab import PlanSnapshot, YnabClient
+from values.text import in_quotes
+from ynab_client import PlanSnapshot, YnabClient
 
 TOOL = "rename_payee"
 CHECK = "Check the payee's name with list_payees before trying again."

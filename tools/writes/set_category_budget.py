@@ -25,16 +25,16 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import Field
 
 from confirmations.preview import Preview
-from tools.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
+from mcp_surface.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
+from mcp_surface.plan_lookup import require_month, today
+from mcp_surface.presenting import money
+from mcp_surface.registry import write_tool
+from oplog.models import Operation
+from oplog.undo import UndoPlan, UndoRecord, undo_handler
 from tools.logic.assigned import AssignedChange, AssignedUndo, AssignedWords, budget_setting
-from tools.models import Operation
-from tools.plan_lookup import require_month, today
-from tools.presenting import money
-from tools.registry import write_tool
-from tools.undo.handlers import UndoPlan, UndoRecord, undo_handler
 from tools.writes.assigned_undo import budget_undo_plan, put_back
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
-from tools.ynab import PlanSnapshot, YnabClient
+from ynab_client import PlanSnapshot, YnabClient
 
 TOOL = "set_category_budget"
 CHECK = "Check the category's assigned amount for that month with get_category_balances before trying again."

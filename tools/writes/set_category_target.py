@@ -27,10 +27,14 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import Field
 
 from confirmations.preview import Preview
-from tools.arguments import AmountValue, PlanIdArg, amount_arg, date_arg, id_arg
+from mcp_surface.arguments import AmountValue, PlanIdArg, amount_arg, date_arg, id_arg
+from mcp_surface.plan_lookup import today
+from mcp_surface.presenting import money
+from mcp_surface.registry import write_tool
+from oplog.models import Operation
+from oplog.undo import Conflict, UndoPlan, UndoRecord, item_state, undo_handler
 from tools.logic.assigned import AssignedWords
 from tools.logic.budget import is_card_payment
-from tools.logic.refusal import Refusal
 from tools.logic.targets import (
     Target,
     TargetRequest,
@@ -41,14 +45,10 @@ from tools.logic.targets import (
     target_of,
     target_setting,
 )
-from tools.models import Operation
-from tools.plan_lookup import today
-from tools.presenting import money
-from tools.registry import write_tool
-from tools.undo.handlers import Conflict, UndoPlan, UndoRecord, item_state, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
-from tools.ynab import PlanSnapshot, YnabClient
-from tools.ynab.snapshot import category_from_row as parsed_category
+from values.refusal import Refusal
+from ynab_client import PlanSnapshot, YnabClient
+from ynab_client.snapshot import category_from_row as parsed_category
 
 TOOL = "set_category_target"
 CHECK = "Check the category's target with get_category_balances before trying again."

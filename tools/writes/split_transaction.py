@@ -24,16 +24,16 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, Field
 
 from confirmations.preview import Preview
-from tools.arguments import MAX_IDS, AmountValue, PlanIdArg, amount_arg, given_text, id_arg
+from mcp_surface.arguments import MAX_IDS, AmountValue, PlanIdArg, amount_arg, given_text, id_arg
+from mcp_surface.presenting import category_name, memo, money
+from mcp_surface.registry import write_tool
 from tools.logic.recategorise import shown_category_id
-from tools.logic.refusal import Refusal
 from tools.logic.splits import SplitLine, checked_split, split_lines_refusal
 from tools.logic.transaction_lines import category_shown, payee_shown, shown_name, statement_amount
-from tools.presenting import category_name, memo, money
-from tools.registry import write_tool
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
-from tools.ynab import PlanSnapshot, YnabClient
-from tools.ynab.snapshot import Category, Transaction
+from values.refusal import Refusal
+from ynab_client import PlanSnapshot, YnabClient
+from ynab_client.snapshot import Category, Transaction
 
 TOOL = "split_transaction"
 CHECK = "Check with find_transactions whether the transaction is split before trying again."
@@ -124,7 +124,7 @@ def _check_lines(lines: list[LineToSplit]) -> list[SplitLine]:
 
 @dataclass(frozen=True)
 class SplitRecord:
-    """What the log keeps of a split (not undoable: settling reads it in `tools.settling.from_state`):
+    """What the log keeps of a split (not undoable: settling reads it in `oplog.settling.from_state`):
     the transaction and its category before. Stored as `{"transaction_id", "category_before"}`."""
 
     transaction_id: str

@@ -25,16 +25,16 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import Field
 
 from confirmations.preview import Preview
-from tools.arguments import PlanIdArg, given_text, id_arg
+from mcp_surface.arguments import PlanIdArg, given_text, id_arg
+from mcp_surface.presenting import name as shown_name
+from mcp_surface.registry import write_tool
+from oplog.models import Operation
+from oplog.undo import Conflict, UndoPlan, UndoRecord, undo_handler
 from tools.logic.category_edits import category_move, name_holder
-from tools.logic.refusal import Refusal
-from tools.logic.text import in_quotes
-from tools.models import Operation
-from tools.presenting import name as shown_name
-from tools.registry import write_tool
-from tools.undo.handlers import Conflict, UndoPlan, UndoRecord, undo_handler
 from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
-from tools.ynab import PlanSnapshot, YnabClient
+from values.refusal import Refusal
+from values.text import in_quotes
+from ynab_client import PlanSnapshot, YnabClient
 
 TOOL = "update_category"
 CHECK = "Check the category's name and group with get_category_balances before trying again."

@@ -15,8 +15,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from sandbox.models import Plan
-from tools.client_config import client_setup
-from tools.models import McpToken
+from tokens.client_config import client_setup
+from tokens.models import McpToken
 
 FIRST_TOKEN_NAME = "First token (make run)"
 

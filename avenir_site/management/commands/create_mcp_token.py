@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tools.client_config import client_setup
-from tools.models import McpToken
+from tokens.client_config import client_setup
+from tokens.models import McpToken
 
 _NAME_LENGTH = McpToken._meta.get_field("name").max_length
 

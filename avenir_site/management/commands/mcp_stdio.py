@@ -3,7 +3,7 @@
 stdout carries the protocol and nothing else; logs go to stderr (settings.LOGGING). The
 caller is the person at this machine (principal "stdio"): read-write when writes are
 enabled (AVENIR_MCP_WRITE=1), unless --read-only. Before serving, operations a stopped process
-left pending or unknown are settled from YNAB's own state (`tools.settling`).
+left pending or unknown are settled from YNAB's own state (`oplog.settling`).
 
 With the embedded sandbox (no YNAB_API_KEY, no AVENIR_MCP_YNAB_URL) the sandbox is served in
 this process, from the same database: no web server needs to run, whatever PORT says.
@@ -18,12 +18,13 @@ from django.conf import settings
 from django.core.asgi import get_asgi_application
 from django.core.management.base import BaseCommand, CommandParser
 
-from avenir_site.mcp_server import local_server
+import ynab_client
+from mcp_surface.registry import writes_allowed
+from mcp_surface.server import local_server
+from oplog import settling
 from sandbox.traffic import SandboxTraffic
-from tools import settling, ynab
-from tools.auth import Principal
-from tools.registry import writes_allowed
-from tools.ynab.client import serve_in_process
+from tokens.auth import Principal
+from ynab_client.client import serve_in_process
 
 logger = logging.getLogger(__name__)
 
@@ -47,10 +48,10 @@ class Command(BaseCommand):
         else:
             where = settings.AVENIR_MCP_YNAB_URL
         logger.info("avenir-mcp serving over stdio (%s), YNAB: %s", access, where)
-        ynab.warm_up()  # a new session starts warm: one delta request, not an export
+        ynab_client.warm_up()  # a new session starts warm: one delta request, not an export
         settled = anyio.run(settling.settle_everything)  # what a stopped process left open, first
         logger.info("Settled %d operation(s) left pending or unknown", settled)
         try:
             server.run("stdio")
         finally:
-            ynab.store_changed_plans()
+            ynab_client.store_changed_plans()

@@ -24,8 +24,9 @@ SHUTDOWN_GRACE_SECONDS = 3  # then requests still running are cancelled
 
 
 def watched_dirs() -> list[Path]:
-    """The project's packages, each app of INSTALLED_APPS that lives in the checkout."""
-    return [settings.BASE_DIR / app for app in settings.INSTALLED_APPS if (settings.BASE_DIR / app).is_dir()]
+    """The project's packages: each folder of the checkout that is a Python package, but the tests."""
+    packages = (init.parent for init in sorted(Path(settings.BASE_DIR).glob("*/__init__.py")))
+    return [package for package in packages if package.name != "tests"]
 
 
 def address_served(addrport: str | None) -> tuple[str, int]:

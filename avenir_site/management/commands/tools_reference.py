@@ -19,7 +19,9 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tools.logic.text import one_line
+from mcp_surface.catalog import catalog_specs
+from mcp_surface.server import build_server
+from values.text import one_line
 
 REFERENCE = Path(settings.BASE_DIR) / "docs" / "tools.md"
 COMMAND = ".venv/bin/python manage.py tools_reference"
@@ -50,9 +52,6 @@ def render_reference() -> str:
 
 
 async def _render() -> str:
-    from avenir_site.mcp_server import build_server
-    from tools.catalog import catalog_specs
-
     specs = catalog_specs()
     server = build_server(writes=True, local_principal=None, specs=specs)
     published = {tool.name: tool for tool in await server.list_tools()}
@@ -67,9 +66,9 @@ async def _render() -> str:
         "",
         "<!-- Generated from the tool registry by `manage.py tools_reference`: do not edit by hand. -->",
         "",
-        f"Generated from the tool registry (`tools/registry.py`, `tools/catalog.py`): regenerate with "
-        f"`{COMMAND}`. Each tool's text is its docstring, which is also the description the agent "
-        "reads. The rules every tool follows (arguments, results, refusals) are in "
+        "Generated from the tool registry (`mcp_surface/registry.py`, `mcp_surface/catalog.py`): "
+        f"regenerate with `{COMMAND}`. Each tool's text is its docstring, which is also the description "
+        "the agent reads. The rules every tool follows (arguments, results, refusals) are in "
         "[conventions.md](conventions.md); how a write is confirmed, in [confirmation.md](confirmation.md); "
         "undo, in [undo.md](undo.md).",
         "",

@@ -1,0 +1,192 @@
+"""/mcp over HTTP: Host and Origin checks, the bearer token, then the caller's MCP server.
+
+Each request to /mcp passes, in order:
+1. Host and Origin, checked against `ALLOWED_HOSTS` with Django's own matcher (exact names,
+   `.example.com` for a domain and its subdomains, `*`; any port), so /mcp accepts exactly
+   the hosts the rest of the site does: 421 for a bad Host (logged as one WARNING line, as
+   Django's own refusals are: `oauth/front_door.py`), 403 for a bad Origin. The
+   SDK's own check is off: it matches exact strings and cannot express Django's patterns.
+2. `Authorization: Bearer <token>`: a static MCP token (`tokens.auth`) or an OAuth access
+   token issued for this /mcp (`oauth.provider`); 401 with `WWW-Authenticate: Bearer ...`
+   naming the Protected Resource Metadata (RFC 9728 §5.1) when it is missing, unknown,
+   expired or revoked, so an OAuth client can start signing in from there.
+3. The MCP server for this principal (`HttpServers.for_principal`: with or without the
+   write tools), streamable HTTP, stateful with SSE responses: the SDK's defaults, which
+   older clients need for in-call elicitation.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+
+import anyio
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.types import Message, Receive, Scope, Send
+
+import ynab_client
+from mcp_surface.server import HttpServers
+from oauth.addresses import resource_metadata_url
+from oauth.front_door import host_allowed, host_refusal, origin_allowed
+from oauth.models import SCOPES
+from oauth.provider import principal_of_access_token
+from oplog import settling
+from tokens.auth import PRINCIPAL_SCOPE_KEY, Principal, authenticate
+
+logger = logging.getLogger(__name__)
+
+MCP_PATHS = frozenset({"/mcp", "/mcp/"})
+_REALM = "avenir-mcp"
+
+
+def is_mcp_request(scope: Scope) -> bool:
+    return scope["type"] == "http" and scope.get("path", "") in MCP_PATHS
+
+
+class McpHttpApp:
+    """The ASGI application answering /mcp. `running()` must wrap its lifetime (lifespan)."""
+
+    def __init__(self, servers: HttpServers) -> None:
+        self.servers = servers
+        for server in servers.all:
+            # Creates the server's session manager; our own checks replace the SDK's Host check.
+            server.streamable_http_app(
+                transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)
+            )
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Run every server's session manager (without it, /mcp answers 500)."""
+        async with AsyncExitStack() as stack:
+            for server in self.servers.all:
+                await stack.enter_async_context(server.session_manager.run())
+            yield
+
+    async def serve_lifespan(
+        self, receive: Receive, send: Send, started: Callable[[], None] | None = None
+    ) -> None:
+        """Answer the ASGI lifespan protocol, running the session managers in between;
+        `started` is called once the service is ready.
+
+        At start-up the stored plans start loading in the background and settling starts
+        (`oplog.settling.keep_settling`: at once, then while operations are left unsettled); at
+        shutdown the plans changed since their last save are stored (`ynab_client.store`).
+        """
+        await receive()  # lifespan.startup
+        phase = "startup"
+        try:
+            async with self.running(), anyio.create_task_group() as background:
+                ynab_client.warm_up()  # the stored plans load in the background
+                background.start_soon(settling.keep_settling)
+                await send({"type": "lifespan.startup.complete"})
+                if started is not None:
+                    started()
+                phase = "shutdown"
+                await receive()  # lifespan.shutdown
+                # Stored first: inside the cancelled task group the store's thread would be
+                # cancelled before it ran.
+                await anyio.to_thread.run_sync(ynab_client.store_changed_plans)
+                background.cancel_scope.cancel()
+        except Exception as error:
+            logger.exception("MCP session managers failed at %s", phase)
+            await send({"type": f"lifespan.{phase}.failed", "message": repr(error)})
+            return
+        await send({"type": "lifespan.shutdown.complete"})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = Headers(scope=scope)
+        refusal = host_or_origin_refusal(headers)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        token = bearer_token(headers)
+        principal = await principal_of_bearer(token) if token is not None else None
+        if principal is None:
+            await unauthorized(has_credentials=token is not None)(scope, receive, send)
+            return
+        server = self.servers.for_principal(principal)
+        answer = AnswerEnd(send)
+        await server.session_manager.handle_request(with_principal(scope, principal), receive, answer.send)
+        await answer.finish()
+
+
+class AnswerEnd:
+    """Ends an answer the MCP application left open.
+
+    When the server shuts down (Ctrl+C), the SDK's SSE streams (sse-starlette) stop and return
+    without the last, empty body message; uvicorn then logs "ASGI callable returned without
+    completing response" once per open stream. Sending that message ends the stream as
+    HTTP says (the client sees its end) and the shutdown stays quiet.
+    """
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+        self.started = self.complete = False
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.started = True
+        elif message["type"] == "http.response.body" and not message.get("more_body", False):
+            self.complete = True
+        await self._send(message)
+
+    async def finish(self) -> None:
+        if self.started and not self.complete:
+            await self.send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def host_or_origin_refusal(headers: Headers) -> Response | None:
+    """421 for a Host outside ALLOWED_HOSTS, 403 for such an Origin, None when both are fine."""
+    host = headers.get("host", "")
+    if not host_allowed(host):
+        return host_refusal(host)
+    origin = headers.get("origin")
+    if origin is not None and not origin_allowed(origin):
+        return PlainTextResponse("Invalid Origin header", status_code=403)
+    return None
+
+
+def bearer_token(headers: Headers) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, None without one."""
+    scheme, _, token = headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+async def principal_of_bearer(token: str) -> Principal | None:
+    """The principal of a static MCP token, else of an OAuth access token, else None."""
+    return await authenticate(token) or await principal_of_access_token(token)
+
+
+def unauthorized(*, has_credentials: bool) -> Response:
+    """401 with the challenge RFC 6750 describes (an error code only when a token was sent),
+    naming where OAuth clients find how to sign in (RFC 9728 §5.1)."""
+    # The scopes to ask for (MCP authorization, scope selection): both, so that the owner
+    # chooses on the consent page between reading and proposing changes.
+    metadata = f'resource_metadata="{resource_metadata_url()}", scope="{" ".join(SCOPES)}"'
+    if not has_credentials:
+        challenge = f'Bearer realm="{_REALM}", {metadata}'
+        body = {"error": "invalid_request", "error_description": "Authorization: Bearer <token> is required"}
+    else:
+        challenge = (
+            f'Bearer realm="{_REALM}", {metadata}, error="invalid_token", '
+            'error_description="The token is unknown, expired or revoked"'
+        )
+        body = {"error": "invalid_token", "error_description": "The token is unknown, expired or revoked"}
+    return JSONResponse(body, status_code=401, headers={"WWW-Authenticate": challenge})
+
+
+def with_principal(scope: Scope, principal: Principal) -> Scope:
+    """The request's scope, carrying its principal for tools and for the SDK.
+
+    `user` is what the SDK's session manager compares to tie a stateful session to the
+    credential that opened it: another token presenting the session id gets 404.
+    """
+    identity = AccessToken(token=principal.key, client_id=principal.key, scopes=[], subject=principal.key)
+    return {**scope, PRINCIPAL_SCOPE_KEY: principal, "user": AuthenticatedUser(identity)}

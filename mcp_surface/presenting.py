@@ -1,0 +1,190 @@
+"""Turning a plan's data into result fields: amounts as decimal text, bank text made safe.
+
+Amounts stay `int` milliunits through every computation and become text only here, with
+the plan's decimal digits (`money(snapshot, -42500)` → `"-42.50"`); in sentences meant to be
+read (one-line summaries, messages) amounts are `shown_money`, in the plan's own format like
+the previews (`-42,50` in a plan with a decimal comma). Text from YNAB or
+banks (payee, memo, account, category and group names) goes through `name` / `memo`:
+one line, invisible characters removed, at most 80 characters. `tool_result` makes the
+`CallToolResult` every tool returns: one short line of text plus the structured content.
+
+What reaches the client is decided once, for every tool, by `readable` and `refusal`
+(applied by `mcp_surface.answers` to every `tools/call`): the text content is the summary
+line followed by the structured content as compact JSON, because some clients pass only the
+text to the model and others only the structured content (docs/conventions.md#results); a refusal is its
+sentence alone, and arguments that break the input schema become one such sentence
+(`argument_refusal`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel, Field, ValidationError
+
+from tools.logic.transaction_lines import currency_format
+from values.money import DEFAULT_DECIMAL_DIGITS, amount_text, format_amount
+from values.text import safe_text
+from ynab_client.snapshot import PlanSnapshot
+
+TEXT_LIMIT = 80
+SPLIT = "Split"
+"""What a split transaction or schedule shows as its category (its lines have theirs)."""
+
+
+class PlanResult(BaseModel):
+    """Fields every plan read returns first."""
+
+    plan_id: str = Field(description="The plan's real id (also when asked for last-used or the default).")
+
+
+class PagedResult(PlanResult):
+    """A plan read that comes in pages."""
+
+    next_cursor: str | None = Field(
+        description="Pass it as cursor, with the same other arguments, for the next page; null at the end."
+    )
+
+
+def decimal_digits(snapshot: PlanSnapshot) -> int:
+    """The plan's decimal digits (0-3), 2 when YNAB gives no currency format."""
+    currency = snapshot.settings.currency_format
+    if currency is None or type(currency.decimal_digits) is not int:
+        return DEFAULT_DECIMAL_DIGITS
+    return min(max(currency.decimal_digits, 0), 3)
+
+
+def money(snapshot: PlanSnapshot, milliunits: int) -> str:
+    """Milliunits as a decimal string in currency units, with the plan's decimal digits:
+    `-42500` → `"-42.50"`; never drops a milliunit (`1234` → `"1.234"`)."""
+    return amount_text(milliunits, decimal_digits(snapshot))
+
+
+def shown_money(snapshot: PlanSnapshot, milliunits: int) -> str:
+    """Milliunits as the person reads them in this plan's previews and messages: its decimal
+    digits and separator, no symbol, no grouping, `-` when negative (`-42,50`)."""
+    return format_amount(milliunits, currency_format(snapshot))
+
+
+def name(text: str | None) -> str:
+    """A name from YNAB or a bank, safe to show: one line, ≤ 80 characters, "" when absent."""
+    return safe_text(text, TEXT_LIMIT) or ""
+
+
+def memo(text: str | None) -> str | None:
+    """A memo safe to show, or None when there is none (or nothing visible in it)."""
+    return safe_text(text, TEXT_LIMIT) or None
+
+
+def day(value: date | None) -> str | None:
+    """A date as `YYYY-MM-DD`, None stays None."""
+    return value.isoformat() if value is not None else None
+
+
+def account_name(snapshot: PlanSnapshot, account_id: str | None) -> str:
+    account = snapshot.accounts.get(account_id) if account_id else None
+    return name(account.name) if account is not None else ""
+
+
+def category_name(snapshot: PlanSnapshot, category_id: str | None) -> str | None:
+    """The category's name, None when there is none (or it was deleted)."""
+    category = snapshot.categories.get(category_id) if category_id else None
+    return name(category.name) if category is not None else None
+
+
+def payee_name(snapshot: PlanSnapshot, payee_id: str | None) -> str:
+    """The payee's name, "" when there is none."""
+    payee = snapshot.payees.get(payee_id) if payee_id else None
+    return name(payee.name) if payee is not None else ""
+
+
+def tool_result(result: BaseModel, text: str) -> CallToolResult:
+    """What a tool returns: `text` (its one-line summary) and `result` as structured content.
+
+    The client gets the summary followed by the structured content as JSON (`readable`).
+    """
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)],
+        structured_content=result.model_dump(mode="json"),
+    )
+
+
+def readable(result: CallToolResult) -> CallToolResult:
+    """`result` with everything in its text too: the summary line, then the structured content
+    as compact JSON (no indentation). Every tool has an output schema (`mcp_surface.registry`), so the
+    SDK hands over structured content with every result."""
+    summary = " ".join(block.text for block in result.content if isinstance(block, TextContent))
+    text = (
+        f"{summary}\n{compact_json(result.structured_content)}"
+        if summary
+        else compact_json(result.structured_content)
+    )
+    return result.model_copy(update={"content": [TextContent(type="text", text=text)]})
+
+
+def compact_json(value: Mapping[str, Any]) -> str:
+    """JSON with no indentation or spaces after separators, non-ASCII kept as is."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def refusal(sentence: str) -> CallToolResult:
+    """A tool error whose text is exactly `sentence` (no prefix, nothing else)."""
+    return CallToolResult(content=[TextContent(type="text", text=sentence)], is_error=True)
+
+
+def argument_refusal(error: ValidationError, input_schema: Mapping[str, Any]) -> str:
+    """Arguments that break a tool's input schema, as one line naming the argument and what to give.
+
+    `Argument 'since_date' is missing. since_date: First day, YYYY-MM-DD (required).` The
+    second sentence is the argument's own description from the input schema. Further
+    arguments in error are named at the end (`Also check: limit.`).
+    """
+    problems = error.errors(include_url=False, include_input=False, include_context=False)
+    first = problems[0]
+    location = first["loc"]
+    argument = str(location[0]) if location else ""
+    shown = _argument_path(location)
+    if first["type"] == "missing":
+        sentence = f"Argument '{shown}' is missing."
+    elif sum(1 for problem in problems if _argument_path(problem["loc"]) == shown) > 1:
+        sentence = f"Argument '{shown}' has the wrong type."  # each type it may have refused it
+    else:
+        sentence = f"Argument '{shown}': {_lower_first(first['msg'])}."
+    # every argument has a description: `mcp_surface.registry` refuses a tool with one that has none
+    described = (input_schema.get("properties") or {}).get(argument, {}).get("description", "")
+    sentence += f" {argument}: {safe_text(described, 300)}"
+    others = sorted({str(problem["loc"][0]) for problem in problems if problem["loc"]} - {argument})
+    if others:
+        sentence += f" Also check: {', '.join(others)}."
+    return safe_text(sentence, 600) or "The arguments do not match the tool's input schema."
+
+
+def _argument_path(location: tuple[Any, ...]) -> str:
+    """`assignments[0].category_id`; the names pydantic gives the union member it tried
+    (`str`, `list[str]`, `function-after[...]`, a model's class name) are left out: the agent
+    never wrote them."""
+    path = ""
+    for index, part in enumerate(location):
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif index == 0:
+            path = str(part)
+        elif part.isidentifier() and part.islower() and part not in _TYPE_TAGS:
+            path += f".{part}"
+    return path
+
+
+_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "list", "dict", "none", "date", "decimal"})
+
+
+def _lower_first(message: str) -> str:
+    return message[:1].lower() + message[1:] if message else message
+
+
+def plural(count: int, noun: str, plural_noun: str | None = None) -> str:
+    """`1 account`, `3 accounts`; `plural_noun` when adding `s` is wrong."""
+    return f"{count} {noun if count == 1 else plural_noun or noun + 's'}"

@@ -1,0 +1,368 @@
+"""Undo handlers: how each undoable tool reverses its own operations (docs/undo.md).
+
+An undoable write tool registers one handler next to its own code
+(`tools/writes/<tool>.py`), keyed by the tool's name:
+
+    @undo_handler("apply_categories")
+    class ApplyCategoriesUndo:
+        def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+            ...   # pure: compare op.undo_data with the fresh snapshot, item by item
+
+        async def apply(
+            self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+        ) -> UndoRecord:
+            ...   # the YNAB request(s) restoring plan.restorable; returns the undo row's undo data
+
+`undo_operation` (and the admin's Undo button) finds the handler with `handler_for(op.tool)`,
+calls `plan` on a fresh snapshot to build the preview, asks the person, claims the
+operation (`oplog.claim_for_undo`: of two concurrent undos one proceeds), then calls `apply`
+with that same plan (computed once per snapshot). Everything around it (asking, the log
+rows, the claim and its release) is done by `tools.undo`; a handler only decides and writes.
+
+The rule every `plan` follows, item by item (docs/undo.md#the-rule):
+
+- still exactly as the operation left it → restorable (in `restorable`, with a preview line);
+- already at its value before the operation → counted in `already_as_before` (this also
+  covers an `unknown` operation whose write never landed);
+- anything else (changed since, deleted, now a split, ...) → a `Conflict`: never touched,
+  reported by name with the reason. Where docs/undo.md#the-rule says items stand or fall together
+  (`move_money`: both categories), a conflict on one makes every item a conflict.
+
+`item_state(current, before=, after=)` is that comparison for one value; `UndoItems` gathers
+the sorted items into the `UndoPlan`. `plan` must be pure
+(no I/O, no clock): it is called once per snapshot read, for the preview and then `apply`
+(after a long question the plan is read again and `plan` called on the fresh snapshot; the two
+must agree whenever the plan did not change).
+
+`apply` contract:
+- send only what `plan.restorable` lists, through `client` (never resend a write);
+- return the undo row's undo data, an `UndoRecord` (ids and before values, no payee names,
+  memos or transaction amounts), e.g. `UndoRecord(restored=({"transaction_id": ..., ...},))`;
+- on failure raise the client's errors as they come: `UnknownOutcome` (no answer: the undo
+  row becomes `unknown`), `YnabError` (refused: the undo row becomes `failed`). When several
+  writes are needed and a later one fails, first put back what already landed (the same
+  rollback as the tool's own, e.g. move_money); if even that fails, raise
+  `WriteFailed` (`tools.writes.flow`) saying exactly what landed and what to set in YNAB by hand.
+  In every failure case the operation's claim is released, so the person can try the undo
+  again: it re-reads the plan and restores only what is still as the operation left it.
+
+What the undo relies on in the original row: `op.undo_data`, written by the tool as its undo needs
+(docs/undo.md#per-tool). It must be recorded for an `unknown` outcome too (the values are known before the
+request is sent), or an unknown operation cannot be undone.
+
+What an undo says (`undo_preview`, `nothing_to_restore_message`) is a pure function of the
+`UndoPlan`: Preview (docs/undo.md#the-preview): `Undo: ` + the original question reversed (the handler's
+`question`), one line per item that will be restored, then the items changed since, by
+name, which the undo leaves alone:
+
+    Undo: recategorise 2 transaction(s)?
+    - 2026-09-12, Market, 86.40: Groceries → (uncategorised)
+    - 2026-09-13, Bakery, 4.20: Groceries → (uncategorised)
+    Left as they are, changed since: 2026-09-14, Cinema (its category is now Leisure).
+    Already as before, nothing to do: 1 item(s).
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
+
+from confirmations.preview import MAX_ITEM_LINES, Preview
+
+if TYPE_CHECKING:
+    from oplog.models import Operation
+    from ynab_client import PlanSnapshot, YnabClient
+
+
+if TYPE_CHECKING:
+    from oplog.models import Operation
+    from ynab_client import PlanSnapshot, YnabClient
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """An item the undo leaves alone because it changed since the operation.
+
+    `id` is the item's YNAB id (transaction, category, payee); `name` how the person knows
+    it (already cleaned: one line, at most 80 characters, e.g. `2026-09-12, Market` or
+    `Restaurants`); `reason` a clause saying what it is now, e.g. `its category is now
+    Dining out` or `it was deleted`.
+    """
+
+    id: str
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class UndoRecord:
+    """An undo row's own undo data: the typed value of the JSON the log keeps on an
+    `undo_operation` row (`to_json` / `from_json` at the log's edge, the stored form unchanged).
+
+    Begun (and kept when the answer is lost): `undo_of` (the operation undone) and `restoring`
+    (how many items the undo set out to restore, which settling compares with YNAB). Once YNAB
+    answered, the handler's report replaces it: what was put back (`restored`: one JSON item
+    per item, e.g. `{"transaction_id", "category_id"}`; with `month` for assigned amounts), the
+    transactions cleared again (`cleared_ids`), marked unapproved again (`unapproved_ids`) or
+    deleted (`deleted_ids`); a failure half way
+    reports what landed before it. Only the fields set are stored.
+    """
+
+    undo_of: str | None = None
+    restoring: int | None = None
+    month: str | None = None
+    restored: tuple[Any, ...] | None = None
+    cleared_ids: tuple[str, ...] | None = None
+    unapproved_ids: tuple[str, ...] | None = None
+    deleted_ids: tuple[str, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        stored = {
+            "undo_of": self.undo_of,
+            "restoring": self.restoring,
+            "month": self.month,
+            "restored": None if self.restored is None else list(self.restored),
+            "cleared_ids": None if self.cleared_ids is None else list(self.cleared_ids),
+            "unapproved_ids": None if self.unapproved_ids is None else list(self.unapproved_ids),
+            "deleted_ids": None if self.deleted_ids is None else list(self.deleted_ids),
+        }
+        return {key: value for key, value in stored.items() if value is not None}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> UndoRecord:
+        """The record of a row's JSON (any of the forms above; None for a row that holds none)."""
+        data = data or {}
+
+        def listed(key: str) -> tuple[Any, ...] | None:
+            return tuple(data[key]) if key in data else None
+
+        return cls(
+            undo_of=data.get("undo_of"),
+            restoring=data.get("restoring"),
+            month=data.get("month"),
+            restored=listed("restored"),
+            cleared_ids=listed("cleared_ids"),
+            unapproved_ids=listed("unapproved_ids"),
+            deleted_ids=listed("deleted_ids"),
+        )
+
+
+ItemT = TypeVar("ItemT")
+"""A handler's own restorable item: what its `apply` needs to put one item back (e.g. a `Step`)."""
+
+
+@dataclass(frozen=True)
+class UndoPlan(Generic[ItemT]):
+    """What undoing one operation would do now, as a handler's `plan` found it.
+
+    `question`: the preview's first line, the wording of docs/undo.md#the-preview counting only what will be
+    restored, e.g. `Undo: recategorise 2 transaction(s)?`.
+    `restorable`: the handler's own typed items (`ItemT`), whatever its `apply` needs, one per
+    item to restore.
+    `lines`: the preview lines of those items, in the same order, WITHOUT the leading `- `
+    (e.g. `2026-09-12, Market, 86.40: Groceries → (uncategorised)`); empty when the question
+    says it all (set_category_budget).
+    `already_as_before`: items already at their value before the operation.
+    `conflicts`: items changed since, left alone (the undo lists them after the lines).
+    `notes`: extra warnings for the preview, one line each.
+    """
+
+    question: str
+    restorable: tuple[ItemT, ...] = ()
+    lines: tuple[str, ...] = ()
+    already_as_before: int = 0
+    conflicts: tuple[Conflict, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.lines and len(self.lines) != len(self.restorable):
+            raise ValueError("An UndoPlan has one preview line per restorable item, or none at all.")
+        if self.already_as_before < 0:
+            raise ValueError("already_as_before counts items: it cannot be negative.")
+
+    @property
+    def restored(self) -> int:
+        """How many items the undo would restore."""
+        return len(self.restorable)
+
+    @property
+    def nothing_to_restore(self) -> bool:
+        """Nothing still as the operation left it: the undo writes nothing (`nothing_to_do`)."""
+        return not self.restorable
+
+
+@runtime_checkable
+class UndoHandler(Protocol):
+    """How one tool's operations are undone; see the module docstring for the contract."""
+
+    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Any]: ...
+
+    async def apply(
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Any]
+    ) -> UndoRecord: ...
+
+
+ItemState = Literal["restore", "already_as_before", "conflict"]
+
+
+def item_state(current: object, *, before: object, after: object) -> ItemState:
+    """One item's fate: still as the operation left it, already back as before, or changed.
+
+    When `before == after` (nothing changed on that item) it counts as already as before.
+    """
+    if current == before:
+        return "already_as_before"
+    if current == after:
+        return "restore"
+    return "conflict"
+
+
+class UndoItems(Generic[ItemT]):
+    """An `UndoPlan` gathered item by item, as a handler's `plan` sorts them by the rule above.
+
+    items = UndoItems()
+    for item in logged:
+        state = ...
+        if state == "restore":
+            items.restore(item_to_send, preview_line)
+        elif state == "already_as_before":
+            items.already_as_before()
+        else:
+            items.conflict(Conflict(item_id, name, reason))
+    return items.plan(f"Undo: recategorise {items.restored} transaction(s)?")
+    """
+
+    def __init__(self) -> None:
+        self._restorable: list[ItemT] = []
+        self._lines: list[str] = []
+        self._already_as_before = 0
+        self._conflicts: list[Conflict] = []
+
+    @property
+    def restored(self) -> int:
+        """How many items the undo would restore so far (for the question)."""
+        return len(self._restorable)
+
+    def restore(self, item: ItemT, line: str) -> None:
+        """An item still as the operation left it: `item` for `apply`, `line` for the preview."""
+        self._restorable.append(item)
+        self._lines.append(line)
+
+    def already_as_before(self) -> None:
+        self._already_as_before += 1
+
+    def conflict(self, conflict: Conflict) -> None:
+        self._conflicts.append(conflict)
+
+    def plan(self, question: str, notes: tuple[str, ...] = ()) -> UndoPlan[ItemT]:
+        return UndoPlan(
+            question=question,
+            restorable=tuple(self._restorable),
+            lines=tuple(self._lines),
+            already_as_before=self._already_as_before,
+            conflicts=tuple(self._conflicts),
+            notes=notes,
+        )
+
+
+_H = TypeVar("_H")
+_handlers: dict[str, UndoHandler] = {}
+_lock = threading.Lock()
+_loaded = False
+
+
+def undo_handler(tool: str) -> Callable[[type[_H]], type[_H]]:
+    """Register the decorated class (built with no arguments) as the undo of `tool`'s operations.
+
+    One handler per tool: registering a second raises `ValueError`. The class is returned
+    unchanged, so it can still be instantiated and tested on its own.
+    """
+
+    def register(cls: type[_H]) -> type[_H]:
+        handler = cls()
+        if not isinstance(handler, UndoHandler):
+            raise TypeError(
+                f"{cls.__name__} needs plan(snapshot, op) and async apply(client, snapshot, op, plan)."
+            )
+        with _lock:
+            existing = _handlers.get(tool)
+            if existing is not None and type(existing).__qualname__ != cls.__qualname__:
+                raise ValueError(f"Tool {tool} already has an undo handler: {type(existing).__name__}.")
+            _handlers[tool] = handler
+        return cls
+
+    return register
+
+
+def handler_for(tool: str) -> UndoHandler | None:
+    """The undo handler of `tool`, or None when its operations cannot be undone.
+
+    Handlers register when their tool's module is imported; every module of the tool catalog
+    is imported first, so this also works outside the MCP server (the admin's Undo).
+    """
+    load_handlers()
+    with _lock:
+        return _handlers.get(tool)
+
+
+def undoable_tools() -> Sequence[str]:
+    """The tools that have an undo handler, sorted."""
+    load_handlers()
+    with _lock:
+        return sorted(_handlers)
+
+
+def load_handlers() -> None:
+    """Import every tool module of the catalog once, so their handlers are registered."""
+    global _loaded
+    if _loaded:
+        return
+    from mcp_surface.catalog import TOOL_MODULES  # late: the catalog imports the tools, which import this
+
+    for module in TOOL_MODULES:
+        importlib.import_module(module)
+    _loaded = True
+
+
+# --- what an undo says ---
+
+
+LEFT_ALONE = "Left as it is, changed since"
+
+
+def undo_preview(plan: UndoPlan) -> Preview:
+    """The question, the items to restore, then the conflicts by name and the handler's notes."""
+    notes = [*conflict_lines(plan.conflicts), *plan.notes]
+    if plan.already_as_before:
+        notes.append(f"Already as before, nothing to do: {plan.already_as_before} item(s).")
+    return Preview(question=plan.question, lines=list(plan.lines), notes=notes)
+
+
+def conflict_lines(conflicts: tuple[Conflict, ...]) -> list[str]:
+    """One line per conflict (at most 20, then how many more), each naming the item and why."""
+    shown = [f"{LEFT_ALONE}: {conflict.name} ({conflict.reason})." for conflict in conflicts[:MAX_ITEM_LINES]]
+    hidden = len(conflicts) - len(shown)
+    if hidden > 0:
+        shown.append(f"… and {hidden} more left as they are, changed since.")
+    return shown
+
+
+def nothing_to_restore_message(op: Operation, plan: UndoPlan) -> str:
+    """Why undoing `op` writes nothing: every item is already as before, or changed since; with no
+    item at all, the handler's notes say what it looked for (e.g. transactions whose ids were
+    never learnt), and only a handler with nothing to say leaves "nothing of it is left"."""
+    parts = []
+    if plan.already_as_before:
+        parts.append(f"{plan.already_as_before} item(s) already as before")
+    if plan.conflicts:
+        names = ", ".join(conflict.name for conflict in plan.conflicts[:3])
+        more = f" and {len(plan.conflicts) - 3} more" if len(plan.conflicts) > 3 else ""
+        parts.append(f"{len(plan.conflicts)} changed since and left as they are ({names}{more})")
+    found = "; ".join(parts or plan.notes) or "nothing of it is left in YNAB"
+    return (
+        f"Nothing to undo in operation {op.pk}: {found}. Nothing was written, "
+        f"and {op.pk} keeps its status ({op.status})."
+    )

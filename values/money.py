@@ -1,0 +1,135 @@
+"""Money at the tool boundary: decimal currency units in, integer milliunits inside.
+
+YNAB counts money in milliunits (1 unit = 1000, whatever the currency's decimal digits).
+Every sum and comparison in avenir-mcp is on `int` milliunits; these functions are the only
+crossings between that and the decimal text an agent gives or reads. None of them goes
+through a float: a float's binary value is not the decimal the person wrote.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from values.refusal import Refusal
+from values.text import quoted
+
+MILLIUNITS_PER_UNIT = 1000
+MAX_UNITS = 1_000_000_000
+MAX_MILLIUNITS = MAX_UNITS * MILLIUNITS_PER_UNIT
+DEFAULT_DECIMAL_DIGITS = 2
+DEFAULT_DECIMAL_SEPARATOR = "."
+
+_DECIMAL_TEXT = re.compile(r"(?P<sign>[+-]?)(?P<whole>[0-9]+)(?:\.(?P<fraction>[0-9]+))?")
+_LONGEST_TEXT = 40
+_EXAMPLE = 'give currency units as a decimal like "-42.50"'
+
+
+def parse_amount(value: str | int | Decimal, *, field: str = "Amount") -> int:
+    """A decimal amount in currency units (`"-42.50"`, `12`, `Decimal("3.5")`) as milliunits.
+
+    Read from its decimal text: optional sign, digits, optionally `.` and 1 to 3 decimals,
+    within ±1,000,000,000 units. Refused with a `Refusal` (message starts with `field`):
+    bool, float, empty, spaces inside, `+`/`-` alone, thousands separators or `,`,
+    exponents (`1e3`), NaN and infinities, more than 3 decimals, out of range.
+    Surrounding whitespace is ignored.
+    """
+    if isinstance(value, float):
+        raise Refusal(
+            f'{field} {quoted(value)} came as a binary float: give it as decimal text like "-42.50".'
+        )
+    if isinstance(value, bool) or not isinstance(value, str | int | Decimal):
+        raise Refusal(f"{field} {quoted(value)} is not a decimal amount: {_EXAMPLE}.")
+    if isinstance(value, int):
+        return _within_range(value * MILLIUNITS_PER_UNIT, field, value)
+    return _parse_decimal_text(str(value).strip(), field)
+
+
+def _parse_decimal_text(text: str, field: str) -> int:
+    if not text:
+        raise Refusal(f"{field} is empty: {_EXAMPLE}.")
+    match = _DECIMAL_TEXT.fullmatch(text) if len(text) <= _LONGEST_TEXT else None
+    if match is None:
+        raise Refusal(f"{field} {quoted(text)} {_flaw(text)}: {_EXAMPLE}.")
+    fraction = match["fraction"] or ""
+    if len(fraction) > 3:
+        raise Refusal(f"{field} {quoted(text)} has {len(fraction)} decimals: give at most 3.")
+    magnitude = int(match["whole"]) * MILLIUNITS_PER_UNIT + int(fraction.ljust(3, "0"))
+    return _within_range(-magnitude if match["sign"] == "-" else magnitude, field, text)
+
+
+def _flaw(text: str) -> str:
+    """Why `text` is not a plain decimal, in words the agent can act on."""
+    lowered = text.lower()
+    if "nan" in lowered or "inf" in lowered:
+        return "is not a finite number"
+    if len(text) > _LONGEST_TEXT:
+        return "is too long"
+    if any(char.isspace() for char in text):
+        return "has a space inside"
+    if "," in text or "_" in text or "'" in text:
+        return "has a thousands separator or a decimal comma (only '.' before the decimals)"
+    if "e" in lowered:
+        return "has an exponent (write the number out)"
+    return "is not a decimal number"
+
+
+def _within_range(milliunits: int, field: str, given: str | int) -> int:
+    if abs(milliunits) <= MAX_MILLIUNITS:
+        return milliunits
+    raise Refusal(f"{field} {quoted(given)} is beyond ±{MAX_UNITS:,} units: give a smaller amount.")
+
+
+def amount_text(milliunits: int, decimal_digits: int = DEFAULT_DECIMAL_DIGITS) -> str:
+    """Machine-readable decimal text for tool results: `-` when negative, `.` separator.
+
+    At least `decimal_digits` decimals (0 to 3), more only when the milliunits need them, so
+    no milliunit is ever lost: 150000 → `150.00`, -42500 → `-42.50`, 1234 → `1.234`;
+    with 0 digits 5000 → `5` and 5500 → `5.5`. `parse_amount` reads it back exactly.
+    """
+    whole, fraction = divmod(abs(milliunits), MILLIUNITS_PER_UNIT)
+    decimals = f"{fraction:03d}".rstrip("0").ljust(decimal_digits, "0")
+    sign = "-" if milliunits < 0 else ""
+    return f"{sign}{whole}.{decimals}" if decimals else f"{sign}{whole}"
+
+
+def decimal_digits_of(currency_format: dict | None) -> int:
+    """The plan's decimal digits (0 to 3), 2 when the plan has no usable currency format.
+
+    Milliunits hold 3 decimals at most, so a larger value could only add zeros; it is
+    clamped to 3. A missing or non-integer value falls back to 2.
+    """
+    digits = (currency_format or {}).get("decimal_digits")
+    if isinstance(digits, bool) or not isinstance(digits, int):
+        return DEFAULT_DECIMAL_DIGITS
+    return min(max(digits, 0), 3)
+
+
+def decimal_separator_of(currency_format: dict | None) -> str:
+    """The plan's decimal separator, `.` unless it is one visible character that is not a
+    digit or sign (it comes from YNAB's data: a separator that could be misread is not used)."""
+    separator = (currency_format or {}).get("decimal_separator")
+    usable = (
+        isinstance(separator, str)
+        and len(separator) == 1
+        and separator.isprintable()
+        and not separator.isspace()
+        and not separator.isdigit()
+        and separator not in "+-"
+    )
+    return separator if usable else DEFAULT_DECIMAL_SEPARATOR
+
+
+def format_amount(milliunits: int, currency_format: dict | None, *, statement: bool = False) -> str:
+    """Human text for previews: the plan's decimal digits and separator, no symbol, no grouping.
+
+    `statement=False` (assigned, available, moved, targets): `-` when negative, `-12.00`.
+    `statement=True` (transactions, as a bank statement reads): outflow bare (-86400 →
+    `86.40`), inflow with `+` (`+86.40`), zero `0.00`. Like `amount_text`, never drops a
+    milliunit: 1234 in a 2-digit plan shows `1.234`.
+    """
+    digits = amount_text(abs(milliunits), decimal_digits_of(currency_format))
+    shown = digits.replace(".", decimal_separator_of(currency_format))
+    if statement:
+        return f"+{shown}" if milliunits > 0 else shown
+    return f"-{shown}" if milliunits < 0 else shown
