@@ -1,9 +1,10 @@
 """Every MCP tool's metadata, and the write gate, in one place.
 
-A tool is an async function decorated with `read_tool(...)` or `write_tool(...)`, in a
-module listed in `mcp_surface.catalog`. The decorator records a `ToolSpec`: the name, a title,
-a toolset and the MCP annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
-`openWorldHint`), all explicit. The function itself is returned unchanged.
+A tool is an async function in a module listed in `mcp_surface.catalog`, registered with
+`register_tool` (a read tool by the `read_tool(...)` decorator, a write tool by its declaration,
+`tools.writes.flow.write_tool`). That records a `ToolSpec`: the name, a title, a toolset and the
+MCP annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`), all
+explicit.
 
 The write gate is `writes_allowed(principal)` plus `visible_tools(specs, writes=...)`:
 a tool whose own `readOnlyHint` is not true is a write tool, and a caller for whom writes
@@ -97,44 +98,51 @@ def _undescribed_arguments(fn: Callable[..., Any]) -> list[str]:
     return [field.alias or name for name, field in fields if not field.description]
 
 
-def _register(*, title: str, toolset: Toolset, annotations: ToolAnnotations) -> Callable[[_F], _F]:
-    def decorate(fn: _F) -> _F:
-        spec = ToolSpec(fn=fn, name=fn.__name__, title=title, toolset=toolset, annotations=annotations)
-        problems = metadata_problems(spec)
-        if problems:
-            raise ValueError(f"Tool {spec.name}: {'; '.join(problems)}.")
-        setattr(fn, _SPEC_ATTRIBUTE, spec)
-        return fn
+def register_tool(
+    fn: Callable[..., Any],
+    *,
+    title: str,
+    toolset: Toolset,
+    read_only: bool,
+    destructive: bool,
+    idempotent: bool,
+    open_world: bool = False,
+) -> None:
+    """Record `fn` as a tool with this metadata; incomplete metadata raises `ValueError`.
 
-    return decorate
-
-
-def read_tool(*, title: str, toolset: Toolset, open_world: bool = False) -> Callable[[_F], _F]:
-    """Register a tool that never changes a plan. Always listed.
-
-    `open_world` stays False for tools that only read the person's plan (a closed world).
-    """
+    `destructive` and `idempotent` have no default: each tool states them
+    (docs/tools.md#write-tools lists them per write tool). `open_world` stays False for tools
+    that only act on the person's plan (a closed world)."""
     hints = ToolAnnotations(
-        read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=open_world
-    )
-    return _register(title=title, toolset=toolset, annotations=hints)
-
-
-def write_tool(
-    *, title: str, toolset: Toolset, destructive: bool, idempotent: bool, open_world: bool = False
-) -> Callable[[_F], _F]:
-    """Register a tool that changes a plan: listed only when `writes_allowed(principal)`.
-
-    `destructive` and `idempotent` have no default: each write tool states them
-    (docs/tools.md#write-tools lists them per tool).
-    """
-    hints = ToolAnnotations(
-        read_only_hint=False,
+        read_only_hint=read_only,
         destructive_hint=destructive,
         idempotent_hint=idempotent,
         open_world_hint=open_world,
     )
-    return _register(title=title, toolset=toolset, annotations=hints)
+    spec = ToolSpec(fn=fn, name=fn.__name__, title=title, toolset=toolset, annotations=hints)
+    problems = metadata_problems(spec)
+    if problems:
+        raise ValueError(f"Tool {spec.name}: {'; '.join(problems)}.")
+    setattr(fn, _SPEC_ATTRIBUTE, spec)
+
+
+def read_tool(*, title: str, toolset: Toolset, open_world: bool = False) -> Callable[[_F], _F]:
+    """Register a tool that never changes a plan. Always listed. (A write tool is declared with
+    `tools.writes.flow.write_tool`.)"""
+
+    def decorate(fn: _F) -> _F:
+        register_tool(
+            fn,
+            title=title,
+            toolset=toolset,
+            read_only=True,
+            destructive=False,
+            idempotent=True,
+            open_world=open_world,
+        )
+        return fn
+
+    return decorate
 
 
 def spec_of(fn: Callable[..., Any]) -> ToolSpec | None:
@@ -175,3 +183,21 @@ def hidden_tool_names(specs: Sequence[ToolSpec], *, writes: bool) -> set[str]:
     """Names of the tools the gate keeps from such a caller (for checks that none leaks)."""
     visible = {spec.name for spec in visible_tools(specs, writes=writes)}
     return {spec.name for spec in specs} - visible
+
+
+def write_tool(  # TRANSITIONAL (issue 24): removed once every tool is declared
+    *, title: str, toolset: Toolset, destructive: bool, idempotent: bool, open_world: bool = False
+) -> Callable[[_F], _F]:
+    def decorate(fn: _F) -> _F:
+        register_tool(
+            fn,
+            title=title,
+            toolset=toolset,
+            read_only=False,
+            destructive=destructive,
+            idempotent=idempotent,
+            open_world=open_world,
+        )
+        return fn
+
+    return decorate

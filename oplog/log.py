@@ -29,7 +29,7 @@ import socket
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import sync_to_async
 from django.db import IntegrityError, transaction
@@ -37,6 +37,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from oplog.models import Operation, new_operation_id
+from oplog.records import Record
 from values.paging import MAX_PAGE, read_cursor, sign_cursor
 from values.paging import InvalidCursor as InvalidCursor  # oplog.InvalidCursor: what page() refuses with
 from values.text import safe_text
@@ -53,22 +54,14 @@ KEYSET_CURSOR = "oplog-keyset"  # the kind of the log's cursors (its salt): neve
 SUMMARY_LENGTH = 200
 
 
-@runtime_checkable
-class UndoData(Protocol):
-    """A tool's undo data as a typed value (e.g. `tools.logic.assigned.AssignedUndo`): the log
-    stores `to_json()` in the row, and the tool reads it back with its own `from_json`."""
-
-    def to_json(self) -> dict[str, Any]: ...
-
-
-StoredUndo = UndoData | Mapping[str, Any] | None
-"""Undo data as a transition takes it: a typed value, or JSON as the row holds it (tools whose
-undo data is still built as JSON, and data read back from a row)."""
+StoredUndo = Record | Mapping[str, Any] | None
+"""Undo data as a transition takes it: a tool's typed value (`oplog.records.Record`), or JSON
+as a row already holds it (what settling read back and keeps)."""
 
 
 def stored_undo_data(undo_data: StoredUndo) -> Any:
     """The row's JSON of `undo_data`: the one place a typed value is serialised."""
-    return undo_data.to_json() if isinstance(undo_data, UndoData) else undo_data
+    return undo_data.stored() if isinstance(undo_data, Record) else undo_data
 
 
 # --- writing the log: each transition of an operation, as one conditional UPDATE ---
@@ -218,7 +211,7 @@ async def complete(
     return await _update_pending(op, changes)
 
 
-async def keep_pending(op: Operation, *, error: str, undo_data: UndoData | Mapping[str, Any]) -> Operation:
+async def keep_pending(op: Operation, *, error: str, undo_data: StoredUndo) -> Operation:
     """Leave `op` `pending` with what is known so far: a change half in YNAB that this service
     is still working to close (settling finishes it, from `undo_data`: what landed). Raises
     `RuntimeError` (a caller's bug) if the row is no longer pending."""

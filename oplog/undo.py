@@ -1,25 +1,21 @@
-"""Undo handlers: how each undoable tool reverses its own operations (docs/undo.md).
+"""Undo: what undoing an operation would do now, and what it says (docs/undo.md).
 
-An undoable write tool registers one handler next to its own code
-(`tools/writes/<tool>.py`), keyed by the tool's name:
+An undoable write tool plans and sends its own undo, in its `WriteKind` (`oplog.kinds`; the
+tool's object in `tools/writes/<tool>.py`):
 
-    @undo_handler("apply_categories")
-    class ApplyCategoriesUndo:
-        def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
-            ...   # pure: compare op.undo_data with the fresh snapshot, item by item
+    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+        ...   # pure: compare op.undo_data with the fresh snapshot, item by item
 
-        async def apply(
-            self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-        ) -> UndoRecord:
-            ...   # the YNAB request(s) restoring plan.restorable; returns the undo row's undo data
+    async def undo(self, client, snapshot, op, plan: UndoPlan) -> UndoRecord:
+        ...   # the YNAB request(s) restoring plan.restorable; returns the undo row's undo data
 
-`undo_operation` (and the admin's Undo button) finds the handler with `handler_for(op.tool)`,
-calls `plan` on a fresh snapshot to build the preview, asks the person, claims the
-operation (`oplog.claim_for_undo`: of two concurrent undos one proceeds), then calls `apply`
-with that same plan (computed once per snapshot). Everything around it (asking, the log
-rows, the claim and its release) is done by `tools.undo`; a handler only decides and writes.
+`undo_operation` (and the admin's Undo button) calls `undo_plan` on a fresh snapshot to build
+the preview, asks the person, claims the operation (`log.claim_for_undo`: of two concurrent
+undos one proceeds), then calls `undo` with that same plan (computed once per snapshot).
+Everything around it (asking, the log rows, the claim and its release) is `oplog.undo_write`'s;
+a tool only decides and writes.
 
-The rule every `plan` follows, item by item (docs/undo.md#the-rule):
+The rule every `undo_plan` follows, item by item (docs/undo.md#the-rule):
 
 - still exactly as the operation left it → restorable (in `restorable`, with a preview line);
 - already at its value before the operation → counted in `already_as_before` (this also
@@ -29,12 +25,12 @@ The rule every `plan` follows, item by item (docs/undo.md#the-rule):
   (`move_money`: both categories), a conflict on one makes every item a conflict.
 
 `item_state(current, before=, after=)` is that comparison for one value; `UndoItems` gathers
-the sorted items into the `UndoPlan`. `plan` must be pure
-(no I/O, no clock): it is called once per snapshot read, for the preview and then `apply`
-(after a long question the plan is read again and `plan` called on the fresh snapshot; the two
+the sorted items into the `UndoPlan`. `undo_plan` must be pure
+(no I/O, no clock): it is called once per snapshot read, for the preview and then `undo`
+(after a long question the plan is read again and `undo_plan` called on the fresh snapshot; the two
 must agree whenever the plan did not change).
 
-`apply` contract:
+`undo` contract:
 - send only what `plan.restorable` lists, through `client` (never resend a write);
 - return the undo row's undo data, an `UndoRecord` (ids and before values, no payee names,
   memos or transaction amounts), e.g. `UndoRecord(restored=({"transaction_id": ..., ...},))`;
@@ -51,7 +47,7 @@ What the undo relies on in the original row: `op.undo_data`, written by the tool
 request is sent), or an unknown operation cannot be undone.
 
 What an undo says (`undo_preview`, `nothing_to_restore_message`) is a pure function of the
-`UndoPlan`: Preview (docs/undo.md#the-preview): `Undo: ` + the original question reversed (the handler's
+`UndoPlan`: Preview (docs/undo.md#the-preview): `Undo: ` + the original question reversed (the tool's
 `question`), one line per item that will be restored, then the items changed since, by
 name, which the undo leaves alone:
 
@@ -64,22 +60,14 @@ name, which the undo leaves alone:
 
 from __future__ import annotations
 
-import importlib
-import threading
-from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from confirmations.preview import MAX_ITEM_LINES, Preview
+from oplog.records import Record
 
 if TYPE_CHECKING:
     from oplog.models import Operation
-    from ynab_client import PlanSnapshot, YnabClient
-
-
-if TYPE_CHECKING:
-    from oplog.models import Operation
-    from ynab_client import PlanSnapshot, YnabClient
 
 
 @dataclass(frozen=True)
@@ -97,14 +85,13 @@ class Conflict:
     reason: str
 
 
-@dataclass(frozen=True)
-class UndoRecord:
+class UndoRecord(Record):
     """An undo row's own undo data: the typed value of the JSON the log keeps on an
-    `undo_operation` row (`to_json` / `from_json` at the log's edge, the stored form unchanged).
+    `undo_operation` row (`stored()` / `from_stored` at the log's edge).
 
     Begun (and kept when the answer is lost): `undo_of` (the operation undone) and `restoring`
     (how many items the undo set out to restore, which settling compares with YNAB). Once YNAB
-    answered, the handler's report replaces it: what was put back (`restored`: one JSON item
+    answered, the tool's report replaces it: what was put back (`restored`: one JSON item
     per item, e.g. `{"transaction_id", "category_id"}`; with `month` for assigned amounts), the
     transactions cleared again (`cleared_ids`), marked unapproved again (`unapproved_ids`) or
     deleted (`deleted_ids`); a failure half way
@@ -119,48 +106,21 @@ class UndoRecord:
     unapproved_ids: tuple[str, ...] | None = None
     deleted_ids: tuple[str, ...] | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        stored = {
-            "undo_of": self.undo_of,
-            "restoring": self.restoring,
-            "month": self.month,
-            "restored": None if self.restored is None else list(self.restored),
-            "cleared_ids": None if self.cleared_ids is None else list(self.cleared_ids),
-            "unapproved_ids": None if self.unapproved_ids is None else list(self.unapproved_ids),
-            "deleted_ids": None if self.deleted_ids is None else list(self.deleted_ids),
-        }
-        return {key: value for key, value in stored.items() if value is not None}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any] | None) -> UndoRecord:
-        """The record of a row's JSON (any of the forms above; None for a row that holds none)."""
-        data = data or {}
-
-        def listed(key: str) -> tuple[Any, ...] | None:
-            return tuple(data[key]) if key in data else None
-
-        return cls(
-            undo_of=data.get("undo_of"),
-            restoring=data.get("restoring"),
-            month=data.get("month"),
-            restored=listed("restored"),
-            cleared_ids=listed("cleared_ids"),
-            unapproved_ids=listed("unapproved_ids"),
-            deleted_ids=listed("deleted_ids"),
-        )
+    def stored(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True)
 
 
 ItemT = TypeVar("ItemT")
-"""A handler's own restorable item: what its `apply` needs to put one item back (e.g. a `Step`)."""
+"""A tool's own restorable item: what its `undo` needs to put one item back (e.g. a `Step`)."""
 
 
 @dataclass(frozen=True)
 class UndoPlan(Generic[ItemT]):
-    """What undoing one operation would do now, as a handler's `plan` found it.
+    """What undoing one operation would do now, as a tool's `undo_plan` found it.
 
     `question`: the preview's first line, the wording of docs/undo.md#the-preview counting only what will be
     restored, e.g. `Undo: recategorise 2 transaction(s)?`.
-    `restorable`: the handler's own typed items (`ItemT`), whatever its `apply` needs, one per
+    `restorable`: the tool's own typed items (`ItemT`), whatever its `undo` needs, one per
     item to restore.
     `lines`: the preview lines of those items, in the same order, WITHOUT the leading `- `
     (e.g. `2026-09-12, Market, 86.40: Groceries → (uncategorised)`); empty when the question
@@ -194,17 +154,6 @@ class UndoPlan(Generic[ItemT]):
         return not self.restorable
 
 
-@runtime_checkable
-class UndoHandler(Protocol):
-    """How one tool's operations are undone; see the module docstring for the contract."""
-
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Any]: ...
-
-    async def apply(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Any]
-    ) -> UndoRecord: ...
-
-
 ItemState = Literal["restore", "already_as_before", "conflict"]
 
 
@@ -221,7 +170,7 @@ def item_state(current: object, *, before: object, after: object) -> ItemState:
 
 
 class UndoItems(Generic[ItemT]):
-    """An `UndoPlan` gathered item by item, as a handler's `plan` sorts them by the rule above.
+    """An `UndoPlan` gathered item by item, as a tool's `undo_plan` sorts them by the rule above.
 
     items = UndoItems()
     for item in logged:
@@ -247,7 +196,7 @@ class UndoItems(Generic[ItemT]):
         return len(self._restorable)
 
     def restore(self, item: ItemT, line: str) -> None:
-        """An item still as the operation left it: `item` for `apply`, `line` for the preview."""
+        """An item still as the operation left it: `item` for `undo`, `line` for the preview."""
         self._restorable.append(item)
         self._lines.append(line)
 
@@ -268,65 +217,6 @@ class UndoItems(Generic[ItemT]):
         )
 
 
-_H = TypeVar("_H")
-_handlers: dict[str, UndoHandler] = {}
-_lock = threading.Lock()
-_loaded = False
-
-
-def undo_handler(tool: str) -> Callable[[type[_H]], type[_H]]:
-    """Register the decorated class (built with no arguments) as the undo of `tool`'s operations.
-
-    One handler per tool: registering a second raises `ValueError`. The class is returned
-    unchanged, so it can still be instantiated and tested on its own.
-    """
-
-    def register(cls: type[_H]) -> type[_H]:
-        handler = cls()
-        if not isinstance(handler, UndoHandler):
-            raise TypeError(
-                f"{cls.__name__} needs plan(snapshot, op) and async apply(client, snapshot, op, plan)."
-            )
-        with _lock:
-            existing = _handlers.get(tool)
-            if existing is not None and type(existing).__qualname__ != cls.__qualname__:
-                raise ValueError(f"Tool {tool} already has an undo handler: {type(existing).__name__}.")
-            _handlers[tool] = handler
-        return cls
-
-    return register
-
-
-def handler_for(tool: str) -> UndoHandler | None:
-    """The undo handler of `tool`, or None when its operations cannot be undone.
-
-    Handlers register when their tool's module is imported; every module of the tool catalog
-    is imported first, so this also works outside the MCP server (the admin's Undo).
-    """
-    load_handlers()
-    with _lock:
-        return _handlers.get(tool)
-
-
-def undoable_tools() -> Sequence[str]:
-    """The tools that have an undo handler, sorted."""
-    load_handlers()
-    with _lock:
-        return sorted(_handlers)
-
-
-def load_handlers() -> None:
-    """Import every tool module of the catalog once, so their handlers are registered."""
-    global _loaded
-    if _loaded:
-        return
-    from mcp_surface.catalog import TOOL_MODULES  # late: the catalog imports the tools, which import this
-
-    for module in TOOL_MODULES:
-        importlib.import_module(module)
-    _loaded = True
-
-
 # --- what an undo says ---
 
 
@@ -334,7 +224,7 @@ LEFT_ALONE = "Left as it is, changed since"
 
 
 def undo_preview(plan: UndoPlan) -> Preview:
-    """The question, the items to restore, then the conflicts by name and the handler's notes."""
+    """The question, the items to restore, then the conflicts by name and the tool's notes."""
     notes = [*conflict_lines(plan.conflicts), *plan.notes]
     if plan.already_as_before:
         notes.append(f"Already as before, nothing to do: {plan.already_as_before} item(s).")
@@ -352,8 +242,8 @@ def conflict_lines(conflicts: tuple[Conflict, ...]) -> list[str]:
 
 def nothing_to_restore_message(op: Operation, plan: UndoPlan) -> str:
     """Why undoing `op` writes nothing: every item is already as before, or changed since; with no
-    item at all, the handler's notes say what it looked for (e.g. transactions whose ids were
-    never learnt), and only a handler with nothing to say leaves "nothing of it is left"."""
+    item at all, the tool's notes say what it looked for (e.g. transactions whose ids were
+    never learnt), and only a tool with nothing to say leaves "nothing of it is left"."""
     parts = []
     if plan.already_as_before:
         parts.append(f"{plan.already_as_before} item(s) already as before")
@@ -366,3 +256,7 @@ def nothing_to_restore_message(op: Operation, plan: UndoPlan) -> str:
         f"Nothing to undo in operation {op.pk}: {found}. Nothing was written, "
         f"and {op.pk} keeps its status ({op.status})."
     )
+
+
+def undo_handler(tool: str) -> Any:  # TRANSITIONAL (issue 24): removed once every tool is declared
+    return lambda cls: cls

@@ -18,16 +18,14 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from mcp.server.mcpserver.exceptions import ToolError
-
 import ynab_client
 from confirmations.preview import render
 from oplog import plan_lock, settling
+from oplog.changes import agreed_write
 from oplog.models import Operation
 from oplog.undo import UndoPlan, nothing_to_restore_message, undo_preview
+from oplog.undo_write import TOOL, UndoWrite, target_of
 from tokens.auth import Principal
-from tools.writes.flow import agreed_write
-from tools.writes.undo_operation import TOOL, UndoResult, UndoWrite, target_of
 from values.refusal import Refusal
 
 
@@ -122,20 +120,18 @@ async def _undo_checked(op: Operation, *, digest: str, username: str) -> AdminOu
 async def _run(undo: UndoWrite, snapshot: ynab_client.PlanSnapshot, username: str) -> AdminOutcome:
     change = undo.build(snapshot)
     try:
-        result = await agreed_write(
+        logged = await agreed_write(
             tool=TOOL,
             snapshot=snapshot,
             change=change,
-            result=UndoResult,
             apply=undo.apply,
             confirmed_by=Operation.ConfirmedBy.ADMIN,
             preview=render(change.preview),
             principal=admin_principal(username),
         )
-    except ToolError as failed:
-        return AdminOutcome(str(failed))
-    answer = result.structured_content or {}
-    return AdminOutcome(answer.get("message", ""), undo_id=answer.get("operation_id"))
+    except ynab_client.YnabError as failed:
+        return AdminOutcome(failed.message)
+    return AdminOutcome(logged.message, undo_id=logged.op.pk)
 
 
 def plan_digest(plan: UndoPlan) -> str:

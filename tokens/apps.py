@@ -5,5 +5,5 @@ class TokensConfig(AppConfig):
     """Static bearer tokens for /mcp and the caller they make (a `Principal`)."""
 
     name = "tokens"
-    verbose_name = "MCP tokens"
+    verbose_name = "MCP access tokens"
     default_auto_field = "django.db.models.BigAutoField"

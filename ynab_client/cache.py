@@ -65,13 +65,12 @@ from django.utils import timezone
 from values.ids import is_valid_id
 from ynab_client import store
 from ynab_client.client import ALIASES, YnabClient, prepare_transport
-from ynab_client.errors import YnabError
+from ynab_client.errors import MalformedAnswer, YnabError
 from ynab_client.pacing import RequestKind, current_kind
 from ynab_client.snapshot import (
     EMPTY_MAP,
     Changes,
     Json,
-    MalformedAnswer,
     PersistentMap,
     PlanDelta,
     PlanSnapshot,

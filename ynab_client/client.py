@@ -56,9 +56,9 @@ from django.conf import settings
 
 from values.ids import check_id
 from ynab_client import pacing
-from ynab_client.errors import UnknownOutcome, YnabError, error_for_status
+from ynab_client.errors import MalformedAnswer, UnknownOutcome, YnabError, error_for_status
 from ynab_client.pacing import Pacer, RequestKind, current_kind, pacer_for, retry_after_seconds, wait_phrase
-from ynab_client.snapshot import Json, MalformedAnswer, PlanSummary, parse_plan_summaries
+from ynab_client.snapshot import Json, PlanSummary, parse_plan_summaries
 
 logger = logging.getLogger(__name__)
 
@@ -599,7 +599,7 @@ def _data(response: httpx.Response, write: bool = False) -> Json:
     except (ValueError, KeyError, TypeError):
         pass
     if write:
-        raise YnabError(
+        raise MalformedAnswer(
             f"YNAB accepted the change ({response.status_code}) but its answer could not be read; "
             "read the plan again to see the result before doing anything else.",
             status=response.status_code,

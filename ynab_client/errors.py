@@ -18,6 +18,7 @@ what to do next. YNAB's `detail` is quoted in it on one line and cut short.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from values.text import safe_text
 
@@ -65,6 +66,43 @@ class UnknownOutcome(YnabError):
     def __init__(self, message: str, *, reason: str) -> None:
         super().__init__(message, retryable=False)
         self.reason = reason
+
+
+class MalformedAnswer(YnabError):
+    """YNAB answered 2xx with a body this client cannot read. For a write, YNAB took the change:
+    its outcome is unknown to this service until the plan is read again."""
+
+
+WriteOutcome = Literal["failed", "unknown", "pending"]
+
+
+class WriteFailed(YnabError):
+    """A failure of YNAB whose outcome `apply` (or an undo handler) knows exactly: the row is
+    completed `outcome` (`failed` or `unknown`) with `undo_data` (e.g. which of two writes
+    landed), and `message` (one line: what is in YNAB now, what to do) is the tool error. With
+    `names_operation` the message ends with the operation's id (`apply` runs before it can
+    know it), for a failure the person may need to look up or undo (something landed).
+    `pending`: part of the change is in YNAB and could not be put back yet; the row stays
+    pending and `oplog.settling` keeps working to close it."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        outcome: WriteOutcome = "failed",
+        undo_data: object = None,
+        names_operation: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+        self.undo_data = undo_data
+        self.names_operation = names_operation
+
+    def message_for(self, operation_id: str) -> str:
+        """The message as the tool error and the log row say it."""
+        if not self.names_operation:
+            return self.message
+        return f"{self.message} The log keeps this as operation {operation_id} ({self.outcome})."
 
 
 def short_detail(text: str | None) -> str:

@@ -54,7 +54,7 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
-from ynab_client.errors import YnabError
+from ynab_client.errors import MalformedAnswer
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -576,10 +576,6 @@ class PlanDelta:
             self.scheduled_transactions, self.scheduled_subtransactions,
         )  # fmt: skip
         return not self.months and not any(kind.upserts or kind.deleted_ids for kind in kinds)
-
-
-class MalformedAnswer(YnabError):
-    """YNAB answered 2xx with a body this client cannot read."""
 
 
 def parse_plan_delta(data: Json) -> PlanDelta:

@@ -40,8 +40,9 @@ from django.utils import timezone
 
 import ynab_client
 from oplog import log, plan_lock
+from oplog.kinds import Settlement
 from oplog.models import Operation
-from oplog.settling.judge import Settlement, settler, settler_for
+from oplog.settling.judge import settlement_of
 from values.ids import IdError
 from ynab_client import PlanSnapshot, YnabClient
 
@@ -52,7 +53,6 @@ __all__ = [
     "needs_attention",
     "settle_everything",
     "settle_plan",
-    "settler",
     "unsettled",
 ]
 
@@ -183,7 +183,7 @@ async def _settle_one(client: YnabClient, snapshot: PlanSnapshot, op: Operation)
     if not _claim(op.pk):
         return 0
     try:
-        settlement = await settler_for(op).settle(client, snapshot, op)
+        settlement = await settlement_of(client, snapshot, op)
         changed = await log.settle(
             op,
             status=settlement.status,

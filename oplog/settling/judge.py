@@ -2,102 +2,48 @@
 
 An operation is unsettled while it is `pending` (begun, never completed: the process stopped,
 or half of it is still being put back) or `unknown` (a request got no answer) and not yet
-settled. Each is judged on a fresh snapshot by its tool's `Settler`:
+settled. Each is judged on a fresh snapshot (`settlement_of`):
 
-- a tool may register its own (`@settler("move_money")`, next to the tool, like undo handlers,
-  or in `oplog.settling.from_state` for split_transaction and `oplog.settling.lost_creations`
-  for create_transactions);
-- `undo_operation` rows are judged by `UndoSettler` (below): did the undo land?
-- every other tool by `ItemsSettler`, from its undo handler's comparison item by item
-  (`oplog.undo`): still as the operation left it = landed; as before = not landed;
-  anything else = changed since, which YNAB cannot tell apart.
+- a tool may judge its own (its `WriteKind.settle`: move_money, split_transaction,
+  create_transactions);
+- `undo_operation` rows by `undo_settled` (below): did the undo land?
+- every other tool from its undo plan, item by item (`oplog.undo`): still as the operation
+  left it = landed; as before = not landed; anything else = changed since, which YNAB cannot
+  tell apart.
 
 The rule (docs/confirmation.md#when-ynabs-answer-is-lost): all landed → `applied`; none landed → `failed`
 (nothing of it is in YNAB); a mix → `applied` (in effect, so undo restores exactly what landed) with the log
 saying which items landed and which did not; when YNAB's state cannot tell (items changed since, a
-tool with nothing to compare), `unknown`, settled, with what the person can check. A settler
+tool with nothing to compare), `unknown`, settled, with what the person can check. A tool's settle
 may also act (move_money puts back the half of a move that landed); it then returns
 `final=False` while that is not done, and settling tries again.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
-from oplog.undo import UndoPlan, UndoRecord, handler_for, load_handlers
+from oplog.kinds import PREFIX, Settlement, kind_of
+from oplog.undo import UndoPlan, UndoRecord
 
 if TYPE_CHECKING:
     from oplog.models import Operation
     from ynab_client import PlanSnapshot, YnabClient
 
-SettledStatus = Literal["applied", "failed", "unknown", "pending"]
-Landed = Literal["all", "none", "part", "unsure"]
-PREFIX = "Settled from YNAB's state:"
 
-
-@dataclass(frozen=True)
-class Settlement:
-    """What settling records on the row: `status`, `message` (the row's `error`: what landed,
-    what to do), `undo_data` when it changes, and `final` False when settling must try again.
-    `landed` says how much of the change is in YNAB (for an undo: whether its original is undone)."""
-
-    status: SettledStatus
-    message: str
-    landed: Landed
-    undo_data: Any = None
-    final: bool = True
-
-
-@runtime_checkable
-class Settler(Protocol):
-    """How one tool's unsettled operations are judged (and, if need be, finished)."""
-
-    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement: ...
-
-
-_S = TypeVar("_S")
-_settlers: dict[str, Settler] = {}
-_lock = threading.Lock()
-
-
-def settler(tool: str) -> Callable[[type[_S]], type[_S]]:
-    """Register the decorated class (built with no arguments) as the settler of `tool`'s operations."""
-
-    def register(cls: type[_S]) -> type[_S]:
-        instance = cls()
-        if not isinstance(instance, Settler):
-            raise TypeError(f"{cls.__name__} needs async settle(client, snapshot, op).")
-        with _lock:
-            _settlers[tool] = instance
-        return cls
-
-    return register
-
-
-def settler_for(op: Operation) -> Settler:
-    """The settler of `op`: its tool's own, the undo's, or the one built on its undo handler."""
-    load_handlers()  # imports every tool module, so their settlers are registered too
-    import oplog.settling.from_state
-    import oplog.settling.lost_creations  # noqa: F401 (late: both import the settlers below)
-
+async def settlement_of(client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
+    """What YNAB's state says of `op`: an undo's by `undo_settled`, else its tool's own `settle`,
+    else judged item by item from its tool's undo plan (the module docstring)."""
     if op.undo_of_id is not None:
-        return UndoSettler()
-    with _lock:
-        own = _settlers.get(op.tool)
-    return own if own is not None else ItemsSettler()
-
-
-class ItemsSettler:
-    """Any tool with an undo handler: its items compared with YNAB now (see the module docstring)."""
-
-    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
-        handler = handler_for(op.tool)
-        if handler is None or op.undo_data is None:
-            return cannot_tell(op)
-        return judged(handler.plan(snapshot, op))
+        return undo_settled(snapshot, op)
+    kind = kind_of(op.tool)
+    if kind is None:
+        return cannot_tell(op)
+    own = await kind.settle(client, snapshot, op)
+    if own is not None:
+        return own
+    plan = kind.undo_plan(snapshot, op) if op.undo_data is not None else None
+    return judged(plan) if plan is not None else cannot_tell(op)
 
 
 def judged(plan: UndoPlan) -> Settlement:
@@ -143,33 +89,35 @@ def cannot_tell(op: Operation) -> Settlement:
     )
 
 
-class UndoSettler:
-    """An undo whose outcome is not known: did its writes land? Judged by the original's handler.
+def undo_settled(snapshot: PlanSnapshot, op: Operation) -> Settlement:
+    """An undo whose outcome is not known: did its writes land? Judged by the original's undo plan.
 
     Nothing of the original left as it left it → the undo landed: `applied`, and the original
-    becomes `undone` by it (`runner` does that). All of what the undo set out to restore still
-    as the original left it → nothing landed: `failed` (the original stays in effect).
+    becomes `undone` by it (`oplog.settling` does that). All of what the undo set out to restore
+    still as the original left it → nothing landed: `failed` (the original stays in effect).
     Part of it → `applied` for that part; the original stays in effect for the rest.
     """
-
-    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
-        original = op.undo_of
-        handler = handler_for(original.tool) if original is not None else None
-        if original is None or handler is None or original.undo_data is None:
-            return cannot_tell(op)
-        plan = handler.plan(snapshot, original)
-        restoring = UndoRecord.from_json(op.undo_data).restoring or 0
-        if plan.nothing_to_restore:
-            said = f"{PREFIX} the undo landed: nothing of {original.pk} is left as it set it."
-            return Settlement("applied", said, "all")
-        if restoring and plan.restored >= restoring:
-            said = (
-                f"{PREFIX} the undo did not land: the {plan.restored} item(s) it was to restore are still "
-                f"as {original.pk} left them; undo_operation can try again."
-            )
-            return Settlement("failed", said, "none")
+    original = op.undo_of
+    kind = kind_of(original.tool) if original is not None else None
+    plan = kind.undo_plan(snapshot, original) if kind is not None and original is not None else None
+    if original is None or plan is None or original.undo_data is None:
+        return cannot_tell(op)
+    restoring = UndoRecord.from_stored(op.undo_data).restoring or 0
+    if plan.nothing_to_restore:
+        said = f"{PREFIX} the undo landed: nothing of {original.pk} is left as it set it."
+        return Settlement("applied", said, "all")
+    if restoring and plan.restored >= restoring:
         said = (
-            f"{PREFIX} the undo landed in part: {plan.restored} item(s) of {original.pk} are still as it "
-            "left them; undo_operation restores them."
+            f"{PREFIX} the undo did not land: the {plan.restored} item(s) it was to restore are still "
+            f"as {original.pk} left them; undo_operation can try again."
         )
-        return Settlement("applied", said, "part")
+        return Settlement("failed", said, "none")
+    said = (
+        f"{PREFIX} the undo landed in part: {plan.restored} item(s) of {original.pk} are still as it "
+        "left them; undo_operation restores them."
+    )
+    return Settlement("applied", said, "part")
+
+
+def settler(tool: str) -> Any:  # TRANSITIONAL (issue 24): removed once every tool is declared
+    return lambda cls: cls

@@ -125,9 +125,10 @@ def test_nothing_is_added_or_edited_in_the_admin(live_service, owner, owner_user
 def test_oauth_sits_next_to_mcp_tokens_on_the_admin_index(owner):
     index = owner.get("/admin/").content.decode()
 
-    sign_in, tools = (
+    tokens, sign_in, log = (
+        index.index("MCP access tokens"),
         index.index("MCP sign-in (OAuth clients and grants)"),
-        index.index("MCP tools and operation log"),
+        index.index("Operation log"),
     )
-    assert 0 < sign_in < tools
-    assert "OAuth grants" in index[sign_in:tools]
+    assert 0 < tokens < sign_in < log  # the two ways in, side by side, then the log
+    assert "OAuth grants" in index[sign_in:log]

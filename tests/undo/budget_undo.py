@@ -23,8 +23,8 @@ from oplog.undo import (
     undo_handler,
 )
 from tools.logic.assigned import AssignedWords
-from tools.writes.flow import WriteFailed
 from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
+from ynab_client.errors import WriteFailed
 
 TOOL = "undo_test_budgets"
 

@@ -18,8 +18,9 @@ from confirmations.preview import Preview
 from oplog import log
 from oplog.models import Operation
 from tokens.auth import Principal
-from tools.writes.flow import Applied, Change, WriteFailed, WriteResult, agreed_write
+from tools.writes.flow import Applied, Change, WriteResult, agreed_write
 from ynab_client import PlanSnapshot, YnabError
+from ynab_client.errors import WriteFailed
 
 pytestmark = pytest.mark.anyio
 

@@ -37,8 +37,8 @@ from tests.writes.harness import (
 from tests.writes.test_move_money import both, move_case
 from tools.logic.assigned import AssignedWords
 from tools.writes.assigned_pair import MOST_REQUESTS, Pair, Step, write_pair
-from tools.writes.flow import WriteFailed
 from ynab_client import YnabClient, YnabError, get_ynab_client
+from ynab_client.errors import WriteFailed
 from ynab_client.pacing import Pacer
 
 pytestmark = pytest.mark.anyio

@@ -25,9 +25,8 @@ from tests.ynab.compare import differences, index_errors
 from ynab_client import plan_snapshot
 from ynab_client.cache import PlanCache
 from ynab_client.client import YnabClient
-from ynab_client.errors import YnabError
+from ynab_client.errors import MalformedAnswer, YnabError
 from ynab_client.pacing import Pacer, RequestKind, request_kind
-from ynab_client.snapshot import MalformedAnswer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 

@@ -14,9 +14,8 @@ from django.db.utils import OperationalError
 from tests.helpers.sandbox_side import inject
 from values.ids import IdError
 from ynab_client.client import YnabClient
-from ynab_client.errors import UnknownOutcome, YnabError
+from ynab_client.errors import MalformedAnswer, UnknownOutcome, YnabError
 from ynab_client.pacing import Pacer
-from ynab_client.snapshot import MalformedAnswer
 from ynab_requests.log import DatabaseRequestLog
 from ynab_requests.models import YnabRequest
 

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from tests.ynab import plan_json as pj
 from tests.ynab.compare import differences, index_errors
 from ynab_client.cache import apply_delta
-from ynab_client.snapshot import MalformedAnswer, parse_plan_delta
+from ynab_client.errors import MalformedAnswer
+from ynab_client.snapshot import parse_plan_delta
 
 ACCOUNTS = ["a0", "a1", "a2"]
 GROUPS = ["g0", "g1"]

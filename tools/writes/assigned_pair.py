@@ -37,8 +37,8 @@ from typing import Literal
 import anyio
 
 from tools.logic.assigned import AssignedUndo, AssignedWords, PairOutcome
-from tools.writes.flow import WriteFailed
 from ynab_client import PacingRefused, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
+from ynab_client.errors import WriteFailed
 
 MOST_REQUESTS = 5
 """The worst case: first write, its read-back, second write, its read-back, setting the first back."""

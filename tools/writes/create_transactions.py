@@ -41,8 +41,9 @@ from tools.logic.new_transactions import (
     undo_state,
 )
 from tools.logic.transaction_lines import category_shown, shown_name, statement_amount, transaction_line
-from tools.writes.flow import Applied, Change, ConfirmationArg, WriteFailed, WriteResult, confirmed_write
+from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
 from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
+from ynab_client.errors import WriteFailed
 from ynab_client.snapshot import Transaction
 
 TOOL = "create_transactions"

@@ -1,234 +1,65 @@
-"""The write flow: the one path every write tool takes, so order and logging are the same everywhere.
+"""The write flow: a write tool declared once, and the one path every write takes.
 
-docs/confirmation.md#confirmed-writes, step by step:
+A write tool is one typed function and one object (docs/architecture.md#a-write-step-by-step):
 
-    read the plan (one delta request) → refusals → drop what would not change
-    (none left: `nothing_to_do`, nothing asked) → subject + preview → `confirm.ask`
-    (confirmed tools only) → on applied: log row `pending` → YNAB request(s) → row completed
+    class RenamePayee(WriteTool[Renaming, PayeeRenameSubject, PayeeRenamed, PayeeRename]):
+        name = "rename_payee"
+        result = PayeeRenamed                      # its result model (WriteResult + its fields)
 
-What the flow's YNAB requests count as (docs/ynab_budget.md): the call that only builds the
-change and asks reads the plan as a read (`RequestKind.READ`: the caller's share, never the
-reserve; fresh, never from the freshness window); what follows the person's yes is a write's
-(`ynab.request_kind(RequestKind.WRITE)`): the answering call's plan read (a code or an
-input-required answer), the read after an in-call yes, the YNAB writes and their read-backs
-always sync and may use the hour's reserve. An unconfirmed write (no question: it acts on
-what it reads) is a write's throughout.
+        def build(self, snapshot, arguments) -> Change: ...        # pure: the change, or nothing
+        async def apply(self, client, snapshot, change) -> Applied: ...   # the YNAB request(s)
+        def undo_plan(self, snapshot, op) -> UndoPlan: ...         # optional (oplog.kinds)
+        async def undo(self, client, snapshot, op, plan) -> UndoRecord: ...
+        async def settle(self, client, snapshot, op) -> Settlement | None: ...  # optional
 
-A tool checks what its arguments alone show (id patterns, duplicates, months) first, then
-calls `confirmed_write` or `unconfirmed_write` with two functions of its own:
+    @write_tool(RenamePayee(), title="Rename a payee", toolset="payees", destructive=True, idempotent=True)
+    def rename_payee(payee_id: ..., name: ...) -> Renaming:
+        \"\"\"What the agent reads.\"\"\"
+        return Renaming(...)                       # the arguments, checked (a Refusal otherwise)
 
-- `build(snapshot) -> Change`: pure. Refuses (raise `Refusal` or `ToolError`) or describes
-  the change: its full `subject` (fingerprinted), the `stored_subject` the log keeps (no
-  payee text, memos or transaction amounts), the `Preview`, the tool's result `fields`, and
-  the `undo_data` known before anything is sent (so a write whose answer is lost can still
-  be undone item by item). `Change.nothing(...)` when nothing would change, or when the
-  tool's first answer is something to talk through before any question (reconcile_account's
-  `difference_found`: `Change.nothing(message, fields, outcome="difference_found")`).
-- `apply(client, snapshot, change) -> Applied`: the YNAB request(s). Returns `Applied`
-  (extra fields, undo data learnt from the answer, a leading sentence), or raises
-  `WriteFailed` when it knows exactly what state it leaves (e.g. a second write that
-  failed after the first was put back). A `YnabError` escaping it is `LoggedWrite`'s to log.
+The function checks what its arguments alone show and returns them typed; `write_tool` makes
+the MCP tool of it, adding `ctx`, `plan_id` and `confirmation` (confirmed tools), and registers
+the object with the tool registry and the operation log's kinds (`oplog.kinds`). Adding a write
+tool is one module and its catalog line.
 
-Once agreed, the change goes to YNAB through `LoggedWrite`: the log row around the request(s),
-and the status each outcome leaves on it (see below).
-
-After an in-call elicitation "yes" (protocols before 2026-07-28), the question may have
-waited minutes: the plan is read again and the change rebuilt; a different fingerprint fails
-with `PLAN_CHANGED` and nothing is written. (An input-required answer and a code arrive in
-a call of their own, which reads the plan fresh anyway.)
-
-The types a tool hands the flow (`Change`, `Applied`, `WriteFailed`), the result every write
-returns (`WriteResult`, `write_answer`) and the `confirmation` argument (`ConfirmationArg`)
-live here too.
-
-The log row around an agreed change (`LoggedWrite`): the row is begun `pending`
-(`log.begin`, with the undo data known before sending) right before the first request, the
-tool's `apply` sends the request(s) (settling leaves the row alone meanwhile:
-`log.finished_writing`), and the row is completed with the outcome.
-
-Outcomes of the requests, and the log row each leaves:
-
-- answered: `applied`; the result names the operation id and how to undo it;
-- `UnknownOutcome` (sent, no answer; never resent): `unknown`, with the planned undo data;
-  the error says the change may or may not be in YNAB and which read will tell;
-- a 2xx answer that could not be read: `unknown` too (YNAB took the change);
-- `PacingRefused` (nothing sent): `failed`, "Not sent", and the pacing message. The row is
-  begun only right before the first request, so a refused plan read leaves no row at all;
-  `apply` must handle pacing refusals of its own later requests itself;
-- any other `YnabError` (YNAB refused): `failed`, with YNAB's status and detail;
-- `WriteFailed`: as it says; `pending` when part of the change is in YNAB and putting it back
-  could not be done yet: the row stays `pending`, saying so, and `oplog.settling` finishes it;
-- anything else (a bug, a cancelled call): `unknown`, because a request may have left before
-  it happened, then re-raised. Claiming `failed` could hide a change that is in YNAB.
-
-Each of these records, and the row's insert, is shielded from cancellation: a call cancelled
-(its client's request, or its connection, gone) while its row is written still leaves the row
-as its outcome says, and never a `pending` row this process still counts as its own.
-
-Errors: a refusal (`Refusal`, before anything is asked or written) propagates as it is, and
-`mcp_surface.answers` turns it into the tool's error result. A failure of YNAB (a
-`YnabError`, `WriteFailed` among them) is logged on the row first, then raised once as a
-`ToolError` whose sentence names the operation (the log's words).
+The path (docs/confirmation.md#confirmed-writes): read the plan → `build` → nothing to do, or
+ask (`confirmations.confirm.ask`) → once agreed, the log row around `apply`
+(`oplog.changes.LoggedWrite`). What its YNAB requests count as (docs/ynab_budget.md): the call
+that only builds and asks reads as a read (fresh, the caller's share); what follows the
+person's yes is a write's. A call carrying the person's answer, an unconfirmed write and a yes
+given during the call hold the plan's write lock (`oplog.plan_lock`) from their plan read to
+the log row's end, so what is checked is what is changed.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, Generic, Literal, TypeVar
+import functools
+import inspect
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
-import anyio
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from confirmations import messages
 from confirmations.confirm import Decision, answers_in_this_call, ask, refuse_an_answer_not_waiting
-from confirmations.fingerprint import fingerprint
-from confirmations.preview import Preview, render
+from confirmations.preview import render
+from mcp_surface.arguments import PlanIdArg
 from mcp_surface.plan_lookup import open_plan, real_plan_id
 from mcp_surface.presenting import tool_result
-from oplog import log, plan_lock
-from oplog.log import StoredUndo
+from mcp_surface.registry import Toolset, register_tool
+from oplog import kinds, plan_lock
+from oplog.changes import Applied, Change, Logged, LoggedWrite
+from oplog.kinds import WriteKind
 from oplog.models import Operation
-from tokens.auth import Principal, principal_of
+from oplog.records import Subject
+from tokens.auth import principal_of
 from values.refusal import Refusal
-from ynab_client import (
-    PacingRefused,
-    PlanSnapshot,
-    RequestKind,
-    UnknownOutcome,
-    YnabError,
-    get_ynab_client,
-    request_kind,
-)
-
-if TYPE_CHECKING:
-    from ynab_client import YnabClient
-
-logger = logging.getLogger(__name__)
-
-
-# --- what a tool hands the flow: the change it built, and what `apply` reports ---
-
-
-if TYPE_CHECKING:
-    from log.models import Operation
-
-    from ynab_client import PlanSnapshot, YnabClient
-
-Build = Callable[["PlanSnapshot"], "Change[Any]"]
-"""The tool's pure `build(snapshot)`: the change, a refusal (`Refusal`, `ToolError`), or nothing."""
-Apply = Callable[["YnabClient", "PlanSnapshot", "Change[Any]"], Awaitable["Applied"]]
-"""The tool's `apply(client, snapshot, change)`: the YNAB request(s)."""
-Hold = Callable[["Operation"], AbstractAsyncContextManager[None]]
-"""Entered with the operation's `pending` row once it is begun, around `apply`: an undo claims
-the operation it reverses there (and gives the claim back if `apply` fails)."""
-
-DEFAULT_CHECK = "Read the plan again (e.g. find_transactions) to see whether it is there before trying again."
-
-
-U = TypeVar("U", bound=StoredUndo)
-"""A tool's undo data: its own dataclass (`log.UndoData`, serialised only by the log), or JSON."""
-
-
-@dataclass(frozen=True)
-class Change(Generic[U]):
-    """A change a tool is about to make, built purely from a snapshot.
-
-    `subject` is the exact change as data (the table of docs/confirmation.md#subjects-and-the-fingerprint;
-    fingerprinted, list order free); `stored_subject` is what the log keeps of it; `preview` what the person
-    sees (also the log's summary for unconfirmed tools); `fields` the tool's own result fields;
-    `undo_data` what undo needs, as far as it is known before sending (the tool's typed value,
-    `U`; the log serialises it); `check` the read that
-    tells whether the change landed when no answer comes back. `nothing_to_do` holds the
-    message when nothing would be asked or written (see `Change.nothing`), and `outcome` the
-    status that answer carries: `nothing_to_do`, or reconcile_account's `difference_found`.
-    An undo (`tools.undo`) sets `undo_of`, the operation it reverses (its row is begun with it), and `hold`.
-    """
-
-    subject: dict[str, Any]
-    stored_subject: dict[str, Any]
-    preview: Preview
-    fields: Mapping[str, Any] = field(default_factory=dict)
-    undoable: bool = True
-    undo_data: U | None = None
-    check: str = DEFAULT_CHECK
-    nothing_to_do: str | None = None
-    outcome: str = "nothing_to_do"
-    undo_of: Operation | None = None
-    hold: Hold | None = None
-
-    @classmethod
-    def nothing(
-        cls, message: str, fields: Mapping[str, Any] | None = None, *, outcome: str = "nothing_to_do"
-    ) -> Change:
-        """Nothing is asked or written: the result has status `outcome` (`nothing_to_do`, or
-        `difference_found` for a reconciliation that must first be talked through) and `message`."""
-        return cls(
-            subject={},
-            stored_subject={},
-            preview=Preview(question=""),
-            fields=fields or {},
-            nothing_to_do=message,
-            outcome=outcome,
-        )
-
-
-@dataclass(frozen=True)
-class Applied:
-    """What `apply` reports once YNAB answered.
-
-    `fields` are added to (and override) the change's fields; `undo_data` replaces the planned
-    undo data when given; `lead` is a sentence put before the standard applied message
-    (`Recategorised 3 transaction(s).`); `nothing_changed` makes the result `nothing_to_do`
-    although a request was made (an import that found nothing new): the message is then
-    `lead` and the operation id, and the row stays in the log as the attempt it was.
-    """
-
-    fields: Mapping[str, Any] = field(default_factory=dict)
-    undo_data: StoredUndo = None
-    lead: str | None = None
-    nothing_changed: bool = False
-
-
-WriteOutcome = Literal["failed", "unknown", "pending"]
-
-
-class WriteFailed(YnabError):
-    """A failure of YNAB whose outcome `apply` (or an undo handler) knows exactly: the row is
-    completed `outcome` (`failed` or `unknown`) with `undo_data` (e.g. which of two writes
-    landed), and `message` (one line: what is in YNAB now, what to do) is the tool error. With
-    `names_operation` the message ends with the operation's id (`apply` runs before it can
-    know it), for a failure the person may need to look up or undo (something landed).
-    `pending`: part of the change is in YNAB and could not be put back yet; the row stays
-    pending and `oplog.settling` keeps working to close it."""
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        outcome: WriteOutcome = "failed",
-        undo_data: StoredUndo = None,
-        names_operation: bool = False,
-    ) -> None:
-        super().__init__(message)
-        self.outcome = outcome
-        self.undo_data = undo_data
-        self.names_operation = names_operation
-
-    def message_for(self, operation_id: str) -> str:
-        """The message as the tool error and the log row say it."""
-        if not self.names_operation:
-            return self.message
-        return f"{self.message} The log keeps this as operation {operation_id} ({self.outcome})."
-
-
-# --- what every write returns, and the confirmation argument ---
-
+from ynab_client import PlanSnapshot, RequestKind, YnabClient, YnabError, request_kind
 
 WriteStatus = Literal["applied", "declined", "confirmation_required", "nothing_to_do"]
 
@@ -240,7 +71,11 @@ STATUS_DESCRIPTION = (
 
 
 class WriteResult(BaseModel):
-    """What every write returns besides its own fields."""
+    """What every write returns besides its own fields (a tool's result model adds its fields
+    model: `class BudgetSet(BudgetSetFields, WriteResult)`; the published schema stays open, as
+    MCP output schemas are, while the fields model refuses what it does not declare)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=False)
 
     plan_id: str = Field(description="The plan's real id (also when asked for last-used or the default).")
     status: WriteStatus = Field(description=STATUS_DESCRIPTION)
@@ -262,40 +97,6 @@ class WriteResult(BaseModel):
     )
 
 
-def write_tool_result(result: WriteResult) -> CallToolResult:
-    """The `CallToolResult` of a write: the message as its summary, the fields structured.
-
-    The client gets the message followed by every field as JSON (`mcp_surface.presenting.readable`),
-    the preview and the code included: a client that hands the model only the text still
-    gives it the preview to show the person.
-    """
-    return tool_result(result, result.message)
-
-
-def write_answer(
-    result: type[WriteResult],
-    plan_id: str,
-    fields: Mapping[str, Any],
-    *,
-    status: str,
-    message: str,
-    operation_id: str | None = None,
-    preview: str | None = None,
-    confirmation: str | None = None,
-) -> CallToolResult:
-    """The tool's answer: its result model with the common fields and its own `fields`."""
-    answer = result(
-        plan_id=plan_id,
-        status=status,
-        message=message,
-        operation_id=operation_id,
-        preview=preview,
-        confirmation=confirmation,
-        **fields,
-    )
-    return write_tool_result(answer)
-
-
 ConfirmationArg = Annotated[
     str | None,
     Field(
@@ -306,40 +107,167 @@ ConfirmationArg = Annotated[
     ),
 ]
 
+A = TypeVar("A")
+S = TypeVar("S", bound=Subject)
+F = TypeVar("F", bound=BaseModel)
+U = TypeVar("U")
+
+
+class WriteTool(WriteKind, Generic[A, S, F, U]):
+    """One write tool's behaviour (module docstring): `build` and `apply` here, `undo_plan`,
+    `undo` and `settle` from `oplog.kinds.WriteKind`. `A` is its checked arguments, `S` its
+    subject, `F` its result fields, `U` its undo data."""
+
+    result: ClassVar[type[WriteResult]]
+    confirmed: ClassVar[bool] = True
+
+    def build(self, snapshot: PlanSnapshot, arguments: A) -> Change[S, F, U]:
+        raise NotImplementedError
+
+    async def apply(self, client: YnabClient, snapshot: PlanSnapshot, change: Change[S, F, U]) -> Applied[F]:
+        raise NotImplementedError
+
+
+def write_tool(
+    write: WriteTool[A, Any, Any, Any],
+    *,
+    title: str,
+    toolset: Toolset,
+    destructive: bool,
+    idempotent: bool,
+    open_world: bool = False,
+) -> Callable[[Callable[..., A]], Callable[..., Any]]:
+    """Declare a write tool: `check` (the decorated function: the agent's arguments, checked and
+    returned typed; its docstring is what the agent reads) and `write`, its behaviour.
+
+    Returns the MCP tool: `check`'s arguments, then `plan_id` and (confirmed tools)
+    `confirmation`, with `ctx` injected; it runs the write flow and answers with `write.result`.
+    """
+
+    def declare(check: Callable[..., A]) -> Callable[..., Any]:
+        signature = inspect.signature(check, eval_str=True)
+        added = [
+            inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context),
+            inspect.Parameter("plan_id", inspect.Parameter.KEYWORD_ONLY, annotation=PlanIdArg, default=None),
+        ]
+        if write.confirmed:
+            added.append(
+                inspect.Parameter(
+                    "confirmation", inspect.Parameter.KEYWORD_ONLY, annotation=ConfirmationArg, default=None
+                )
+            )
+        answer: Any = Annotated[CallToolResult, write.result]
+        returns = answer | InputRequiredResult if write.confirmed else answer
+        parameters = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in signature.parameters.values()]
+
+        @functools.wraps(check)
+        async def tool(
+            *,
+            ctx: Context[Any, Any],
+            plan_id: str | None = None,
+            confirmation: str | None = None,
+            **given: Any,
+        ) -> CallToolResult | InputRequiredResult:
+            arguments = check(**given)
+            if write.confirmed:
+                return await confirmed_write(
+                    ctx, write, arguments, plan_id=plan_id, confirmation=confirmation
+                )
+            return await unconfirmed_write(ctx, write, arguments, plan_id=plan_id)
+
+        tool.__signature__ = signature.replace(parameters=[*parameters, *added], return_annotation=returns)  # type: ignore[attr-defined]
+        tool.__annotations__ = {p.name: p.annotation for p in [*parameters, *added]} | {"return": returns}
+        del tool.__wrapped__  # the SDK reads the tool's own signature, not `check`'s
+        kinds.register(write)
+        register_tool(
+            tool,
+            title=title,
+            toolset=toolset,
+            read_only=False,
+            destructive=destructive,
+            idempotent=idempotent,
+            open_world=open_world,
+        )
+        return tool
+
+    return declare
+
+
+# --- the answers ---
+
+
+def write_answer(
+    result: type[WriteResult],
+    plan_id: str,
+    fields: BaseModel,
+    *,
+    status: str,
+    message: str,
+    operation_id: str | None = None,
+    preview: str | None = None,
+    confirmation: str | None = None,
+) -> CallToolResult:
+    """The tool's answer: its result model with the common fields and its own `fields`; the
+    message is its summary line (`mcp_surface.presenting.tool_result`)."""
+    answer = result.model_validate(
+        {
+            **dict(fields),
+            "plan_id": plan_id,
+            "status": status,
+            "message": message,
+            "operation_id": operation_id,
+            "preview": preview,
+            "confirmation": confirmation,
+        }
+    )
+    return tool_result(answer, answer.message)
+
+
+def logged_answer(
+    result: type[WriteResult], plan_id: str, logged: Logged[Any], preview: str | None
+) -> CallToolResult:
+    """The answer of a change YNAB took (or, `nothing_changed`, a request that changed nothing)."""
+    return write_answer(
+        result,
+        plan_id,
+        logged.fields,
+        status="nothing_to_do" if logged.nothing_changed else "applied",
+        message=logged.message,
+        operation_id=logged.op.pk,
+        preview=preview,
+    )
+
 
 # --- the flow ---
 
 
 async def confirmed_write(
     ctx: Context[Any, Any],
+    write: WriteTool[A, Any, Any, Any],
+    arguments: A,
     *,
-    tool: str,
     plan_id: str | None,
     confirmation: str | None,
-    result: type[WriteResult],
-    build: Build,
-    apply: Apply,
 ) -> CallToolResult | InputRequiredResult:
-    """Run a confirmed write (see the module docstring); returns the tool's answer.
+    """Run a confirmed write; returns the tool's answer.
 
-    `plan_id` is the tool's argument as given (an id, `last-used`, or None for the default);
-    `confirmation` the tool's argument; `result` the tool's result model. Refusals (the tool's,
-    the confirmation step's) propagate as `Refusal`s; YNAB's failures, once logged, as `ToolError`s.
+    `plan_id` is the tool's argument as given (an id, `last-used`, or None for the default).
+    Refusals (the tool's, the confirmation step's) propagate as `Refusal`s; YNAB's failures,
+    once logged, as `ToolError`s.
 
     A call that carries the person's answer (a code, an input-required answer) is refused at
     once when that answer is not waiting (nothing read: an invented code costs YNAB nothing);
-    otherwise it holds the plan's write lock from its plan read to its log row's end, so what it
-    checks is what it changes.
-    Any other call reads and asks as a read does (its preview is never written); when the person
-    says yes during the call, it takes the lock, reads the plan again and rebuilds the change.
+    otherwise it holds the plan's write lock from its plan read to its log row's end. Any other
+    call reads and asks as a read does (its preview is never written); when the person says yes
+    during the call, it takes the lock, reads the plan again and rebuilds the change.
     """
-    write = _ConfirmedWrite(ctx, tool, confirmation, result, build, apply)
+    flow = _ConfirmedWrite(ctx, write, arguments, confirmation)
     if not answers_in_this_call(ctx, confirmation):
-        return await write.decide(await open_plan(plan_id, fresh=True))
+        return await flow.decide(await open_plan(plan_id, fresh=True))
     plan = await real_plan_id(plan_id)
-    async with answer_held(ctx, tool=tool, plan_id=plan, confirmation=confirmation):
+    async with answer_held(ctx, tool=write.name, plan_id=plan, confirmation=confirmation):
         with request_kind(RequestKind.WRITE):
-            return await write.decide(await open_plan(plan, exclusive=True))
+            return await flow.decide(await open_plan(plan, exclusive=True))
 
 
 @asynccontextmanager
@@ -356,54 +284,61 @@ async def answer_held(
 
 
 @dataclass(frozen=True)
-class _ConfirmedWrite:
+class _ConfirmedWrite(Generic[A]):
     """One call of a confirmed write tool: its change built, the person asked, the change sent."""
 
     ctx: Context[Any, Any]
-    tool: str
+    write: WriteTool[A, Any, Any, Any]
+    arguments: A
     confirmation: str | None
-    result: type[WriteResult]
-    build: Build
-    apply: Apply
 
     async def decide(self, snapshot: PlanSnapshot) -> CallToolResult | InputRequiredResult:
         """Build on `snapshot`, ask, and write once the person agreed."""
-        change = self.build(snapshot)
-        if change.nothing_to_do is not None:
-            return _nothing_to_do(self.result, snapshot, change, change.nothing_to_do)
+        change = self.write.build(snapshot, self.arguments)
+        if change.nothing_to_do is not None or change.subject is None:
+            return _nothing_to_do(self.write, snapshot, change)
         decision = await ask(
             self.ctx,
-            tool=self.tool,
+            tool=self.write.name,
             plan_id=snapshot.plan_id,
-            subject=change.subject,
+            subject=change.subject.fingerprinted(),
             preview=change.preview,
             confirmation=self.confirmation,
         )
         if decision.input_required is not None:
             return decision.input_required
         if not decision.applied:
-            return _not_applied_answer(self.result, snapshot, change, decision)
+            return _not_applied_answer(self.write, snapshot, change, decision)
         if plan_lock.holding(snapshot.plan_id):
             return await self._send(snapshot, change, decision)
         # A yes given during the call: the question may have waited minutes.
         async with plan_lock.held(snapshot.plan_id):
             with request_kind(RequestKind.WRITE):
-                snapshot, change = await _rebuild(snapshot.plan_id, self.build, decision)
+                snapshot, change = await self._rebuild(snapshot.plan_id, decision)
                 return await self._send(snapshot, change, decision)
 
-    async def _send(self, snapshot: PlanSnapshot, change: Change, decision: Decision) -> CallToolResult:
-        write = LoggedWrite(principal_of(self.ctx), self.tool, snapshot, change, self.result)
-        return await write.run(self.apply, confirmed_by=decision.confirmed_by or "", preview=decision.preview)
+    async def _rebuild(self, plan_id: str, decision: Decision) -> tuple[PlanSnapshot, Change[Any, Any, Any]]:
+        """The plan read again (inside its write lock) after a long question, and the change
+        rebuilt: the same, or refused."""
+        snapshot = await open_plan(plan_id, exclusive=True)
+        change = self.write.build(snapshot, self.arguments)
+        if change.nothing_to_do is not None or change.fingerprint(plan_id) != decision.fingerprint:
+            raise Refusal(messages.PLAN_CHANGED)
+        return snapshot, change
+
+    async def _send(
+        self, snapshot: PlanSnapshot, change: Change[Any, Any, Any], decision: Decision
+    ) -> CallToolResult:
+        return await _logged(
+            LoggedWrite(principal_of(self.ctx), self.write.name, snapshot, change),
+            self.write,
+            confirmed_by=decision.confirmed_by or "",
+            preview=decision.preview,
+        )
 
 
 async def unconfirmed_write(
-    ctx: Context[Any, Any],
-    *,
-    tool: str,
-    plan_id: str | None,
-    result: type[WriteResult],
-    build: Build,
-    apply: Apply,
+    ctx: Context[Any, Any], write: WriteTool[A, Any, Any, Any], arguments: A, *, plan_id: str | None
 ) -> CallToolResult:
     """Run a write that acts at once (approve, import): logged with `confirmed_by` none.
 
@@ -417,60 +352,51 @@ async def unconfirmed_write(
     async with plan_lock.held(plan):
         with request_kind(RequestKind.WRITE):
             snapshot = await open_plan(plan, exclusive=True)
-            change = build(snapshot)
+            change = write.build(snapshot, arguments)
             if change.nothing_to_do is not None:
-                return _nothing_to_do(result, snapshot, change, change.nothing_to_do)
-            write = LoggedWrite(principal_of(ctx), tool, snapshot, change, result)
-            return await write.run(
-                apply, confirmed_by=Operation.ConfirmedBy.NONE, preview=render(change.preview)
+                return _nothing_to_do(write, snapshot, change)
+            logged = LoggedWrite(principal_of(ctx), write.name, snapshot, change)
+            return await _logged(
+                logged, write, confirmed_by=Operation.ConfirmedBy.NONE, preview=render(change.preview)
             )
 
 
-async def agreed_write(
-    *,
-    tool: str,
-    snapshot: PlanSnapshot,
-    change: Change,
-    result: type[WriteResult],
-    apply: Apply,
-    confirmed_by: str,
-    preview: str,
-    principal: Principal,
+async def _logged(
+    logged: LoggedWrite[Any], write: WriteTool[Any, Any, Any, Any], *, confirmed_by: str, preview: str
 ) -> CallToolResult:
-    """The flow's second half for a change the person agreed to outside MCP (the admin's Undo
-    page, `confirmed_by` "admin"): pending row → YNAB request(s) → completed row, with the same
-    logging and errors as every tool's write. `preview` is the text the person agreed to.
-    """
-    write = LoggedWrite(principal, tool, snapshot, change, result)
-    async with plan_lock.held(snapshot.plan_id):  # the caller's own, when it read `snapshot` inside it
-        with request_kind(RequestKind.WRITE):
-            return await write.run(apply, confirmed_by=confirmed_by, preview=preview)
-
-
-async def _rebuild(plan_id: str, build: Build, decision: Decision) -> tuple[PlanSnapshot, Change]:
-    """The plan read again (inside its write lock) after a long question, and the change rebuilt:
-    the same, or refused."""
-    snapshot = await open_plan(plan_id, exclusive=True)
-    change = build(snapshot)
-    if change.nothing_to_do is not None or fingerprint(plan_id, change.subject) != decision.fingerprint:
-        raise Refusal(messages.PLAN_CHANGED)
-    return snapshot, change
+    """The log row around `write.apply`, and the tool's answer; YNAB's failure as a `ToolError`
+    naming the operation (the log's words)."""
+    try:
+        done = await logged.run(write.apply, confirmed_by=confirmed_by, preview=preview)
+    except YnabError as failed:
+        raise ToolError(failed.message) from None
+    shown = preview if confirmed_by != Operation.ConfirmedBy.NONE else None
+    return logged_answer(write.result, logged.snapshot.plan_id, done, shown)
 
 
 def _nothing_to_do(
-    result: type[WriteResult], snapshot: PlanSnapshot, change: Change, message: str
+    write: WriteTool[Any, Any, Any, Any], snapshot: PlanSnapshot, change: Change[Any, Any, Any]
 ) -> CallToolResult:
-    return write_answer(result, snapshot.plan_id, change.fields, status=change.outcome, message=message)
+    return write_answer(
+        write.result,
+        snapshot.plan_id,
+        change.fields,
+        status=change.outcome,
+        message=change.nothing_to_do or "",
+    )
 
 
 def _not_applied_answer(
-    result: type[WriteResult], snapshot: PlanSnapshot, change: Change, decision: Decision
+    write: WriteTool[Any, Any, Any, Any],
+    snapshot: PlanSnapshot,
+    change: Change[Any, Any, Any],
+    decision: Decision,
 ) -> CallToolResult:
     """Declined, or a code issued: nothing written. The preview comes with a code, which is in
     the result unless it went to the person (`AVENIR_MCP_CODES_TO=person`)."""
     asked = decision.outcome == "confirmation_required"
     return write_answer(
-        result,
+        write.result,
         snapshot.plan_id,
         change.fields,
         status=decision.outcome,
@@ -478,118 +404,3 @@ def _not_applied_answer(
         preview=decision.preview if asked else None,
         confirmation=decision.code_for_agent,
     )
-
-
-# --- the log row around an agreed change ---
-
-
-@dataclass
-class LoggedWrite:
-    """One agreed change on its way to YNAB: the log row around the request(s).
-
-    `run(apply, confirmed_by=, preview=)` begins the row, sends, completes the row as the
-    module docstring says, and returns the tool's answer (or raises the `ToolError`).
-    """
-
-    principal: Principal
-    tool: str
-    snapshot: PlanSnapshot
-    change: Change
-    result: type[WriteResult]
-
-    async def run(self, apply: Apply, *, confirmed_by: str, preview: str) -> CallToolResult:
-        # Shielded: the insert runs in a thread to its end; a call cancelled meanwhile gets its
-        # row, completes it as interrupted, and no longer counts as writing it (`_send`).
-        with anyio.CancelScope(shield=True):
-            op = await log.begin(
-                plan_id=self.snapshot.plan_id,
-                tool=self.tool,
-                subject=self.change.stored_subject,
-                fingerprint=fingerprint(self.snapshot.plan_id, self.change.subject),
-                preview=preview,
-                confirmed_by=confirmed_by,
-                principal=self.principal,
-                undoable=self.change.undoable,
-                undo_of=self.change.undo_of,
-                undo_data=self.change.undo_data,
-            )
-        try:
-            applied = await self._send(op, apply)
-        finally:
-            log.finished_writing(op)
-        with anyio.CancelScope(shield=True):  # in YNAB: a call cancelled now still logs it applied
-            await log.complete(op, status=Operation.Status.APPLIED, undo_data=self._undo_data(applied))
-        return self._applied_answer(
-            op, applied, preview if confirmed_by != Operation.ConfirmedBy.NONE else None
-        )
-
-    async def _send(self, op: Operation, apply: Apply) -> Applied:
-        """`apply`'s report; every failure completes the row first, then becomes a tool error."""
-        try:
-            async with self._hold(op):
-                return await apply(get_ynab_client(), self.snapshot, self.change)
-        except WriteFailed as failed:
-            message = failed.message_for(op.pk)
-            if failed.outcome == "pending":  # half of it in YNAB: settling keeps working to close it
-                with anyio.CancelScope(shield=True):
-                    await log.keep_pending(op, error=message, undo_data=failed.undo_data)
-            else:
-                await self._complete_row(op, failed.outcome, message, failed.undo_data)
-            raise ToolError(message) from None
-        except UnknownOutcome:
-            raise ToolError(await self._log_unknown(op)) from None
-        except PacingRefused as refused:
-            await self._complete_row(op, "failed", refused.message)  # it starts "Not sent: …"
-            raise ToolError(refused.message) from None
-        except YnabError as error:
-            raise ToolError(await self._log_refusal(op, error)) from error
-        except BaseException as unexpected:
-            await self._log_interruption(op, unexpected)
-            raise
-
-    def _hold(self, op: Operation) -> AbstractAsyncContextManager[None]:
-        return self.change.hold(op) if self.change.hold is not None else nullcontext()
-
-    async def _log_unknown(self, op: Operation) -> str:
-        message = log.unknown_message(op, self.change.check)
-        await self._complete_row(op, "unknown", message)
-        return message
-
-    async def _log_refusal(self, op: Operation, error: YnabError) -> str:
-        if error.status is not None and 200 <= error.status < 300:
-            # YNAB took the change but its answer could not be read: in YNAB, as far as we know.
-            return await self._log_unknown(op)
-        await self._complete_row(op, "failed", error.message)
-        return f"{error.message} Nothing was changed (operation {op.pk} is logged as failed)."
-
-    async def _log_interruption(self, op: Operation, unexpected: BaseException) -> None:
-        logger.error("Write %s of %s interrupted by %r", op.pk, self.tool, unexpected)
-        reason = (
-            f"Interrupted by {type(unexpected).__name__} after it began: "
-            "the change may or may not be in YNAB."
-        )
-        await self._complete_row(op, "unknown", reason)
-
-    async def _complete_row(
-        self, op: Operation, status: str, error: str, undo_data: StoredUndo = None
-    ) -> None:
-        # Shielded: a cancelled call must still leave its row completed, not pending.
-        with anyio.CancelScope(shield=True):
-            await log.complete(
-                op, status=status, error=error, undo_data=self._undo_data(Applied(undo_data=undo_data))
-            )
-
-    def _undo_data(self, applied: Applied) -> StoredUndo:
-        return applied.undo_data if applied.undo_data is not None else self.change.undo_data
-
-    def _applied_answer(self, op: Operation, applied: Applied, preview: str | None) -> CallToolResult:
-        sentence = f"Logged as operation {op.pk}." if applied.nothing_changed else log.applied_message(op)
-        return write_answer(
-            self.result,
-            self.snapshot.plan_id,
-            {**self.change.fields, **applied.fields},
-            status="nothing_to_do" if applied.nothing_changed else "applied",
-            message=f"{applied.lead} {sentence}" if applied.lead else sentence,
-            operation_id=op.pk,
-            preview=preview,
-        )

@@ -60,11 +60,11 @@ from tools.writes.flow import (
     Applied,
     Change,
     ConfirmationArg,
-    WriteFailed,
     WriteResult,
     confirmed_write,
 )
 from ynab_client import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
+from ynab_client.errors import WriteFailed
 from ynab_client.snapshot import Transaction
 
 TOOL = "reconcile_account"

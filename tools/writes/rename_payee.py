@@ -12,82 +12,63 @@ replaced); the stored subject keeps only the payee id (no payee text).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, ClassVar
 
-from mcp.server.mcpserver import Context
-from mcp.types import CallToolResult, InputRequiredResult
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from confirmations.preview import Preview
-from mcp_surface.arguments import PlanIdArg, given_text, id_arg
+from mcp_surface.arguments import given_text, id_arg
 from mcp_surface.presenting import name as shown_name
-from mcp_surface.registry import write_tool
+from oplog.changes import Applied, Change
 from oplog.models import Operation
-from oplog.undo import Conflict, UndoPlan, UndoRecord, item_state, undo_handler
+from oplog.records import Record, Subject
+from oplog.undo import Conflict, UndoPlan, UndoRecord, item_state
 from tools.logic.payee_rename import NAME_LIMIT, payee_holder, payee_renaming
-from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
+from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.text import in_quotes
 from ynab_client import PlanSnapshot, YnabClient
 
-TOOL = "rename_payee"
 CHECK = "Check the payee's name with list_payees before trying again."
 
 
-class PayeeRenamed(WriteResult):
+class PayeeRenamedFields(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     payee_id: str = Field(description="The payee.")
     from_name: str = Field(description="Its name before (bank data: one line, at most 80 characters).")
     to_name: str = Field(description="Its name after.")
     transactions: int = Field(description="How many transactions use it (as payee or on a split line).")
 
 
-@write_tool(title="Rename a payee", toolset="payees", destructive=True, idempotent=True)
-async def rename_payee(
-    payee_id: Annotated[str, Field(description="The payee: an id from list_payees.", max_length=100)],
-    name: Annotated[str, Field(description=f"Its new name, 1-{NAME_LIMIT} characters.", max_length=2000)],
-    ctx: Context,
-    plan_id: PlanIdArg = None,
-    confirmation: ConfirmationArg = None,
-) -> Annotated[CallToolResult, PayeeRenamed] | InputRequiredResult:
-    """Rename a payee (e.g. a bank label `CB MARKET FRESH 0509` to `Market Fresh`), after the person agreed.
-
-    Every transaction using the payee shows the new name. The person is asked to confirm
-    (`Rename payee ‘CB MARKET FRESH 0509’ to ‘Market Fresh’ (used by 14 transaction(s))?`)
-    in their client, or you get a confirmation code to return only once they agreed. The
-    same name changes nothing (nothing_to_do). Refused: transfer payees (they follow their
-    account's name), a name another payee already has (any case: YNAB's API cannot merge
-    payees; the person can merge them in YNAB). undo_operation with the operation id puts
-    the old name back while the name is still the new one and the old one still free.
-    """
-    payee = id_arg(payee_id, what="payee")
-    new_name = given_text(name, field="name", max_length=NAME_LIMIT) or ""
-    return await confirmed_write(
-        ctx,
-        tool=TOOL,
-        plan_id=plan_id,
-        confirmation=confirmation,
-        result=PayeeRenamed,
-        build=lambda snapshot: build_change(snapshot, payee, new_name),
-        apply=_apply,
-    )
+class PayeeRenamed(PayeeRenamedFields, WriteResult):
+    pass
 
 
 @dataclass(frozen=True)
-class PayeeRename:
-    """rename_payee's undo data: the payee and its name before and after. Stored in the operation
-    row as `{"payee_id", "before", "after"}`."""
+class Renaming:
+    """rename_payee's arguments, checked: the payee and its new name."""
+
+    payee_id: str
+    name: str
+
+
+class PayeeRenameSubject(Subject):
+    """The payee and its new name; the log keeps only the payee id (no payee text)."""
+
+    NOT_STORED: ClassVar[frozenset[str]] = frozenset({"name"})
+
+    payee_id: str
+    name: str
+
+
+class PayeeRename(Record):
+    """rename_payee's undo data: the payee and its name before and after (the one undo data
+    allowed payee text, since undo needs it)."""
 
     payee_id: str
     before: str
     after: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"payee_id": self.payee_id, "before": self.before, "after": self.after}
-
-    @classmethod
-    def from_json(cls, stored: Mapping[str, Any]) -> PayeeRename:
-        return cls(stored["payee_id"], stored["before"], stored["after"])
 
 
 @dataclass(frozen=True)
@@ -98,45 +79,48 @@ class PayeeName:
     name: str
 
 
-def build_change(snapshot: PlanSnapshot, payee_id: str, name: str) -> Change[PayeeRename]:
-    renaming = payee_renaming(snapshot, payee_id, name)
-    fields = {
-        "payee_id": renaming.payee.id,
-        "from_name": shown_name(renaming.payee.name),
-        "to_name": shown_name(name),
-        "transactions": renaming.transactions,
-    }
-    if renaming.unchanged:
-        return Change.nothing(f"Nothing to change: the payee is already named {in_quotes(name)}.", fields)
-    used = f"used by {renaming.transactions} transaction(s)"
-    return Change(
-        subject={"payee_id": renaming.payee.id, "name": name},
-        stored_subject={"payee_id": renaming.payee.id},  # payee text stays out of the stored subject
-        preview=Preview(question=f"{_rename(renaming.payee.name, name)} ({used})?"),
-        fields=fields,
-        undo_data=PayeeRename(renaming.payee.id, renaming.payee.name, name),
-        check=CHECK,
-    )
+class RenamePayee(WriteTool[Renaming, PayeeRenameSubject, PayeeRenamedFields, PayeeRename]):
+    """Renames one payee; undone while the name is still the new one and the old one is free."""
 
+    name = "rename_payee"
+    result = PayeeRenamed
 
-def _rename(old: str, new: str, *, undo: bool = False) -> str:
-    verb = "Undo: rename" if undo else "Rename"
-    return f"{verb} payee {in_quotes(old)} to {in_quotes(new)}"
+    def build(
+        self, snapshot: PlanSnapshot, arguments: Renaming
+    ) -> Change[PayeeRenameSubject, PayeeRenamedFields, PayeeRename]:
+        renaming = payee_renaming(snapshot, arguments.payee_id, arguments.name)
+        fields = PayeeRenamedFields(
+            payee_id=renaming.payee.id,
+            from_name=shown_name(renaming.payee.name),
+            to_name=shown_name(arguments.name),
+            transactions=renaming.transactions,
+        )
+        if renaming.unchanged:
+            return Change.nothing(
+                f"Nothing to change: the payee is already named {in_quotes(arguments.name)}.", fields
+            )
+        used, payee = f"used by {renaming.transactions} transaction(s)", renaming.payee
+        return Change(
+            subject=PayeeRenameSubject(payee_id=renaming.payee.id, name=arguments.name),
+            preview=Preview(question=f"{_rename(renaming.payee.name, arguments.name)} ({used})?"),
+            fields=fields,
+            undo_data=PayeeRename(payee_id=payee.id, before=payee.name, after=arguments.name),
+            check=CHECK,
+        )
 
+    async def apply(
+        self,
+        client: YnabClient,
+        snapshot: PlanSnapshot,
+        change: Change[PayeeRenameSubject, PayeeRenamedFields, PayeeRename],
+    ) -> Applied[PayeeRenamedFields]:
+        logged = change.undo_data
+        assert logged is not None  # build always sets it
+        await client.patch_payee(snapshot.plan_id, logged.payee_id, logged.after, check_hint=CHECK)
+        return Applied(lead=f"Renamed payee {in_quotes(logged.before)} to {in_quotes(logged.after)}.")
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[PayeeRename]) -> Applied:
-    logged = change.undo_data
-    assert logged is not None  # build_change always sets it
-    await client.patch_payee(snapshot.plan_id, logged.payee_id, logged.after, check_hint=CHECK)
-    return Applied(lead=f"Renamed payee {in_quotes(logged.before)} to {in_quotes(logged.after)}.")
-
-
-@undo_handler(TOOL)
-class RenamePayeeUndo:
-    """Puts the old name back while the name is still the new one and the old one is free."""
-
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[PayeeName]:
-        logged = PayeeRename.from_json(op.undo_data)
+    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[PayeeName]:
+        logged = PayeeRename.from_stored(op.undo_data)
         payee_id, before, after = logged.payee_id, logged.before, logged.after
         question = f"{_rename(after, before, undo=True)}?"
         payee = snapshot.payees.get(payee_id)
@@ -158,9 +142,35 @@ class RenamePayeeUndo:
             return UndoPlan(question=question, conflicts=(Conflict(payee_id, label, reason),))
         return UndoPlan(question=question, restorable=(PayeeName(payee_id, before),))
 
-    async def apply(
+    async def undo(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[PayeeName]
     ) -> UndoRecord:
         (item,) = plan.restorable
         await client.patch_payee(snapshot.plan_id, item.payee_id, item.name, check_hint=CHECK)
         return UndoRecord(restored=({"payee_id": item.payee_id},))
+
+
+@write_tool(RenamePayee(), title="Rename a payee", toolset="payees", destructive=True, idempotent=True)
+def rename_payee(
+    payee_id: Annotated[str, Field(description="The payee: an id from list_payees.", max_length=100)],
+    name: Annotated[str, Field(description=f"Its new name, 1-{NAME_LIMIT} characters.", max_length=2000)],
+) -> Renaming:
+    """Rename a payee (e.g. a bank label `CB MARKET FRESH 0509` to `Market Fresh`), after the person agreed.
+
+    Every transaction using the payee shows the new name. The person is asked to confirm
+    (`Rename payee ‘CB MARKET FRESH 0509’ to ‘Market Fresh’ (used by 14 transaction(s))?`)
+    in their client, or you get a confirmation code to return only once they agreed. The
+    same name changes nothing (nothing_to_do). Refused: transfer payees (they follow their
+    account's name), a name another payee already has (any case: YNAB's API cannot merge
+    payees; the person can merge them in YNAB). undo_operation with the operation id puts
+    the old name back while the name is still the new one and the old one still free.
+    """
+    return Renaming(
+        payee_id=id_arg(payee_id, what="payee"),
+        name=given_text(name, field="name", max_length=NAME_LIMIT) or "",
+    )
+
+
+def _rename(old: str, new: str, *, undo: bool = False) -> str:
+    verb = "Undo: rename" if undo else "Rename"
+    return f"{verb} payee {in_quotes(old)} to {in_quotes(new)}"
