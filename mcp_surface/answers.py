@@ -51,7 +51,7 @@ from mcp_surface.presenting import argument_refusal, readable, refusal
 from tokens.auth import NoPrincipalError, principal_key_of_request
 from values.refusal import Refusal
 from values.text import quoted
-from ynab_client import spending_as
+from ynab_client import YnabError, spending_as
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +62,8 @@ class AvenirServer(MCPServer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.completion()(complete)
+        # mcp 2.3.0's MCPServer has no public way to answer a request it does not handle itself;
+        # its low-level server is the one place to add `logging/setLevel`.
         self._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, _set_level)
 
     async def call_tool(
@@ -71,25 +73,25 @@ class AvenirServer(MCPServer):
             with spending_as(_spender_of(context)):
                 result = await super().call_tool(name, arguments, context)
         except UnexpectedToolError as error:
-            if not isinstance(error.__cause__, Refusal):
+            if not isinstance(error.__cause__, Refusal | YnabError):
                 raise  # a crash: the SDK logs the traceback and answers without details
             sentence = str(error.__cause__)
             logger.info("Tool %r refused: %r", name, sentence)
             return refusal(sentence)
         except ToolError as error:
-            sentence = self._refusal_sentence(name, error)
+            sentence = await self._refusal_sentence(name, error)
             logger.info("Tool %r refused: %r", name, sentence)
             return refusal(sentence)
         if isinstance(result, CallToolResult):
             return readable(result)
         return result
 
-    def _refusal_sentence(self, name: str, error: ToolError) -> str:
+    async def _refusal_sentence(self, name: str, error: ToolError) -> str:
         """The sentence the tool (or the argument check) meant, without the SDK's prefix."""
         cause = error.__cause__
         if isinstance(cause, ValidationError):
-            tool = self._tool_manager.get_tool(name)
-            return argument_refusal(cause, tool.parameters if tool is not None else {})
+            schemas = {tool.name: tool.input_schema for tool in await self.list_tools()}
+            return argument_refusal(cause, schemas.get(name, {}))
         if isinstance(cause, ToolError | ResourceError):
             return str(cause)
         return str(error)  # raised by the SDK itself, e.g. `Unknown tool: x`
@@ -159,7 +161,7 @@ def _refusals_answered(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Await
     async def answered(**arguments: Any) -> Any:
         try:
             return await fn(**arguments)
-        except (Refusal, ToolError) as refused:
+        except (Refusal, YnabError, ToolError) as refused:
             raise MCPError(code=INVALID_PARAMS, message=str(refused)) from None
 
     return answered
