@@ -11,7 +11,7 @@ streamable HTTP on a real socket.
 
 The hook (`sys.setprofile`, and `threading.setprofile` for every thread the service
 starts) records, while a call is in flight, each function entered whose file is in one of
-the project's production packages (`avenir_site`, `confirmations`, `tools`); the
+the project's production packages (`PRODUCTION`: every package but the sandbox); the
 sandbox (the "YNAB"), the tests, the benches and third-party code are not counted. A
 function is a code object (comprehensions and generator expressions left out, a
 coroutine counted once however often it resumes); a module is a file. The window is
@@ -60,7 +60,10 @@ from bench.harness import (  # noqa: E402 (needs the path above)
     throwaway_database,
 )
 
-PRODUCTION = ("avenir_site", "confirmations", "tools")
+PRODUCTION = (
+    *("avenir_site", "mcp_surface", "tools", "oplog", "confirmations", "oauth", "tokens"),
+    *("ynab_requests", "ynab_client", "values"),
+)
 SMALL = 30  # lines
 NOT_FUNCTIONS = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>", "<module>"}
 CALL_TIMEOUT = 120.0

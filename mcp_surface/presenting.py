@@ -115,8 +115,7 @@ def tool_result(result: BaseModel, text: str) -> CallToolResult:
 
 def readable(result: CallToolResult) -> CallToolResult:
     """`result` with everything in its text too: the summary line, then the structured content
-    as compact JSON (no indentation). Every tool has an output schema (`mcp_surface.registry`), so the
-    SDK hands over structured content with every result."""
+    as compact JSON (no indentation). Every tool answers through `tool_result`, which sets both."""
     summary = " ".join(block.text for block in result.content if isinstance(block, TextContent))
     text = (
         f"{summary}\n{compact_json(result.structured_content)}"

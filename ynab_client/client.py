@@ -102,13 +102,14 @@ def _is_real_date(text: str) -> bool:
 
 
 def check_base_url(base_url: str) -> str:
-    """The base URL without a trailing slash; HTTPS required except for loopback hosts."""
+    """The base URL without a trailing slash; HTTPS required except for loopback hosts. A refused
+    address is the configuration's mistake, not YNAB's: a `ValueError` saying what to fix."""
     url = httpx.URL(base_url)
     if url.scheme == "https" and url.host:
         return str(url).rstrip("/")
     if url.scheme == "http" and url.host in LOOPBACK_HOSTS:
         return str(url).rstrip("/")
-    raise YnabError(
+    raise ValueError(
         f"The YNAB address {base_url[:80]!r} is refused: it must start with https:// "
         "(plain http is allowed only for 127.0.0.1, ::1 or localhost). Fix AVENIR_MCP_YNAB_URL."
     )

@@ -1,15 +1,20 @@
-"""The one error type of the YNAB client, with messages an agent can act on.
+"""The YNAB client's errors: one tree, with messages an agent can act on.
 
-Every failure of a YNAB request becomes a `YnabError` (or one of its two special cases):
+Every failure of a YNAB request is a `YnabError`; four cases are told apart by their type:
 
-- `YnabError`: YNAB refused or failed (`status`, YNAB's `error_id` / `name` / `detail`), or
-  could not be reached (`status` None). `retryable` says whether the same request may be
-  tried again later as it is (a 5xx, an unreachable YNAB, a rate limit once it has passed)
-  or must change first (a 400, an unknown id, a revoked token).
-- `PacingRefused`: nothing was sent, because this service keeps under YNAB's hourly
-  limit or is waiting out a 429; `retry_at` says when a request may leave.
-- `UnknownOutcome`: a write was sent and no answer came back; it may or may not have been
-  applied, and it is never resent. The message says how to check.
+    YnabError          YNAB refused or failed (`status`, YNAB's `error_id` / `name` / `detail`),
+    │                  or could not be reached (`status` None); `retryable` says whether the same
+    │                  request may be tried again later as it is, or must change first
+    ├── PacingRefused  nothing was sent: this service keeps under YNAB's hourly limit, or waits
+    │                  out a 429; `retry_at` says when a request may leave
+    ├── UnknownOutcome a write was sent and no answer came back: it may or may not be applied,
+    │                  and it is never resent; the message says how to check
+    ├── MalformedAnswer YNAB answered 2xx with a body this client cannot read (for a write:
+    │                  YNAB took it, and its outcome is unknown here)
+    └── WriteFailed    a write whose outcome the writer knows exactly (`outcome`, `undo_data`)
+
+A `Refusal` (`values.refusal`) is the other kind of error: the agent's request, refused before
+anything is sent. `mcp_surface.answers` turns both into the tool's error result, in one place.
 
 `message` (also `str(error)`) is one or two sentences for the agent: what happened and
 what to do next. YNAB's `detail` is quoted in it on one line and cut short.

@@ -13,10 +13,14 @@ from django.core.management import CommandError, call_command
 
 from avenir_site.management.commands import tools_reference
 from avenir_site.management.commands.tools_reference import COMMAND, REFERENCE, render_reference
+from tests.helpers.floors import FLOORS
 
 ROOT = Path(settings.BASE_DIR)
 DOCS = ROOT / "docs"
-PRODUCTION = ("avenir_site", "confirmations", "tools", "sandbox")
+PRODUCTION = (
+    *("avenir_site", "mcp_surface", "tools", "oplog", "confirmations", "oauth", "tokens"),
+    *("ynab_requests", "ynab_client", "values", "sandbox"),
+)
 CITING = (*PRODUCTION, "tests", "bench")
 
 # The specs outside the repository (../shared): a newcomer cannot follow a citation of them.
@@ -120,7 +124,7 @@ def test_every_link_between_the_pages_leads_somewhere():
 
 def test_every_file_the_pages_name_exists():
     """Module names go stale when files move: the pages name them in backticks, checked here."""
-    named = re.compile(r"`((?:avenir_site|confirmations|tools|sandbox|tests|bench)/[\w./*-]*)`")
+    named = re.compile(rf"`((?:{'|'.join(CITING)})/[\w./*-]*)`")
     missing = [
         f"{page.relative_to(ROOT)}: {path}"
         for page in DOCS.glob("*.md")
@@ -129,3 +133,40 @@ def test_every_file_the_pages_name_exists():
     ]
 
     assert not missing, "Files the docs name that do not exist (update the page):\n" + "\n".join(missing)
+
+
+def _module_table() -> list[str]:
+    """The paths named in docs/architecture.md's module table (files, and folders ending in /)."""
+    page = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    table = page.split("## Modules", 1)[1]
+    return re.findall(r"`([\w/.]+)`", "\n".join(line for line in table.splitlines() if line.startswith("|")))
+
+
+def test_the_module_table_names_every_production_module():
+    """docs/architecture.md maps every job to its files: a new module is placed there, or this fails."""
+    named = _module_table()
+    modules = [
+        path.relative_to(ROOT).as_posix()
+        for package in PRODUCTION
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts and path.read_text(encoding="utf-8").strip()
+    ]
+    unnamed = [
+        module
+        for module in modules
+        if not any(module == path or (path.endswith("/") and module.startswith(path)) for path in named)
+    ]
+    assert not unnamed, "Modules docs/architecture.md#modules does not place:\n" + "\n".join(unnamed)
+
+
+def test_the_floors_page_lists_the_floors_the_layer_test_checks():
+    page = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    floors = page.split("## Floors", 1)[1].split("## Modules", 1)[0]
+    listed = [
+        re.findall(r"`([\w/]+)`", line.split(":", 1)[0])
+        for line in floors.splitlines()
+        if re.match(r"\d+\. ", line)
+    ]
+    assert [[name.replace("/", ".") for name in floor] for floor in listed] == [
+        list(floor) for floor in FLOORS
+    ]

@@ -54,7 +54,7 @@ async def test_a_month_that_is_not_current_or_a_real_date_is_refused_before_any_
 
 @pytest.mark.parametrize("url", ["http://api.ynab.com/v1", "http://10.0.0.2:8000/sandbox/v1", "ftp://x/v1"])
 def test_plain_http_is_refused_except_on_loopback(url):
-    with pytest.raises(YnabError, match="must start with https://"):
+    with pytest.raises(ValueError, match="must start with https://"):
         YnabClient(base_url=url, token="t", pacer=Pacer(history=False))
 
 
