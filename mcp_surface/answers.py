@@ -10,7 +10,7 @@
   exactly its sentence, turned into the tool's error result here and nowhere else: the SDK would put
   `Error executing tool <name>: ` before it, and would answer arguments that break the
   input schema with pydantic's multi-line text; here they are one line naming the argument
-  and what to give (`mcp_surface.presenting.argument_refusal`). A crash stays the SDK's generic
+  and what to give (`mcp_surface.presenting.argument_sentence`). A crash stays the SDK's generic
   `Error executing tool <name>` (details only in the server log).
 - `prompts/get`: an unknown prompt, an unknown or missing argument, or a refused one (a
   prompt raising `Refusal`, or `ToolError` for YNAB's answer, e.g. an unknown plan) is an invalid-params error
@@ -47,7 +47,7 @@ from mcp.types import (
 from pydantic import ValidationError
 
 from mcp_surface.completion import complete
-from mcp_surface.presenting import argument_refusal, readable, refusal
+from mcp_surface.presenting import argument_sentence, readable, refusal_result
 from tokens.auth import NoPrincipalError, principal_key_of_request
 from values.refusal import Refusal
 from values.text import quoted
@@ -77,11 +77,11 @@ class AvenirServer(MCPServer):
                 raise  # a crash: the SDK logs the traceback and answers without details
             sentence = str(error.__cause__)
             logger.info("Tool %r refused: %r", name, sentence)
-            return refusal(sentence)
+            return refusal_result(sentence)
         except ToolError as error:
             sentence = await self._refusal_sentence(name, error)
             logger.info("Tool %r refused: %r", name, sentence)
-            return refusal(sentence)
+            return refusal_result(sentence)
         if isinstance(result, CallToolResult):
             return readable(result)
         return result
@@ -91,7 +91,7 @@ class AvenirServer(MCPServer):
         cause = error.__cause__
         if isinstance(cause, ValidationError):
             schemas = {tool.name: tool.input_schema for tool in await self.list_tools()}
-            return argument_refusal(cause, schemas.get(name, {}))
+            return argument_sentence(cause, schemas.get(name, {}))
         if isinstance(cause, ToolError | ResourceError):
             return str(cause)
         return str(error)  # raised by the SDK itself, e.g. `Unknown tool: x`

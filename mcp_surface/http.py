@@ -100,9 +100,9 @@ class McpHttpApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = Headers(scope=scope)
-        refusal = host_or_origin_refusal(headers)
-        if refusal is not None:
-            await refusal(scope, receive, send)
+        turned_away = front_door_answer(headers)
+        if turned_away is not None:
+            await turned_away(scope, receive, send)
             return
         token = bearer_token(headers)
         principal = await principal_of_bearer(token) if token is not None else None
@@ -140,7 +140,7 @@ class AnswerEnd:
             await self.send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
-def host_or_origin_refusal(headers: Headers) -> Response | None:
+def front_door_answer(headers: Headers) -> Response | None:
     """421 for a Host outside ALLOWED_HOSTS, 403 for such an Origin, None when both are fine."""
     host = headers.get("host", "")
     if not host_allowed(host):

@@ -8,12 +8,12 @@ banks (payee, memo, account, category and group names) goes through `name` / `me
 one line, invisible characters removed, at most 80 characters. `tool_result` makes the
 `CallToolResult` every tool returns: one short line of text plus the structured content.
 
-What reaches the client is decided once, for every tool, by `readable` and `refusal`
+What reaches the client is decided once, for every tool, by `readable` and `refusal_result`
 (applied by `mcp_surface.answers` to every `tools/call`): the text content is the summary
 line followed by the structured content as compact JSON, because some clients pass only the
 text to the model and others only the structured content (docs/conventions.md#results); a refusal is its
 sentence alone, and arguments that break the input schema become one such sentence
-(`argument_refusal`).
+(`argument_sentence`).
 """
 
 from __future__ import annotations
@@ -130,12 +130,12 @@ def compact_json(value: Mapping[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def refusal(sentence: str) -> CallToolResult:
+def refusal_result(sentence: str) -> CallToolResult:
     """A tool error whose text is exactly `sentence` (no prefix, nothing else)."""
     return CallToolResult(content=[TextContent(type="text", text=sentence)], is_error=True)
 
 
-def argument_refusal(error: ValidationError, input_schema: Mapping[str, Any]) -> str:
+def argument_sentence(error: ValidationError, input_schema: Mapping[str, Any]) -> str:
     """Arguments that break a tool's input schema, as one line naming the argument and what to give.
 
     `Argument 'since_date' is missing. since_date: First day, YYYY-MM-DD (required).` The

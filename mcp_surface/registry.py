@@ -91,7 +91,7 @@ def metadata_problems(spec: ToolSpec) -> list[str]:
 
 def _undescribed_arguments(fn: Callable[..., Any]) -> list[str]:
     """Arguments the published input schema gives no description: a refused argument's own
-    description is what the agent is told to give (`mcp_surface.presenting.argument_refusal`)."""
+    description is what the agent is told to give (`mcp_surface.presenting.argument_sentence`)."""
     context = find_context_parameter(fn)  # the SDK's own reading of the signature, as it publishes it
     arguments = func_metadata(fn, skip_names=[context] if context else [], structured_output=False)
     fields = arguments.arg_model.model_fields.items()

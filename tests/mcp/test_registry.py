@@ -91,7 +91,7 @@ def test_it_refuses_a_tool_without_a_docstring_or_that_is_not_async():
 
 
 def test_it_refuses_a_tool_with_an_argument_it_does_not_describe():
-    """A refused argument is answered with its own description (`argument_refusal`): each has one."""
+    """A refused argument is answered with its own description (`argument_sentence`): each has one."""
 
     async def rename_widget(
         widget_id: Annotated[str, Field(description="The widget to rename.")], name: str, size: int = 1
