@@ -20,6 +20,7 @@ import hypothesis
 import pytest
 from django.conf import settings
 
+from tests.helpers.clocks import FakeClock
 from tests.served import ServedApp
 
 # Property tests draw the same examples on every run: what they cover (and a failure) does not
@@ -118,6 +119,18 @@ def _whole_pacing_budget() -> Iterator[None]:
     forget_plan_listing()  # a plan a test just made is not in a listing an earlier test got
     yield
     reset_pacing()
+
+
+@pytest.fixture
+def freshness_clock(monkeypatch) -> FakeClock:
+    """The clock the plan cache's freshness window and the write marks that end it are measured
+    on (`tools.ynab.clock`), standing still until the test moves it: a window ends when the test
+    says, not when a loaded machine happens to get there."""
+    from tools.ynab import clock
+
+    fake = FakeClock()
+    monkeypatch.setattr(clock, "monotonic", fake)
+    return fake
 
 
 @pytest.fixture(scope="session")

@@ -54,7 +54,7 @@ import httpx
 from django.conf import settings
 
 from tools.logic.ids import check_id
-from tools.ynab import pacing
+from tools.ynab import clock, pacing
 from tools.ynab.errors import UnknownOutcome, YnabError, error_for_status
 from tools.ynab.pacing import Pacer, RequestKind, current_kind, pacer_for, retry_after_seconds, wait_phrase
 from tools.ynab.snapshot import Json, MalformedAnswer, PlanSummary, parse_plan_summaries
@@ -330,7 +330,7 @@ def ynab_token_tag(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class WriteMark:
-    """This process's writes to one plan: when the last one ended (`time.monotonic()`, sent or
+    """This process's writes to one plan: when the last one ended (`clock.monotonic()`, sent or
     not, answered or not) and the highest server_knowledge their answers reported."""
 
     ended_at: float
@@ -559,7 +559,7 @@ class YnabClient:
         key = (self.base_url, self.token_tag, plan_id)
         with _writes_lock:
             previous = _writes.get(key)
-            _writes[key] = WriteMark(time.monotonic(), max(knowledge, previous.knowledge if previous else 0))
+            _writes[key] = WriteMark(clock.monotonic(), max(knowledge, previous.knowledge if previous else 0))
 
 
 @functools.cache
