@@ -20,7 +20,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from tests.helpers.mcp_http import mcp_over_http
-from tests.mcp.test_stdio import port_nobody_serves, this_runs_database_url
+from tests.helpers.processes import port_nobody_serves, this_runs_database_url
 
 pytestmark = pytest.mark.anyio
 

@@ -31,8 +31,8 @@ from sandbox.ledger import plan_write
 from sandbox.ledger.catalog import create_category
 from sandbox.models import CategoryGroup
 from tests.helpers.mcp_http import mcp_over_http
+from tests.helpers.processes import this_runs_database_url
 from tests.helpers.sandbox_side import request_mark, writes_after
-from tests.mcp.test_stdio import this_runs_database_url
 from tests.writes.assigned_plans import BudgetHome, assigned, budget_arguments, ready_to_assign, set_assigned
 from tests.writes.checks import content
 from tools import plan_lock, settling

@@ -30,7 +30,7 @@ from django.conf import settings
 
 from sandbox import faults
 from sandbox.models import Fault
-from tests.mcp.test_stdio import this_runs_database_url
+from tests.helpers.processes import this_runs_database_url
 from tests.writes.checks import MODERN, Before, WriteCase, before, connected, write_made
 from tests.writes.fault_matrix import FAULTS, READ_TIMEOUT, SCENARIOS, WriteRequest
 from tools import settling
