@@ -42,6 +42,7 @@ class Served:
             "AVENIR_MCP_SELF_URL": "",
             "AVENIR_MCP_YNAB_URL": "",
             "YNAB_API_KEY": "",
+            "AVENIR_MCP_DATA_DIR": str(settings.AVENIR_MCP_DATA_DIR),  # the run's own, not .local
             **(env or {}),
         }
         self.url = f"http://127.0.0.1:{port}"

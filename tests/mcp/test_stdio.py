@@ -71,6 +71,7 @@ async def test_the_printed_desktop_entry_serves_the_sandbox_with_no_web_server_o
                 "PORT": str(port),
                 "YNAB_API_KEY": "",
                 "SANDBOX_TOKEN": settings.SANDBOX_TOKEN,
+                "AVENIR_MCP_DATA_DIR": str(settings.AVENIR_MCP_DATA_DIR),  # the run's own, not .local
             }
         ),
     )
