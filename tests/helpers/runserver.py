@@ -10,21 +10,28 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 from django.conf import settings
 
-from tests.helpers.processes import this_runs_database_url
+from tests.helpers.processes import PROCESS_SECONDS, this_runs_database_url
 
 
 class Served:
     """The process and every line it printed so far.
 
     `env` adds to (or overrides) the environment it starts with; `umask` is its umask (-1: this
-    process's); `reload` False starts it with `--noreload` (no restart when another test touches
-    a code file)."""
+    process's); `reload` False starts it with `--noreload`; `project` is the folder it runs
+    from (`manage.py` there; the checkout unless given)."""
 
     def __init__(
-        self, port: int, *, env: dict[str, str] | None = None, umask: int = -1, reload: bool = True
+        self,
+        port: int,
+        *,
+        env: dict[str, str] | None = None,
+        umask: int = -1,
+        reload: bool = True,
+        project: Path | None = None,
     ) -> None:
         env = {
             **os.environ,
@@ -45,7 +52,7 @@ class Served:
                 f"127.0.0.1:{port}",
                 *([] if reload else ["--noreload"]),
             ],
-            cwd=settings.BASE_DIR,
+            cwd=project or settings.BASE_DIR,
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -60,9 +67,11 @@ class Served:
         for line in self.process.stdout:
             self.lines.append(line.rstrip("\n"))
 
-    def wait_for(self, pattern: str, *, count: int = 1, seconds: float = 60) -> list[str]:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
+    def wait_for(self, pattern: str, *, count: int = 1) -> list[str]:
+        """The lines matching `pattern`, once there are `count` of them (a deadline only a stuck
+        process reaches: `PROCESS_SECONDS`)."""
+        deadline = time.monotonic() + PROCESS_SECONDS
+        while time.monotonic() < deadline and self.process.poll() is None:
             found = [line for line in self.lines if re.search(pattern, line)]
             if len(found) >= count:
                 return found
@@ -73,7 +82,7 @@ class Served:
         """Seconds from Ctrl+C to the end of every process of the group."""
         started = time.monotonic()
         os.killpg(self.process.pid, signal.SIGINT)
-        self.process.wait(timeout=30)
+        self.process.wait(timeout=PROCESS_SECONDS)
         return time.monotonic() - started
 
     def stop(self) -> None:

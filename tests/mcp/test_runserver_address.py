@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import CommandError, call_command
 
-from avenir_site.management.commands.runserver import address_served, serve_on
+from avenir_site.management.commands.runserver import address_served, serve_on, watched_dirs
 
 
 @pytest.mark.parametrize(
@@ -64,3 +64,9 @@ def test_an_address_or_a_ynab_given_in_the_settings_stays_as_given(
     assert settings.PORT == 9011
     assert own_url == settings.AVENIR_MCP_SELF_URL
     assert settings.AVENIR_MCP_YNAB_URL == "https://api.ynab.com/v1"
+
+
+def test_the_reloader_watches_the_projects_packages_only(settings):
+    project = ("avenir_site", "sandbox", "tools", "confirmations", "oauth")
+
+    assert watched_dirs() == [settings.BASE_DIR / package for package in project]  # not .venv, tests
