@@ -21,7 +21,7 @@ from django.db import transaction
 
 from sandbox.seeding import DEMO_PLAN_ID
 from tests.helpers.processes import this_runs_database_url
-from tests.mcp.test_http_access import INITIALIZE, post_mcp
+from tests.helpers.raw_mcp import INITIALIZE, post_mcp
 from tools.client_config import http_entry
 from tools.models import McpToken
 
