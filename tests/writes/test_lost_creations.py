@@ -15,10 +15,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from sandbox import faults
+from tests.helpers.write_cases.create_transactions import ids_on
 from tests.writes.checks import says_yes, write_made, ynab
 from tests.writes.fault_matrix import SCENARIOS
 from tests.writes.harness import MODERN, WriteCase, connected, content
-from tests.writes.test_create_transactions import ids_on
 from tools import oplog, settling
 from tools.auth import Principal
 from tools.models import Operation

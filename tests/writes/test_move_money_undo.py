@@ -10,6 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from sandbox import faults
+from tests.helpers.write_cases.move_money import both, move_case
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
     GROCERIES_ASSIGNED,
@@ -20,7 +21,6 @@ from tests.writes.assigned_plans import (
 )
 from tests.writes.checks import says_yes
 from tests.writes.harness import MODERN, call, connected, content
-from tests.writes.test_move_money import both, move_case
 from tools.models import Operation
 
 pytestmark = pytest.mark.anyio

@@ -11,10 +11,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from sandbox import faults
+from tests.helpers.write_cases.reconcile_account import reconciling, set_cleared
 from tests.writes.checks import latest_operation, standing, ynab
 from tests.writes.harness import MODERN, WriteCase, call, connected, content, error_text
 from tests.writes.households import Household
-from tests.writes.test_reconcile_account import reconciling, set_cleared
 from tools import settling
 from tools.logic.reconcile import ADJUSTMENT_MEMO, ADJUSTMENT_PAYEE
 from tools.models import Operation

@@ -22,12 +22,7 @@ from django.test import Client as DjangoClient
 from avenir_site.mcp_http import McpHttpApp
 from avenir_site.mcp_server import HttpServers
 from sandbox import faults
-from tests.writes.assigned_plans import BudgetHome, assigned, set_assigned
-from tests.writes.checks import before, write_made, ynab
-from tests.writes.fault_matrix import SCENARIOS
-from tests.writes.harness import MODERN, WriteCase, connected, content, error_text
-from tests.writes.test_move_money import both, move_case
-from tests.writes.test_move_money_faults import (
+from tests.helpers.move_faults import (
     AS_BEFORE,
     HALF_DONE,
     destination_fault,
@@ -35,7 +30,12 @@ from tests.writes.test_move_money_faults import (
     source_fault,
     spares_the_first_source_write,
 )
-from tests.writes.test_set_category_budget import budget_case
+from tests.helpers.write_cases.move_money import both, move_case
+from tests.helpers.write_cases.set_category_budget import budget_case
+from tests.writes.assigned_plans import BudgetHome, assigned, set_assigned
+from tests.writes.checks import before, write_made, ynab
+from tests.writes.fault_matrix import SCENARIOS
+from tests.writes.harness import MODERN, WriteCase, connected, content, error_text
 from tools import oplog, settling
 from tools.auth import Principal
 from tools.models import Operation
