@@ -6,8 +6,9 @@ The whole suite (each pytest-xdist worker, under `make test`) shares one test da
 Tests isolate themselves by working on plans of their own (each seeded with a fresh id),
 not by rolling back: the server thread must see what a test writes, and the reverse. Tests
 that only read may share a module's plan (`tests.helpers.shared_plans`).
-Helpers the tests import are in `tests/helpers/`; conftest.py files hold only fixtures (and,
-here, the Hypothesis profile every property test runs under).
+Helpers the tests import are in `tests/helpers/`; conftest.py files hold only fixtures and hooks
+(here: the Hypothesis profile every property test runs under, and a run that leaves new or
+changed files in the checkout fails, `tests.helpers.checkout`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import hypothesis
 import pytest
 from django.conf import settings
 
+from tests.helpers.checkout import files_in, left_behind
+from tests.helpers.clocks import FakeClock
 from tests.served import ServedApp
 
 # Property tests draw the same examples on every run: what they cover (and a failure) does not
@@ -28,6 +31,31 @@ from tests.served import ServedApp
 # `HYPOTHESIS_PROFILE=default` explores new examples instead.
 hypothesis.settings.register_profile("suite", derandomize=True, deadline=None, database=None)
 hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+
+_CHECKOUT_BEFORE = pytest.StashKey[dict]()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """What the checkout holds before the run (once, in the process that reports: not in an
+    xdist worker)."""
+    if not hasattr(session.config, "workerinput"):
+        session.stash[_CHECKOUT_BEFORE] = files_in(Path(settings.BASE_DIR))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The run fails when it left new or changed files in the checkout (tests/helpers/checkout.py)."""
+    before = session.stash.get(_CHECKOUT_BEFORE, None)
+    if before is None:
+        return
+    found = left_behind(before, files_in(Path(settings.BASE_DIR)))
+    if found:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        reporter.write("\n")
+        reporter.write_sep("=", "files left in the checkout", red=True)
+        reporter.write_line("A test wrote into the checkout (or a file was edited during the run):")
+        for line in found:
+            reporter.write_line(f"  {line}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(scope="session")
@@ -118,6 +146,18 @@ def _whole_pacing_budget() -> Iterator[None]:
     forget_plan_listing()  # a plan a test just made is not in a listing an earlier test got
     yield
     reset_pacing()
+
+
+@pytest.fixture
+def freshness_clock(monkeypatch) -> FakeClock:
+    """The clock the plan cache's freshness window and the write marks that end it are measured
+    on (`ynab_client.clock`), standing still until the test moves it: a window ends when the test
+    says, not when a loaded machine happens to get there."""
+    from ynab_client import clock
+
+    fake = FakeClock()
+    monkeypatch.setattr(clock, "monotonic", fake)
+    return fake
 
 
 @pytest.fixture(scope="session")

@@ -63,7 +63,7 @@ from django.db import connections
 from django.utils import timezone
 
 from values.ids import is_valid_id
-from ynab_client import store
+from ynab_client import clock, store
 from ynab_client.client import ALIASES, YnabClient, prepare_transport
 from ynab_client.errors import MalformedAnswer, YnabError
 from ynab_client.pacing import RequestKind, current_kind
@@ -94,7 +94,7 @@ class CacheEntry:
     snapshot: PlanSnapshot
     loaded_at: datetime
     last_refresh_at: datetime
-    # time.monotonic() when the request that brought this snapshot was sent; None for a
+    # clock.monotonic() when the request that brought this snapshot was sent; None for a
     # snapshot restored from the store, which is never fresh.
     synced_at: float | None
 
@@ -180,7 +180,7 @@ class PlanCache:
         with self._lock:
             real_id = self._aliases.get(key, key[2])
             entry = self._entries.get((key[0], key[1], real_id))
-        if entry is None or entry.synced_at is None or time.monotonic() - entry.synced_at >= window:
+        if entry is None or entry.synced_at is None or clock.monotonic() - entry.synced_at >= window:
             return None
         written = client.last_write(real_id)
         if written is not None and (
@@ -226,7 +226,7 @@ class PlanCache:
         entry = self._entry(key) or await self._stored_entry(key)
         if entry is None:
             return await self._load(client, plan_id)
-        started = time.monotonic()
+        started = clock.monotonic()
         try:
             data = await client.get_plan(plan_id, entry.snapshot.server_knowledge)
         except YnabError as error:
@@ -272,7 +272,7 @@ class PlanCache:
             entry = self._entry(real_key) or await self._stored_entry(real_key)
         if entry is None:
             return await self._load(client, alias, alias_key=alias_key)
-        started = time.monotonic()
+        started = clock.monotonic()
         data = await client.get_plan(alias, entry.snapshot.server_knowledge)
         answered_id = _plan_id_of(data)
         if answered_id == real_id:
@@ -286,7 +286,7 @@ class PlanCache:
     async def _load(
         self, client: YnabClient, plan_id: str, *, alias_key: CacheKey | None = None
     ) -> PlanSnapshot:
-        started = time.monotonic()
+        started = clock.monotonic()
         snapshot = await _snapshot_from_answer(None, await client.get_plan(plan_id))
         if alias_key is not None:
             with self._lock:

@@ -55,7 +55,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from values.ids import check_id
-from ynab_client import pacing
+from ynab_client import clock, pacing
 from ynab_client.errors import MalformedAnswer, UnknownOutcome, YnabError, error_for_status
 from ynab_client.pacing import Pacer, RequestKind, current_kind, pacer_for, retry_after_seconds, wait_phrase
 from ynab_client.snapshot import Json, PlanSummary, parse_plan_summaries
@@ -332,7 +332,7 @@ def ynab_token_tag(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class WriteMark:
-    """This process's writes to one plan: when the last one ended (`time.monotonic()`, sent or
+    """This process's writes to one plan: when the last one ended (`clock.monotonic()`, sent or
     not, answered or not) and the highest server_knowledge their answers reported."""
 
     ended_at: float
@@ -574,7 +574,7 @@ class YnabClient:
         key = (self.base_url, self.token_tag, plan_id)
         with _writes_lock:
             previous = _writes.get(key)
-            _writes[key] = WriteMark(time.monotonic(), max(knowledge, previous.knowledge if previous else 0))
+            _writes[key] = WriteMark(clock.monotonic(), max(knowledge, previous.knowledge if previous else 0))
 
 
 @functools.cache

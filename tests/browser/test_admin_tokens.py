@@ -14,7 +14,7 @@ import pytest
 from playwright.async_api import Page, expect
 
 from tests.helpers.mcp_http import mcp_over_http
-from tests.mcp.test_http_access import INITIALIZE, MCP_HEADERS
+from tests.helpers.raw_mcp import INITIALIZE, MCP_HEADERS
 from tests.served import ServedApp
 from tokens.models import McpToken
 

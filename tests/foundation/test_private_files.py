@@ -20,8 +20,8 @@ from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteDatabase
 
 from sandbox.seeding import DEMO_PLAN_ID
 from tests.helpers.mcp_http import mcp_over_http
-from tests.mcp.test_runserver import Served
-from tests.mcp.test_stdio import port_nobody_serves
+from tests.helpers.processes import port_nobody_serves
+from tests.helpers.runserver import Served
 
 pytestmark = pytest.mark.anyio
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import httpx
@@ -68,3 +69,15 @@ class SandboxLog:
     async def requests(self, containing: str = "") -> list[RequestLogEntry]:
         entries = await sync_to_async(faults.requests_since)(self._mark)
         return [entry for entry in entries if containing in entry.path]
+
+
+def get(api: httpx.Client, path: str, key: str, **params) -> list[dict] | dict:
+    """`data[key]` of the sandbox's answer to `GET <path>`, through `api` (a client of its API)."""
+    response = api.get(path, params=params)
+    assert response.status_code == 200, response.text
+    return response.json()["data"][key]
+
+
+def transactions(api: httpx.Client, plan_id: str, since: date) -> list[dict]:
+    """Every (non-deleted) transaction of the plan dated `since` or later."""
+    return get(api, f"/plans/{plan_id}/transactions", "transactions", since_date=since.isoformat())

@@ -1,4 +1,5 @@
-"""The undo tests' agents, logged operations and the categories they moved.
+"""The undo tests' agents, the operations they undo (logged, or made by a tool) and the categories
+they moved.
 
 Tools run in memory (the catalog's server as `local_server` gates it, built once per process:
 `tests.helpers.servers`) and reach the live sandbox over HTTP, as in production; changes "made
@@ -20,12 +21,15 @@ from mcp.types import CallToolResult
 from mcp_surface.registry import writes_allowed
 from oplog import log
 from oplog.models import Operation
-from sandbox.models import Category, MonthCategory, Plan
+from sandbox.models import Category, MonthCategory, Payee, Plan
 from tests.helpers.confirmations import answering
 from tests.helpers.results import ok
-from tests.helpers.sandbox_side import sandbox_call
+from tests.helpers.sandbox_side import request_mark, sandbox_call, writes_after
 from tests.helpers.servers import catalog_server
+from tests.sandbox.plans import SmallPlan
 from tests.undo import budget_undo  # registers the framework tests' handler
+from tests.writes.category_plans import group_of
+from tests.writes.households import Household
 from tokens.auth import Principal
 
 PERSON = Principal.local("undo test")
@@ -120,6 +124,39 @@ async def logged(
     if status != "pending":
         await log.complete(op, status=status, undo_data=undo_data)
     return op
+
+
+async def nothing_undone(home: Household | SmallPlan, op_id: str) -> dict:
+    """undo_operation, which must write nothing and leave the operation applied; its answer."""
+    mark = await request_mark()
+    async with agent() as client:
+        answer = ok(await undo(client, plan_id=home.id, operation_id=op_id))
+    assert answer["status"] == "nothing_to_do"
+    assert await writes_after(mark) == []
+    assert (await Operation.objects.aget(pk=op_id)).status == "applied"
+    return answer
+
+
+async def renamed(home: Household, name: str = "Corner Cafe") -> tuple[str, str]:
+    """CORNER CAFE renamed `name`, agreed to: (operation id, the payee's id)."""
+    cafe = (await Payee.objects.aget(plan_id=home.id, name="CORNER CAFE")).id
+    applied = await write_with_code("rename_payee", {"plan_id": home.id, "payee_id": cafe, "name": name})
+    assert applied["status"] == "applied", applied
+    return applied["operation_id"], cafe
+
+
+async def moved(home: SmallPlan) -> tuple[str, str]:
+    """Dining Out renamed Restaurants and moved to Bills, agreed to: (operation id, Bills' id)."""
+    bills = await group_of(home.rent)
+    arguments = {
+        "plan_id": home.id,
+        "category_id": home.dining,
+        "name": "Restaurants",
+        "category_group_id": bills,
+    }
+    applied = await write_with_code("update_category", arguments)
+    assert applied["status"] == "applied", applied
+    return applied["operation_id"], bills
 
 
 async def fresh(op: Operation) -> Operation:

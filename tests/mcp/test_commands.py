@@ -20,8 +20,8 @@ from django.core.management import CommandError, call_command
 from django.db import transaction
 
 from sandbox.seeding import DEMO_PLAN_ID
-from tests.mcp.test_http_access import INITIALIZE, post_mcp
-from tests.mcp.test_stdio import this_runs_database_url
+from tests.helpers.processes import this_runs_database_url
+from tests.helpers.raw_mcp import INITIALIZE, post_mcp
 from tokens.client_config import http_entry
 from tokens.models import McpToken
 

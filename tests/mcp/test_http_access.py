@@ -13,27 +13,10 @@ from django.db.utils import OperationalError
 
 from mcp_surface.http import McpHttpApp
 from mcp_surface.server import HttpServers
+from tests.helpers.raw_mcp import INITIALIZE, post_mcp
 from tokens.models import McpToken
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"},
-    },
-}
 LIST_TOOLS = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
-MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-
-
-def post_mcp(base_url: str, body: dict, *, token: str | None = None, **headers: str) -> httpx.Response:
-    sent = dict(MCP_HEADERS, **headers)
-    if token is not None:
-        sent["Authorization"] = f"Bearer {token}"
-    return httpx.post(f"{base_url}/mcp", json=body, headers=sent, timeout=30)
 
 
 def test_it_refuses_a_request_without_a_token(live_service):

@@ -15,9 +15,9 @@ from mcp_surface.catalog import catalog_specs
 from mcp_surface.prompts import AGREEMENT, register_prompts
 from sandbox.models import Account, Plan
 from tests.helpers.mcp_http import MODES, mcp_over_http
+from tests.helpers.names_in_text import names_out_of_sight
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.shared_plans import read_only
-from tests.mcp.test_guide import names_out_of_sight
 from values.money import amount_text
 
 pytestmark = pytest.mark.anyio

@@ -11,7 +11,7 @@ from mcp import Client
 
 from sandbox import faults
 from tests.helpers.plan_copies import demo_plan_copy
-from tests.mcp.test_stdio import stdio_server
+from tests.helpers.stdio import stdio_server
 from ynab_client import store
 
 pytestmark = pytest.mark.anyio

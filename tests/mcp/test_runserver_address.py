@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import CommandError, call_command
 
-from avenir_site.management.commands.runserver import address_served, serve_on
+from avenir_site.management.commands.runserver import address_served, serve_on, watched_dirs
 
 
 @pytest.mark.parametrize(
@@ -64,3 +64,10 @@ def test_an_address_or_a_ynab_given_in_the_settings_stays_as_given(
     assert settings.PORT == 9011
     assert own_url == settings.AVENIR_MCP_SELF_URL
     assert settings.AVENIR_MCP_YNAB_URL == "https://api.ynab.com/v1"
+
+
+def test_the_reloader_watches_the_projects_packages_only(settings):
+    project = ("avenir_site", "confirmations", "mcp_surface", "oauth", "oplog", "sandbox", "tokens", "tools")
+    project += ("values", "ynab_client", "ynab_requests")
+
+    assert watched_dirs() == [settings.BASE_DIR / package for package in sorted(project)]  # not .venv, tests

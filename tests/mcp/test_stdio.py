@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 import socket
-import sys
 import uuid
 from datetime import date
-from urllib.parse import quote
 
 import anyio
 import pytest
@@ -18,48 +15,11 @@ from mcp import Client, StdioServerParameters
 from mcp_surface.resources import GUIDE_URI, guide_text
 from sandbox.ledger import create_account, create_plan
 from tests.helpers.mcp_http import MODES, instructions_of
+from tests.helpers.processes import port_nobody_serves, this_runs_database_url
+from tests.helpers.stdio import measured, stdio_server
 from tokens.client_config import stdio_entry
 
 pytestmark = pytest.mark.anyio
-
-
-def this_runs_database_url() -> str:
-    """DATABASE_URL of the database this test run uses (SQLite file or PostgreSQL)."""
-    database = settings.DATABASES["default"]
-    if database["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{database['NAME']}"
-    credentials = f"{quote(database['USER'])}:{quote(database['PASSWORD'])}"
-    return f"postgres://{credentials}@{database['HOST']}:{database['PORT'] or 5432}/{database['NAME']}"
-
-
-def measured(env: dict[str, str]) -> dict[str, str]:
-    """`env` plus coverage.py's own variables when this run measures coverage (`make test`): a
-    stdio client starts its server with a bare environment, which would leave it unmeasured."""
-    coverage = {
-        name: os.environ[name]
-        for name in ("COVERAGE_PROCESS_CONFIG", "COVERAGE_PROCESS_START")
-        if name in os.environ
-    }
-    return {**env, **coverage}
-
-
-def stdio_server(sandbox_url: str, *options: str, writes: bool = False) -> StdioServerParameters:
-    """The command a desktop client runs, pointed at this run's database and sandbox."""
-    return StdioServerParameters(
-        command=sys.executable,
-        args=["manage.py", "mcp_stdio", *options],
-        cwd=str(settings.BASE_DIR),
-        env=measured(
-            {
-                "DATABASE_URL": this_runs_database_url(),
-                "AVENIR_MCP_YNAB_URL": sandbox_url,
-                "AVENIR_MCP_WRITE": "1" if writes else "0",
-                "YNAB_API_KEY": "",
-                "SANDBOX_TOKEN": settings.SANDBOX_TOKEN,
-                "AVENIR_MCP_DATA_DIR": str(settings.AVENIR_MCP_DATA_DIR),  # the run's own, not .local
-            }
-        ),
-    )
 
 
 @pytest.fixture
@@ -93,12 +53,6 @@ async def test_with_writes_on_the_local_person_has_writes_unless_started_read_on
     assert instructions == guide_text(writes=writes_seen)
 
 
-def port_nobody_serves() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
 def checking(own_plan):
     return create_account(own_plan, name="Checking", type="checking", balance=123_450, date=date(2025, 1, 5))
@@ -117,6 +71,7 @@ async def test_the_printed_desktop_entry_serves_the_sandbox_with_no_web_server_o
                 "PORT": str(port),
                 "YNAB_API_KEY": "",
                 "SANDBOX_TOKEN": settings.SANDBOX_TOKEN,
+                "AVENIR_MCP_DATA_DIR": str(settings.AVENIR_MCP_DATA_DIR),  # the run's own, not .local
             }
         ),
     )

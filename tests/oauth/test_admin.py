@@ -12,7 +12,7 @@ from django.test import Client as BrowserClient
 
 from oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient, OAuthCode, OAuthGrant
 from tests.helpers.oauth import REDIRECT_URI
-from tests.mcp.test_http_access import INITIALIZE, post_mcp
+from tests.helpers.raw_mcp import INITIALIZE, post_mcp
 from tokens.models import hash_token
 
 CLIENTS_URL = "/admin/oauth/oauthclient/"

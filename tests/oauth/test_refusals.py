@@ -22,7 +22,7 @@ from tests.helpers.oauth import (
     query_of,
     register,
 )
-from tests.oauth.test_sign_in import post_initialize
+from tests.helpers.raw_mcp import post_initialize
 from tokens.models import hash_token
 
 pytestmark = pytest.mark.anyio

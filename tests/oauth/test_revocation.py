@@ -14,7 +14,7 @@ from tests.helpers.oauth import (
     exchange,
     register,
 )
-from tests.oauth.test_sign_in import post_initialize
+from tests.helpers.raw_mcp import post_initialize
 
 pytestmark = pytest.mark.anyio
 

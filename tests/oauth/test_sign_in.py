@@ -15,6 +15,7 @@ from django.utils import timezone
 from oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient, OAuthGrant, OAuthToken
 from oplog.models import Operation
 from tests.helpers.oauth import MemoryStorage, mcp_with_oauth, oauth_client, owner_browser
+from tests.helpers.raw_mcp import post_initialize
 from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_home
 from tokens.auth import Principal
 from tokens.models import hash_token
@@ -141,20 +142,6 @@ async def test_a_revoked_grant_is_refused_at_once_and_the_client_must_ask_again(
     assert len(browser.pages) == 2
     assert "error=access_denied" in browser.sent_back_to[-1]
     assert refused_again.group_contains(PermissionError, match="access_denied")
-
-
-async def post_initialize(http: httpx2.AsyncClient, base_url: str, token: str) -> httpx2.Response:
-    client_info = {"name": "raw", "version": "1"}
-    return await http.post(
-        f"{base_url}/mcp",
-        json={
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": client_info},
-        },
-        headers={"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"},
-    )
 
 
 async def test_the_client_is_recorded_with_only_the_hash_of_its_secret(live_service, owner):

@@ -13,8 +13,8 @@ from sandbox.ledger import utc_today
 from sandbox.ledger.copying import PLAN_ROWS, copy_plan, plan_rows
 from sandbox.models import Plan
 from sandbox.seeding import seed_demo_plan
+from tests.helpers.sandbox_side import get
 from tests.helpers.shared_plans import plan_state
-from tests.sandbox.test_seed_rules import get
 
 # What a copy does not keep: the plan's name (given) and when the plan row was written.
 _PLAN_ROW_TIMES = ("last_modified_on",)

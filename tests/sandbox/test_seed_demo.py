@@ -13,8 +13,9 @@ from django.utils import timezone
 from sandbox.budget_math.calendar import add_months, month_of
 from sandbox.models import new_id
 from sandbox.seeding import seed_demo_plan
+from tests.helpers.heuristics import likely_duplicates, pending, transfer_pairs
+from tests.helpers.sandbox_side import get, transactions
 from tests.sandbox.contract import check
-from tests.sandbox.test_seed_rules import get, likely_duplicates, pending, transactions, transfer_pairs
 from tools.logic.payees import normalise_payee
 
 MASKED_CARD = re.compile(r"\b\d{6}\*{6}\d\b")

@@ -19,7 +19,7 @@ from sandbox.models import (
 )
 from sandbox.seeding import seed_heavy_plan
 from sandbox.seeding.heavy import heavy_month_count
-from tests.sandbox.test_seed_rules import get, transactions
+from tests.helpers.sandbox_side import get, transactions
 
 TODAY = date(2026, 9, 17)
 

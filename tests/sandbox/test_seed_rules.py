@@ -1,73 +1,11 @@
-"""What the seeding tests share: reading a plan back over the sandbox's HTTP API, and the
-docs/conventions.md#heuristics rules the demo is built to exercise, stated here on their own (so a slip in
-the seeding shows) and pinned by the tests at the end of this module."""
+"""The docs/conventions.md#heuristics rules the demo is built to exercise, as the seeding tests
+state them on their own (tests/helpers/heuristics.py), pinned on rows made by hand."""
 
 from __future__ import annotations
 
 from datetime import date
 
-import httpx
-
-from tools.logic.payees import normalise_payee
-
-DUPLICATE_DAYS = 3
-DUPLICATE_RECENT_DAYS = 60
-
-
-def get(api: httpx.Client, path: str, key: str, **params) -> list[dict] | dict:
-    response = api.get(path, params=params)
-    assert response.status_code == 200, response.text
-    return response.json()["data"][key]
-
-
-def transactions(api: httpx.Client, plan_id: str, since: date) -> list[dict]:
-    """Every (non-deleted) transaction of the plan dated `since` or later."""
-    return get(api, f"/plans/{plan_id}/transactions", "transactions", since_date=since.isoformat())
-
-
-def pending(rows: list[dict], accounts: list[dict], uncategorized_id: str) -> list[dict]:
-    """docs/conventions.md#heuristics: not deleted; no category or Uncategorized; not a transfer; not split;
-    on an on-budget account."""
-    on_budget = {account["id"] for account in accounts if account["on_budget"]}
-    return [
-        row
-        for row in rows
-        if not row["deleted"]
-        and row["category_id"] in (None, uncategorized_id)
-        and row["transfer_account_id"] is None
-        and not row["subtransactions"]
-        and row["account_id"] in on_budget
-    ]
-
-
-def likely_duplicates(rows: list[dict], today: date) -> list[tuple[dict, dict]]:
-    """Same account and amount, same normalised payee, ≤ 3 days apart, both in the last 60 days."""
-    recent = [row for row in rows if (today - date.fromisoformat(row["date"])).days <= DUPLICATE_RECENT_DAYS]
-    return [
-        (first, second)
-        for index, first in enumerate(recent)
-        for second in recent[index + 1 :]
-        if first["account_id"] == second["account_id"]
-        and first["amount"] == second["amount"]
-        and normalise_payee(first["payee_name"]) == normalise_payee(second["payee_name"])
-        and _days_apart(first, second) <= DUPLICATE_DAYS
-    ]
-
-
-def transfer_pairs(pending_rows: list[dict]) -> list[tuple[dict, dict]]:
-    """Pending transactions on different accounts, opposite amounts, ≤ 3 days apart."""
-    return [
-        (first, second)
-        for index, first in enumerate(pending_rows)
-        for second in pending_rows[index + 1 :]
-        if first["account_id"] != second["account_id"]
-        and first["amount"] == -second["amount"]
-        and _days_apart(first, second) <= DUPLICATE_DAYS
-    ]
-
-
-def _days_apart(first: dict, second: dict) -> int:
-    return abs((date.fromisoformat(first["date"]) - date.fromisoformat(second["date"])).days)
+from tests.helpers.heuristics import likely_duplicates, pending, transfer_pairs
 
 
 def _row(account: str, day: str, amount: int, payee: str, **fields) -> dict:

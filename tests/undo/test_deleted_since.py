@@ -14,10 +14,8 @@ from sandbox.ledger import plan_write
 from sandbox.models import Category, CategoryGroup, Payee
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import request_mark, writes_after
-from tests.helpers.undo import agent, undo, write_with_code
+from tests.helpers.undo import agent, moved, renamed, undo, write_with_code
 from tests.sandbox.plans import SmallPlan, small_plan
-from tests.undo.test_rename_payee_undo import renamed
-from tests.undo.test_update_category_undo import moved
 from tests.writes.households import Household, household
 
 pytestmark = pytest.mark.anyio

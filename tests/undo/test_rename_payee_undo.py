@@ -8,10 +8,7 @@ from __future__ import annotations
 import pytest
 
 from oplog.models import Operation
-from sandbox.models import Payee
-from tests.helpers.results import ok
-from tests.helpers.sandbox_side import request_mark, writes_after
-from tests.helpers.undo import agent, undo, undo_with_code, write_with_code
+from tests.helpers.undo import nothing_undone, renamed, undo_with_code
 from tests.writes.category_plans import payee_name, rename_in_ynab
 from tests.writes.checks import ynab
 from tests.writes.households import Household, household
@@ -22,24 +19,6 @@ pytestmark = pytest.mark.anyio
 @pytest.fixture
 def home(live_service) -> Household:
     return household("Undo rename_payee")
-
-
-async def renamed(home: Household, name: str = "Corner Cafe") -> tuple[str, str]:
-    """CORNER CAFE renamed `name`, agreed to: (operation id, the payee's id)."""
-    cafe = (await Payee.objects.aget(plan_id=home.id, name="CORNER CAFE")).id
-    applied = await write_with_code("rename_payee", {"plan_id": home.id, "payee_id": cafe, "name": name})
-    assert applied["status"] == "applied", applied
-    return applied["operation_id"], cafe
-
-
-async def nothing_undone(home: Household, op_id: str) -> dict:
-    mark = await request_mark()
-    async with agent() as client:
-        answer = ok(await undo(client, plan_id=home.id, operation_id=op_id))
-    assert answer["status"] == "nothing_to_do"
-    assert await writes_after(mark) == []
-    assert (await Operation.objects.aget(pk=op_id)).status == "applied"
-    return answer
 
 
 async def test_it_puts_the_old_name_back(home):

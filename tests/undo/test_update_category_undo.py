@@ -8,11 +8,10 @@ from __future__ import annotations
 import pytest
 
 from oplog.models import Operation
-from tests.helpers.results import ok
 from tests.helpers.sandbox_side import request_mark, writes_after
-from tests.helpers.undo import agent, undo, undo_with_code, write_with_code
+from tests.helpers.undo import moved, nothing_undone, undo_with_code
 from tests.sandbox.plans import SmallPlan, small_plan
-from tests.writes.category_plans import change_category, group_of, place
+from tests.writes.category_plans import change_category, place
 
 pytestmark = pytest.mark.anyio
 
@@ -20,31 +19,6 @@ pytestmark = pytest.mark.anyio
 @pytest.fixture
 def home(live_service) -> SmallPlan:
     return small_plan("Undo update_category")
-
-
-async def moved(home: SmallPlan) -> tuple[str, str]:
-    """Dining Out renamed Restaurants and moved to Bills, agreed to: (operation id, Bills' id)."""
-    bills = await group_of(home.rent)
-    arguments = {
-        "plan_id": home.id,
-        "category_id": home.dining,
-        "name": "Restaurants",
-        "category_group_id": bills,
-    }
-    applied = await write_with_code("update_category", arguments)
-    assert applied["status"] == "applied", applied
-    return applied["operation_id"], bills
-
-
-async def nothing_undone(home: SmallPlan, op_id: str) -> dict:
-    """undo_operation, which must write nothing and leave the operation applied; its answer."""
-    mark = await request_mark()
-    async with agent() as client:
-        answer = ok(await undo(client, plan_id=home.id, operation_id=op_id))
-    assert answer["status"] == "nothing_to_do"
-    assert await writes_after(mark) == []
-    assert (await Operation.objects.aget(pk=op_id)).status == "applied"
-    return answer
 
 
 async def test_it_puts_name_and_group_back(home):

@@ -16,23 +16,23 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
+from tests.helpers.write_cases.apply_categories import recategorising
+from tests.helpers.write_cases.approve import approving
+from tests.helpers.write_cases.create_category import create_case
+from tests.helpers.write_cases.create_transactions import creating, days_ago, ids_on
+from tests.helpers.write_cases.flag_transactions import flagged_yellow, flagging
+from tests.helpers.write_cases.import_transactions import importing, linked_account
+from tests.helpers.write_cases.move_money import move_case
+from tests.helpers.write_cases.reconcile_account import reconciling
+from tests.helpers.write_cases.rename_payee import OLD, payee_called, rename_case
+from tests.helpers.write_cases.set_category_budget import budget_case
+from tests.helpers.write_cases.set_category_target import target_case
+from tests.helpers.write_cases.split_transaction import held, splitting
+from tests.helpers.write_cases.update_category import update_case
 from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_home
 from tests.writes.category_plans import group_of
 from tests.writes.checks import MODERN, WriteCase, connected, content, write_made
 from tests.writes.households import household
-from tests.writes.test_apply_categories import recategorising
-from tests.writes.test_approve import approving
-from tests.writes.test_create_category import create_case
-from tests.writes.test_create_transactions import creating, days_ago, ids_on
-from tests.writes.test_flag_transactions import flagged_yellow, flagging
-from tests.writes.test_import import importing, linked_account
-from tests.writes.test_move_money import move_case
-from tests.writes.test_reconcile_account import reconciling
-from tests.writes.test_rename_payee import OLD, payee_called, rename_case
-from tests.writes.test_set_category_budget import budget_case
-from tests.writes.test_set_category_target import target_case
-from tests.writes.test_split_transaction import held, splitting
-from tests.writes.test_update_category import update_case
 from tools.writes.undo_operation import UNKNOWN_CHECK
 
 

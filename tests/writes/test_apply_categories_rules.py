@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from sandbox.ledger import utc_today
+from tests.helpers.write_cases.apply_categories import categories
 from tests.writes.checks import requests_since, sandbox_http, says_yes, standing
 from tests.writes.harness import (
     MODERN,
@@ -18,7 +19,6 @@ from tests.writes.harness import (
     expect_nothing_written,
 )
 from tests.writes.households import Household
-from tests.writes.test_apply_categories import categories
 from tools.writes.apply_categories import CHECK
 
 pytestmark = pytest.mark.anyio

@@ -10,10 +10,10 @@ from asgiref.sync import sync_to_async
 from oplog.models import Operation
 from sandbox import faults
 from sandbox.ledger import utc_today
+from tests.helpers.write_cases.apply_categories import categories, set_category
 from tests.writes.checks import says_yes, ynab
 from tests.writes.harness import MODERN, WriteCase, call, connected, content
 from tests.writes.households import Household
-from tests.writes.test_apply_categories import categories, set_category
 from tools.writes.apply_categories import CHECK
 
 pytestmark = pytest.mark.anyio

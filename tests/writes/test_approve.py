@@ -6,6 +6,7 @@ import pytest
 
 from confirmations import messages
 from oplog.models import Operation
+from tests.helpers.write_cases.approve import approved, approving
 from tests.writes.checks import requests_since, standing, ynab
 from tests.writes.harness import (
     FAULT_PATHS,
@@ -22,42 +23,13 @@ from tests.writes.harness import (
 )
 from tests.writes.households import Household
 from tokens.auth import Principal
-from tools.writes.approve import CHECK
 
 pytestmark = pytest.mark.anyio
-TOOL = "approve_transactions"
-
-
-async def approved(home: Household, *transaction_ids: str) -> dict[str, bool]:
-    """What YNAB holds: whether each transaction is approved."""
-    data = await ynab("GET", f"/plans/{home.id}/transactions")
-    held = {t["id"]: t["approved"] for t in data["transactions"]}
-    return {transaction_id: held.get(transaction_id) for transaction_id in transaction_ids}
 
 
 async def set_approved(home: Household, value: bool, *transaction_ids: str) -> None:
     body = {"transactions": [{"id": t, "approved": value} for t in transaction_ids]}
     await ynab("PATCH", f"/plans/{home.id}/transactions", json=body)
-
-
-def approving(home: Household, *transaction_ids: str) -> WriteCase:
-    def check_log(op: Operation) -> None:
-        assert sorted(op.subject["transaction_ids"]) == sorted(transaction_ids)
-        assert sorted(op.undo_data["approved_ids"]) == sorted(transaction_ids)
-
-    return WriteCase(
-        tool=TOOL,
-        plan_id=home.id,
-        arguments={"plan_id": home.id, "transaction_ids": list(transaction_ids)},
-        state=lambda: approved(home, *transaction_ids),
-        expected_after=dict.fromkeys(transaction_ids, True),
-        write_method="PATCH",
-        write_path=rf"/plans/{home.id}/transactions$",
-        check=CHECK,
-        confirmed=False,
-        private_values=home.private,
-        check_log=check_log,
-    )
 
 
 @pytest.fixture

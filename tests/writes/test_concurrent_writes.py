@@ -33,15 +33,13 @@ from sandbox.ledger import plan_write
 from sandbox.ledger.catalog import create_category
 from sandbox.models import CategoryGroup
 from tests.helpers.mcp_http import mcp_over_http
+from tests.helpers.processes import next_line, service_env
 from tests.helpers.sandbox_side import request_mark, writes_after
-from tests.mcp.test_stdio import this_runs_database_url
 from tests.writes.assigned_plans import BudgetHome, assigned, budget_arguments, ready_to_assign, set_assigned
 from tests.writes.checks import content
 from tokens.models import McpToken
 
 pytestmark = pytest.mark.anyio
-
-HOLDER_SECONDS = 60  # the lock-holding process's start (Django set-up) on a loaded machine
 
 
 @pytest.fixture(autouse=True)
@@ -197,25 +195,21 @@ class Holder:
 
     async def release(self) -> None:
         await self.process.stdin.send(b"release\n")
-        with anyio.fail_after(HOLDER_SECONDS):
-            assert await self.lines.receive_until(b"\n", 100) == b"released"
+        assert await next_line(self.lines) == b"released"
 
 
 @asynccontextmanager
 async def lock_holder(plan_id: str) -> AsyncIterator[Holder]:
     """Another process holding the plan's write lock (`tests.writes.lock_holder`), killed at the end."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith("DATABASE_URL")}
-    env["DATABASE_URL"] = this_runs_database_url()
     holder = await anyio.open_process(
         [sys.executable, "-m", "tests.writes.lock_holder", plan_id],
         cwd=str(django_settings.BASE_DIR),
-        env=env,
+        env=service_env(),
         stderr=subprocess.DEVNULL,
     )
     lines = BufferedByteReceiveStream(holder.stdout)
     try:
-        with anyio.fail_after(HOLDER_SECONDS):
-            assert await lines.receive_until(b"\n", 100) == b"held"
+        assert await next_line(lines) == b"held"
         yield Holder(holder, lines)
     finally:
         if holder.returncode is None:

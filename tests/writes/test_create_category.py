@@ -10,8 +10,9 @@ from asgiref.sync import sync_to_async
 from oplog.models import Operation
 from sandbox.ledger import plan_write
 from sandbox.models import CategoryGroup
+from tests.helpers.write_cases.create_category import create_case
 from tests.writes.assigned_plans import BudgetHome, budget_home
-from tests.writes.category_plans import change_category, group_of, names_in_group
+from tests.writes.category_plans import group_of, names_in_group
 from tests.writes.checks import sandbox_http, ynab
 from tests.writes.harness import (
     ANSWER_WAYS,
@@ -32,49 +33,10 @@ from tests.writes.harness import (
     paths_that_write,
     paths_that_write_nothing,
 )
-from tools.writes.create_category import CHECK
 
 pytestmark = pytest.mark.anyio
 
 PERMANENT = "Permanent: YNAB's API cannot delete categories; hiding it in YNAB is the only way back."
-
-
-def create_case(budget: BudgetHome, **arguments) -> WriteCase:
-    h = budget.home
-
-    def check_log(op: Operation) -> None:
-        # Exactly the fields of docs/confirmation.md#subjects-and-the-fingerprint: group, name.
-        assert op.subject == {"category_group_id": h.everyday_group, "name": "Pets"}
-        assert op.fingerprint == documented_fingerprint(
-            budget.id, {"category_group_id": h.everyday_group, "name": "Pets"}
-        )
-        created = op.undo_data["category_id"]
-        assert op.undo_data == {"category_id": created, "group_id": h.everyday_group}
-        assert isinstance(created, str) if op.status == "applied" else created is None
-
-    async def has_pets() -> bool:
-        return "Pets" in await names_in_group(budget.id, h.everyday_group)
-
-    async def pets_aside() -> None:
-        """What YNAB's app offers instead of deleting: here, the new category renamed out of the way."""
-        categories = (await ynab("GET", f"/plans/{budget.id}/categories"))["category_groups"]
-        (pets,) = [c for g in categories for c in g["categories"] if c["name"] == "Pets"]
-        await change_category(budget.id, pets["id"], name="Pets (old)")
-
-    return WriteCase(
-        tool="create_category",
-        plan_id=budget.id,
-        arguments={"plan_id": budget.id, "category_group_id": h.everyday_group, "name": "Pets", **arguments},
-        state=has_pets,
-        expected_after=True,
-        write_method="POST",
-        write_path=rf"/plans/{budget.id}/categories$",
-        check=CHECK,
-        restore=pets_aside,
-        undoable=False,
-        private_values=budget.private,
-        check_log=check_log,
-    )
 
 
 @pytest.fixture

@@ -7,10 +7,10 @@ from asgiref.sync import sync_to_async
 
 from oplog.models import Operation
 from sandbox import faults
+from tests.helpers.write_cases.create_transactions import creating, days_ago, ids_on
 from tests.writes.checks import says_yes, ynab
 from tests.writes.harness import MODERN, call, connected, content
 from tests.writes.households import Household
-from tests.writes.test_create_transactions import creating, days_ago, ids_on
 
 pytestmark = pytest.mark.anyio
 

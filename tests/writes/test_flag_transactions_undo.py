@@ -8,10 +8,10 @@ import pytest
 
 from oplog.models import Operation
 from sandbox.ledger import utc_today
+from tests.helpers.write_cases.flag_transactions import flagged_yellow, flagging, flags, set_flag
 from tests.writes.checks import requests_since, says_yes, standing, ynab
 from tests.writes.harness import MODERN, call, connected, content
 from tests.writes.households import Household
-from tests.writes.test_flag_transactions import flagged_yellow, flagging, flags, set_flag
 
 pytestmark = pytest.mark.anyio
 

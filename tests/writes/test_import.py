@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
 from oplog.models import Operation
-from sandbox.ledger import create_account, utc_today
-from sandbox.models import BankTransaction
+from tests.helpers.write_cases.import_transactions import importing, linked_account
 from tests.writes.checks import requests_since, standing, writes_since, ynab
 from tests.writes.harness import (
     FAULT_PATHS,
@@ -22,11 +19,9 @@ from tests.writes.harness import (
     expect_nothing_written,
 )
 from tests.writes.households import Household
-from tools.writes.import_transactions import CHECK, NO_LINKED_ACCOUNT
+from tools.writes.import_transactions import NO_LINKED_ACCOUNT
 
 pytestmark = pytest.mark.anyio
-TOOL = "import_transactions"
-WAITING = (("PRLV SEPA NETFLIX", -13_490), ("CB BOULANGERIE 1203", -4_200))
 
 
 @pytest.fixture
@@ -34,58 +29,9 @@ def linked(home: Household) -> str:
     return linked_account(home)
 
 
-def linked_account(home: Household) -> str:
-    """A bank-linked account of the plan, with two lines waiting at the bank."""
-    account = create_account(
-        home.home.plan, name="Linked Checking", type="checking", direct_import_linked=True
-    )
-    day = utc_today() - timedelta(days=1)
-    for payee, amount in WAITING:
-        BankTransaction.objects.create(
-            plan=home.home.plan, account=account, date=day, amount=amount, payee_name=payee, import_id=""
-        )
-    return account.id
-
-
-async def imported(home: Household, account_id: str) -> list[tuple]:
-    """What YNAB holds on the linked account: (payee, amount, approved, cleared), sorted."""
-    data = await ynab("GET", f"/plans/{home.id}/accounts/{account_id}/transactions")
-    return sorted((t["payee_name"], t["amount"], t["approved"], t["cleared"]) for t in data["transactions"])
-
-
 async def ids_on(home: Household, account_id: str) -> list[str]:
     data = await ynab("GET", f"/plans/{home.id}/accounts/{account_id}/transactions")
     return sorted(t["id"] for t in data["transactions"])
-
-
-def importing(home: Household, account_id: str) -> WriteCase:
-    async def state() -> list[tuple]:
-        return await imported(home, account_id)
-
-    def check_log(op: Operation) -> None:
-        assert op.subject == {"import": "linked accounts"}
-        assert op.undoable is False
-        if op.status == "applied":
-            assert len(op.undo_data["transaction_ids"]) == len(WAITING)
-        else:  # no answer: which ids came in is unknown until settled from YNAB's delta
-            assert sorted(op.undo_data) == ["knowledge_before", "transaction_ids"]
-            assert op.undo_data["transaction_ids"] == []
-            assert type(op.undo_data["knowledge_before"]) is int
-
-    return WriteCase(
-        tool=TOOL,
-        plan_id=home.id,
-        arguments={"plan_id": home.id},
-        state=state,
-        expected_after=sorted((payee, amount, False, "cleared") for payee, amount in WAITING),
-        write_method="POST",
-        write_path=rf"/plans/{home.id}/transactions/import$",
-        check=CHECK,
-        confirmed=False,
-        undoable=False,
-        private_values=tuple(text for line in WAITING for text in line),
-        check_log=check_log,
-    )
 
 
 @pytest.fixture

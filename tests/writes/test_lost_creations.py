@@ -17,10 +17,10 @@ from asgiref.sync import sync_to_async
 from oplog import log, settling
 from oplog.models import Operation
 from sandbox import faults
+from tests.helpers.write_cases.create_transactions import ids_on
 from tests.writes.checks import says_yes, write_made, ynab
 from tests.writes.fault_matrix import SCENARIOS
 from tests.writes.harness import MODERN, WriteCase, connected, content
-from tests.writes.test_create_transactions import ids_on
 from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio

@@ -18,6 +18,17 @@ from django.conf import settings
 from oplog import log, settling
 from oplog.models import Operation
 from sandbox import faults
+from tests.helpers.garbled_answers import GarblingTransport
+from tests.helpers.move_faults import (
+    AS_BEFORE,
+    HALF_DONE,
+    destination_fault,
+    move_with_code,
+    served,
+    source_fault,
+    spares_the_first_source_write,
+)
+from tests.helpers.write_cases.move_money import MOVED, both, move_case
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
     GROCERIES_ASSIGNED,
@@ -34,7 +45,6 @@ from tests.writes.harness import (
     error_text,
     writes_since,
 )
-from tests.writes.test_move_money import both, move_case
 from tools.logic.assigned import AssignedWords
 from tools.writes.assigned_pair import MOST_REQUESTS, Pair, Step, write_pair
 from ynab_client import YnabClient, YnabError, get_ynab_client
@@ -43,61 +53,12 @@ from ynab_client.pacing import Pacer
 
 pytestmark = pytest.mark.anyio
 
-MOVED = 30_000
-AS_BEFORE = (GROCERIES_ASSIGNED, DINING_ASSIGNED)
 MOVED_STATE = (GROCERIES_ASSIGNED - MOVED, DINING_ASSIGNED + MOVED)
-HALF_DONE = (GROCERIES_ASSIGNED - MOVED, DINING_ASSIGNED)
 
 
 @pytest.fixture
 def case(budget: BudgetHome) -> WriteCase:
     return move_case(budget)
-
-
-async def inject(kind: str, budget: BudgetHome, category_id: str, method: str = "PATCH", **options) -> None:
-    path = budget.category_path(category_id) + "$"
-    await sync_to_async(faults.inject)(kind, method=method, path=path, **options)
-
-
-async def source_fault(kind: str, budget: BudgetHome, **options) -> None:
-    await inject(kind, budget, budget.home.groceries, **options)
-
-
-async def destination_fault(kind: str, budget: BudgetHome, **options) -> None:
-    await inject(kind, budget, budget.home.dining, **options)
-
-
-async def spares_the_first_source_write(budget: BudgetHome) -> None:
-    """Faults are used oldest first: this one lets the move's own source PATCH through untouched,
-    so a fault injected after it reaches the next source PATCH (the set-back)."""
-    await source_fault("delay", budget, delay_ms=1)
-
-
-async def move_with_code(case: WriteCase, arm: Callable[[], Awaitable[None]] | None = None):
-    """The move, confirmed with a code: (the call's result, the log row, requests after the code).
-
-    `arm` injects faults right before the confirming call, after this test's own reads (a
-    fault on a GET would otherwise be used by them).
-    """
-    async with connected(MODERN) as client:
-        first = content(await client.call_tool(case.tool, case.arguments))
-        if arm is not None:
-            await arm()
-        mark = await sync_to_async(faults.last_request_id)()
-        result = await client.call_tool(case.tool, {**case.arguments, "confirmation": first["confirmation"]})
-    op = await Operation.objects.filter(plan_id=case.plan_id).order_by("-created_at").afirst()
-    return result, op, await served(case, mark)
-
-
-async def served(case: WriteCase, mark: int) -> list[str]:
-    """The requests to the two categories that reached the sandbox after `mark`: `PATCH Groceries`."""
-    names = {case.arguments["from_category_id"]: "Groceries", case.arguments["to_category_id"]: "Dining Out"}
-    entries = await sync_to_async(faults.requests_since)(mark)
-    return [
-        f"{entry.method} {names[entry.path.rsplit('/', 1)[1]]}"
-        for entry in entries
-        if "/categories/" in entry.path and entry.path.rsplit("/", 1)[1] in names
-    ]
 
 
 # --- (a) the second write is refused: the source is set back ------------------------------------
@@ -388,29 +349,6 @@ async def test_it_sends_nothing_when_the_hour_could_not_cover_a_rollback(budget,
 
 
 # --- an answer the sandbox cannot garble: a 2xx YNAB sent but nobody could read -------------------------
-
-
-class GarblingTransport(httpx.AsyncBaseTransport):
-    """The live sandbox over real HTTP, except that the answer to `method` requests of one path
-    arrives as a 200 holding `body` (by default a proxy's page nobody can read): the request
-    itself ran."""
-
-    def __init__(
-        self, garbled_path_end: str, method: str = "PATCH", body: bytes = b"<html>proxy page</html>"
-    ) -> None:
-        self.inner = httpx.AsyncHTTPTransport()
-        self.garbled_path_end, self.method, self.body = garbled_path_end, method, body
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        response = await self.inner.handle_async_request(request)
-        if request.method == self.method and request.url.path.endswith(self.garbled_path_end):
-            await response.aread()
-            await response.aclose()
-            return httpx.Response(200, content=self.body, request=request)
-        return response
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
 
 
 async def test_a_second_write_answered_2xx_but_unreadable_counts_as_made_and_nothing_is_undone(budget, case):

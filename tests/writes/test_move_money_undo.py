@@ -11,6 +11,7 @@ from asgiref.sync import sync_to_async
 
 from oplog.models import Operation
 from sandbox import faults
+from tests.helpers.write_cases.move_money import both, move_case
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
     GROCERIES_ASSIGNED,
@@ -21,7 +22,6 @@ from tests.writes.assigned_plans import (
 )
 from tests.writes.checks import says_yes
 from tests.writes.harness import MODERN, call, connected, content
-from tests.writes.test_move_money import both, move_case
 
 pytestmark = pytest.mark.anyio
 

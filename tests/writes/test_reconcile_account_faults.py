@@ -14,10 +14,10 @@ from mcp_surface.plan_lookup import today
 from oplog import settling
 from oplog.models import Operation
 from sandbox import faults
+from tests.helpers.write_cases.reconcile_account import reconciling, set_cleared
 from tests.writes.checks import latest_operation, standing, ynab
 from tests.writes.harness import MODERN, WriteCase, call, connected, content, error_text
 from tests.writes.households import Household
-from tests.writes.test_reconcile_account import reconciling, set_cleared
 from tools.logic.reconcile import ADJUSTMENT_MEMO, ADJUSTMENT_PAYEE
 from tools.writes.assigned_pair import SET_BACK_WAIT_LIMIT
 from ynab_client import get_ynab_client

@@ -7,10 +7,10 @@ from asgiref.sync import sync_to_async
 
 from oplog.models import Operation
 from sandbox import faults
+from tests.helpers.write_cases.reconcile_account import reconciling, set_cleared
 from tests.writes.checks import says_yes, standing, ynab
 from tests.writes.harness import MODERN, call, connected, content
 from tests.writes.households import Household
-from tests.writes.test_reconcile_account import reconciling, set_cleared
 
 pytestmark = pytest.mark.anyio
 

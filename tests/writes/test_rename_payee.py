@@ -10,6 +10,7 @@ from asgiref.sync import sync_to_async
 from oplog.models import Operation
 from sandbox.ledger import plan_write
 from sandbox.models import Account, Payee
+from tests.helpers.write_cases.rename_payee import NEW, OLD, payee_called, rename_case
 from tests.writes.category_plans import payee_name, rename_in_ynab
 from tests.writes.harness import (
     ANSWER_WAYS,
@@ -31,38 +32,8 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
-from tools.writes.rename_payee import CHECK
 
 pytestmark = pytest.mark.anyio
-
-OLD, NEW = "CORNER CAFE", "Corner Cafe"
-
-
-async def payee_called(home: Household, name: str) -> str:
-    return (await Payee.objects.aget(plan_id=home.id, name=name)).id
-
-
-def rename_case(home: Household, payee_id: str, **arguments) -> WriteCase:
-    def check_log(op: Operation) -> None:
-        assert op.subject == {"payee_id": payee_id}  # no payee text in the stored subject
-        # The fingerprint is of the whole subject (docs/confirmation.md#subjects-and-the-fingerprint: payee,
-        # new name).
-        assert op.fingerprint == documented_fingerprint(home.id, {"payee_id": payee_id, "name": NEW})
-        assert op.undo_data == {"payee_id": payee_id, "before": OLD, "after": NEW}  # undo needs them
-
-    return WriteCase(
-        tool="rename_payee",
-        plan_id=home.id,
-        arguments={"plan_id": home.id, "payee_id": payee_id, "name": NEW, **arguments},
-        state=lambda: payee_name(home.id, payee_id),
-        expected_after=NEW,
-        write_method="PATCH",
-        write_path=rf"/plans/{home.id}/payees/{payee_id}$",
-        check=CHECK,
-        restore=lambda: rename_in_ynab(home.id, payee_id, OLD),
-        private_values=tuple(value for value in home.private if value != OLD),
-        check_log=check_log,
-    )
 
 
 @pytest.fixture

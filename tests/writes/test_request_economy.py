@@ -66,15 +66,19 @@ def dining_assigned(balances: dict, budget: BudgetHome) -> int:
     return parse_amount(row["assigned"])
 
 
-async def test_reads_inside_the_window_send_nothing_and_the_first_after_it_one_delta(budget, settings):
-    settings.AVENIR_MCP_FRESHNESS_SECONDS = 1
+async def test_reads_inside_the_window_send_nothing_and_the_first_after_it_one_delta(
+    budget, settings, freshness_clock
+):
+    settings.AVENIR_MCP_FRESHNESS_SECONDS = 10
     async with connected(MODERN) as client:
         await read(client, "list_accounts", budget.id)  # the sync the window starts from
         inside = await mark()
         for tool in READS:
             await read(client, tool, budget.id)
+        freshness_clock.now += 9  # still inside
+        await read(client, "list_payees", budget.id)
         served_inside = await requests_since(inside)
-        await anyio.sleep(1.05)
+        freshness_clock.now += 1  # the window has passed
         after = await mark()
         await read(client, "list_accounts", budget.id)
         await read(client, "list_payees", budget.id)  # inside the new window again
@@ -84,11 +88,11 @@ async def test_reads_inside_the_window_send_nothing_and_the_first_after_it_one_d
     assert [is_delta(request, budget.id) for request in served_after] == [True], served_after
 
 
-async def test_concurrent_reads_after_the_window_share_one_delta(budget, settings):
-    settings.AVENIR_MCP_FRESHNESS_SECONDS = 5  # the twenty calls all fit in one window
+async def test_concurrent_reads_after_the_window_share_one_delta(budget, settings, freshness_clock):
+    settings.AVENIR_MCP_FRESHNESS_SECONDS = 5  # the clock stands still: the twenty calls fit in one window
     async with connected(MODERN) as client:
         await read(client, "list_accounts", budget.id)
-    await anyio.sleep(5.05)
+    freshness_clock.now += 5
     start = await mark()
 
     async def agent(tool: str) -> None:

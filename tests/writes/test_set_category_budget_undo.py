@@ -7,10 +7,10 @@ from asgiref.sync import sync_to_async
 
 from oplog.models import Operation
 from sandbox import faults
+from tests.helpers.write_cases.set_category_budget import NEW_AMOUNT, budget_case
 from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned, set_assigned
 from tests.writes.checks import says_yes
 from tests.writes.harness import MODERN, call, connected, content, error_text
-from tests.writes.test_set_category_budget import NEW_AMOUNT, budget_case
 
 pytestmark = pytest.mark.anyio
 

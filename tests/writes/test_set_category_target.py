@@ -13,6 +13,8 @@ from mcp_surface.plan_lookup import today
 from oplog.models import Operation
 from sandbox.ledger import plan_write, utc_today
 from sandbox.models import Category
+from tests.helpers.garbled_answers import GarblingTransport
+from tests.helpers.write_cases.set_category_target import AS_SET, BY_DATE, SENT, SET_BY_DATE, target_case
 from tests.writes.assigned_plans import BudgetHome, budget_home
 from tests.writes.category_plans import change_category, goal
 from tests.writes.harness import (
@@ -35,60 +37,9 @@ from tests.writes.harness import (
     paths_that_write_nothing,
     standing,
 )
-from tests.writes.test_move_money_faults import GarblingTransport
-from tools.logic.targets import NO_TARGET
-from tools.writes.set_category_target import CHECK
 from ynab_client import client as ynab_client
 
 pytestmark = pytest.mark.anyio
-
-BY_DATE = (utc_today() + timedelta(days=400)).replace(day=1).isoformat()
-AS_SET = ("NEED", 1_200_000, BY_DATE, 0, None, True, None)
-SENT = {"goal_target": 1_200_000, "goal_target_date": BY_DATE}
-SET_BY_DATE = {
-    "kind": "by_date",
-    "amount": 1_200_000,
-    "by_date": BY_DATE,
-    "whole": True,
-    "ynab_name": None,
-    "snoozed": False,
-}
-
-
-def target_case(budget: BudgetHome, **arguments) -> WriteCase:
-    h = budget.home
-
-    def check_log(op: Operation) -> None:
-        # Exactly the fields of docs/confirmation.md#subjects-and-the-fingerprint: the category, the target
-        # fields sent.
-        assert op.subject == {"category_id": h.dining, "fields": SENT}
-        assert op.fingerprint == documented_fingerprint(budget.id, {"category_id": h.dining, "fields": SENT})
-        assert op.undo_data == {
-            "category_id": h.dining,
-            "before": NO_TARGET.logged(),
-            "after": SET_BY_DATE,
-            "restore": {"goal_target": None},
-        }
-
-    return WriteCase(
-        tool="set_category_target",
-        plan_id=budget.id,
-        arguments={
-            "plan_id": budget.id,
-            "category_id": h.dining,
-            "amount": "1200.00",
-            "by_date": BY_DATE,
-            **arguments,
-        },
-        state=lambda: goal(budget.id, h.dining),
-        expected_after=AS_SET,
-        write_method="PATCH",
-        write_path=rf"/plans/{budget.id}/categories/{h.dining}$",
-        check=CHECK,
-        restore=lambda: change_category(budget.id, h.dining, goal_target=None),
-        private_values=budget.private,
-        check_log=check_log,
-    )
 
 
 @pytest.fixture

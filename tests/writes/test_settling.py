@@ -24,12 +24,7 @@ from mcp_surface.server import HttpServers
 from oplog import log, settling
 from oplog.models import Operation
 from sandbox import faults
-from tests.writes.assigned_plans import BudgetHome, assigned, set_assigned
-from tests.writes.checks import before, write_made, ynab
-from tests.writes.fault_matrix import SCENARIOS
-from tests.writes.harness import MODERN, WriteCase, connected, content, error_text
-from tests.writes.test_move_money import both, move_case
-from tests.writes.test_move_money_faults import (
+from tests.helpers.move_faults import (
     AS_BEFORE,
     HALF_DONE,
     destination_fault,
@@ -37,7 +32,12 @@ from tests.writes.test_move_money_faults import (
     source_fault,
     spares_the_first_source_write,
 )
-from tests.writes.test_set_category_budget import budget_case
+from tests.helpers.write_cases.move_money import both, move_case
+from tests.helpers.write_cases.set_category_budget import budget_case
+from tests.writes.assigned_plans import BudgetHome, assigned, set_assigned
+from tests.writes.checks import before, write_made, ynab
+from tests.writes.fault_matrix import SCENARIOS
+from tests.writes.harness import MODERN, WriteCase, connected, content, error_text
 from tokens.auth import Principal
 from tools.writes.assigned_pair import SET_BACK_WAIT_LIMIT
 from ynab_client import get_ynab_client

@@ -12,6 +12,7 @@ from asgiref.sync import sync_to_async
 from oplog.models import Operation
 from sandbox.ledger import plan_write, utc_today
 from sandbox.models import Subtransaction, Transaction
+from tests.helpers.write_cases.split_transaction import TOOL, held, splitting
 from tests.writes.checks import requests_since, sandbox_http, says_yes, standing, ynab
 from tests.writes.harness import (
     ANSWER_WAYS,
@@ -33,19 +34,9 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
-from tools.writes.split_transaction import CHECK
 
 pytestmark = pytest.mark.anyio
-TOOL = "split_transaction"
 NOT_UNDOABLE = "Only YNAB itself can undo a split; undo_operation cannot."
-
-
-async def held(home: Household, transaction_id: str) -> tuple:
-    """What YNAB holds of the transaction: its category name and its lines (amount, category, memo)."""
-    data = await ynab("GET", f"/plans/{home.id}/transactions/{transaction_id}")
-    t = data["transaction"]
-    lines = [(s["amount"], s["category_id"], s["memo"]) for s in t["subtransactions"]]
-    return t["category_name"], t["amount"], t["payee_id"], t["memo"], t["cleared"], t["approved"], lines
 
 
 def unsplit(plan_id: str, transaction_id: str) -> None:
@@ -57,20 +48,6 @@ def unsplit(plan_id: str, transaction_id: str) -> None:
         )
         Transaction.objects.filter(pk=transaction_id).update(category=None, knowledge=write.knowledge)
         write.transactions_changed(before, [transaction_id])
-
-
-def splitting(home: Household, transaction_id: str, lines: list[dict]) -> WriteCase:
-    return WriteCase(
-        tool=TOOL,
-        plan_id=home.id,
-        arguments={"plan_id": home.id, "transaction_id": transaction_id, "lines": lines},
-        state=lambda: held(home, transaction_id),
-        expected_after=None,
-        write_method="PUT",
-        write_path=rf"/plans/{home.id}/transactions/{transaction_id}$",
-        check=CHECK,
-        undoable=False,
-    )
 
 
 async def case_on(home: Household) -> WriteCase:

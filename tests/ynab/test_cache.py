@@ -189,6 +189,34 @@ def _any_category(snapshot) -> str:
     return next(c.id for c in snapshot.categories.values() if not c.internal)
 
 
+async def test_reads_inside_the_window_ask_nothing_until_its_clock_passes_it_or_a_write_ends_it(
+    client, cache, demo_plan_id, sandbox_log, settings, freshness_clock
+):
+    """The window and the write marks share one clock (`ynab_client.clock`): standing still here,
+    a write at the very instant of the sync still ends the window."""
+    settings.AVENIR_MCP_FRESHNESS_SECONDS = 10
+    synced = await cache.snapshot(client, demo_plan_id)
+    await sandbox_log.mark()
+
+    freshness_clock.now += 9.5
+    inside = await cache.snapshot(client, demo_plan_id)
+    asked_inside = await sandbox_log.requests(demo_plan_id)
+    freshness_clock.now += 0.5
+    after = await cache.snapshot(client, demo_plan_id)
+    await client.patch_month_category(demo_plan_id, "current", _any_category(after), 2_000)
+    written = await cache.snapshot(client, demo_plan_id)
+    with request_kind(RequestKind.WRITE):  # a write's read always syncs, window or not
+        await cache.snapshot(client, demo_plan_id)
+
+    assert inside is synced
+    assert asked_inside == []
+    assert written.server_knowledge > after.server_knowledge
+    asked = await sandbox_log.requests(demo_plan_id)
+    queries = [request.query for request in asked if request.method == "GET"]
+    assert len(queries) == 3
+    assert all(query.startswith("last_knowledge_of_server=") for query in queries)
+
+
 async def test_a_use_after_a_write_sees_the_write(client, cache, demo_plan_id):
     snapshot = await cache.snapshot(client, demo_plan_id)
     category = _any_category(snapshot)
