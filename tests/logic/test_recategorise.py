@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tests.logic.plan_rows import account, category, group, line, payee, snapshot, transaction
 from tools.logic.approvals import approvals
 from tools.logic.approvals import undo_state as approval_undo_state
-from tools.logic.recategorise import LoggedRecategorisation, recategorisation, undo_state
+from tools.logic.recategorise import recategorisation, undo_state
 from tools.logic.transaction_lines import category_shown, statement_amount, transaction_line
 from values.refusal import Refusal
 
@@ -98,7 +98,7 @@ def test_undo_restores_what_is_as_set_and_tells_back_as_before_from_changed_sinc
     plan = household()
 
     def state(transaction_id: str, before: str | None, after: str) -> tuple[str, str]:
-        return undo_state(plan, LoggedRecategorisation(transaction_id, before, after))
+        return undo_state(plan, transaction_id, before=before, after=after)
 
     assert state("t-dining", "groceries", "dining") == ("restore", "")
     assert state("t-dining", "dining", "groceries") == ("already_as_before", "")

@@ -16,6 +16,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
+from oplog.undo_write import UNKNOWN_CHECK
 from tests.helpers.write_cases.apply_categories import recategorising
 from tests.helpers.write_cases.approve import approving
 from tests.helpers.write_cases.create_category import create_case
@@ -33,7 +34,6 @@ from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_home
 from tests.writes.category_plans import group_of
 from tests.writes.checks import MODERN, WriteCase, connected, content, write_made
 from tests.writes.households import household
-from tools.writes.undo_operation import UNKNOWN_CHECK
 
 
 @dataclass(frozen=True)

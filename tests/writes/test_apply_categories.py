@@ -17,6 +17,12 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
+from tools.writes.apply_categories import (
+    CategoryAssigned,
+    LoggedRecategorisation,
+    RecategorisationSubject,
+    RecategorisationUndo,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -46,3 +52,21 @@ async def test_each_path_without_a_yes_writes_nothing(path, shared_case, setting
 @pytest.mark.parametrize("path", FAULT_PATHS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
     await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+
+
+def test_the_log_keeps_each_category_before_and_after_as_rows_already_hold_them():
+    old_row = {
+        "transactions": [
+            {"id": "t-market", "before": None, "after": "groceries"},
+            {"id": "t-dining", "before": "groceries", "after": "dining"},
+        ]
+    }
+
+    logged = RecategorisationUndo.from_stored(old_row)
+    assert logged.transactions[0] == LoggedRecategorisation(id="t-market", before=None, after="groceries")
+    assert logged.stored() == old_row
+    subject = RecategorisationSubject(
+        changes=(CategoryAssigned(transaction_id="t-market", category_id="groceries"),)
+    )
+    expected = {"changes": [{"transaction_id": "t-market", "category_id": "groceries"}]}
+    assert subject.fingerprinted() == subject.stored() == expected

@@ -23,6 +23,7 @@ from tests.writes.harness import (
 )
 from tests.writes.households import Household
 from tokens.auth import Principal
+from tools.writes.approve import ApprovalSubject, ApprovalUndo
 
 pytestmark = pytest.mark.anyio
 
@@ -146,3 +147,12 @@ async def test_a_read_only_caller_is_refused_even_where_the_tool_is_reachable(ho
 
     assert error_text(refused, case) == messages.READ_ONLY
     await expect_nothing_written(case, start)
+
+
+def test_the_log_keeps_the_approved_ids_as_rows_already_hold_them():
+    old_row = {"approved_ids": ["t-market", "t-salary"]}
+
+    assert ApprovalUndo.from_stored(old_row) == ApprovalUndo(approved_ids=("t-market", "t-salary"))
+    assert ApprovalUndo.from_stored(old_row).stored() == old_row
+    subject = ApprovalSubject(transaction_ids=("t-market",))
+    assert subject.fingerprinted() == subject.stored() == {"transaction_ids": ["t-market"]}

@@ -32,6 +32,7 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
+from tools.writes.flag_transactions import FlagSet, FlagSubject, FlagUndo, LoggedFlag
 
 pytestmark = pytest.mark.anyio
 
@@ -270,3 +271,22 @@ async def test_the_demo_plan_has_flags_in_use_to_change(live_service):
     assert person.messages[0].splitlines()[1].endswith(": yellow → none")
     assert ", 89,90: " in person.messages[0]  # the plan's decimal comma
     assert answer["changes"][0]["amount"] == "-89.90"
+
+
+def test_the_log_keeps_each_flag_before_and_after_as_rows_already_hold_them():
+    old_row = {
+        "flags": [
+            {"id": "t-market", "before": None, "after": "red"},
+            {"id": "t-dining", "before": "blue", "after": None},
+        ]
+    }
+
+    logged = FlagUndo.from_stored(old_row)
+    assert logged.flags[1] == LoggedFlag(id="t-dining", before="blue", after=None)
+    assert logged.stored() == old_row
+    subject = FlagSubject(flags=(FlagSet(transaction_id="t-dining", color=None),))
+    assert (
+        subject.fingerprinted()
+        == subject.stored()
+        == {"flags": [{"transaction_id": "t-dining", "color": None}]}
+    )

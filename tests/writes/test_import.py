@@ -19,7 +19,7 @@ from tests.writes.harness import (
     expect_nothing_written,
 )
 from tests.writes.households import Household
-from tools.writes.import_transactions import NO_LINKED_ACCOUNT
+from tools.writes.import_transactions import NO_LINKED_ACCOUNT, ImportRecord, ImportSubject
 
 pytestmark = pytest.mark.anyio
 
@@ -104,3 +104,12 @@ async def test_undo_operation_refuses_an_import_and_says_why(home, linked, case)
     assert refused.is_error
     assert "imports are not reversed" in refused.content[0].text
     assert await case.state() == case.expected_after
+
+
+def test_the_log_keeps_the_knowledge_until_the_ids_are_known_as_rows_already_hold_them():
+    begun, imported = {"transaction_ids": [], "knowledge_before": 42}, {"transaction_ids": ["t-new"]}
+
+    assert ImportRecord.from_stored(begun) == ImportRecord(knowledge_before=42)
+    assert ImportRecord.from_stored(imported) == ImportRecord(transaction_ids=("t-new",))
+    assert [ImportRecord.from_stored(row).stored() for row in (begun, imported)] == [begun, imported]
+    assert ImportSubject().fingerprinted() == ImportSubject().stored() == {"import": "linked accounts"}

@@ -34,6 +34,8 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
+from tools.logic.splits import SplitLine
+from tools.writes.split_transaction import LoggedSplit, SplitRecord, SplitSubject
 
 pytestmark = pytest.mark.anyio
 NOT_UNDOABLE = "Only YNAB itself can undo a split; undo_operation cannot."
@@ -374,3 +376,21 @@ async def test_the_demo_plans_fuel_and_sandwich_payment_splits_in_its_own_number
         f"{NOT_UNDOABLE}"
     ]
     assert answer["status"] == "applied"
+
+
+def test_the_log_keeps_the_lines_categories_and_the_category_before_as_rows_already_hold_them():
+    lines = (SplitLine(-51_130, "groceries", None), SplitLine(-9_200, "dining", "coffee"))
+    subject = SplitSubject(transaction_id="t-market", lines=lines)
+    old_subject = {"transaction_id": "t-market", "line_category_ids": ["groceries", "dining"]}
+    old_undo_data = {"transaction_id": "t-market", "category_before": None}
+
+    assert subject.fingerprinted() == {
+        "transaction_id": "t-market",
+        "lines": [
+            {"amount": -51_130, "category_id": "groceries", "memo": None},
+            {"amount": -9_200, "category_id": "dining", "memo": "coffee"},
+        ],
+    }
+    assert subject.stored() == old_subject
+    assert LoggedSplit.from_stored(old_subject).line_category_ids == ("groceries", "dining")
+    assert SplitRecord.from_stored(old_undo_data).stored() == old_undo_data

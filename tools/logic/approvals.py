@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from values.ids import not_in_plan
 from ynab_client.snapshot import PlanSnapshot, Transaction
@@ -46,18 +45,3 @@ def undo_state(snapshot: PlanSnapshot, transaction_id: str) -> tuple[str, str]:
     if transaction.approved:
         return "restore", ""
     return "already_as_before", ""
-
-
-@dataclass(frozen=True)
-class ApprovalUndo:
-    """approve_transactions' undo data: the ids it approved. Stored in the operation row as
-    `{"approved_ids": [...]}`."""
-
-    approved_ids: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"approved_ids": list(self.approved_ids)}
-
-    @classmethod
-    def from_json(cls, stored: dict[str, Any]) -> ApprovalUndo:
-        return cls(tuple(str(transaction_id) for transaction_id in stored.get("approved_ids", ())))

@@ -10,14 +10,15 @@ returns what would change, in the order given, and how many already have that fl
 Refused (`Refusal`): a transaction that is not in the plan (deleted ones are not in a
 snapshot). The tool refuses a transaction listed twice before the plan is read.
 
-`undo_state(snapshot, item)` compares one logged flag with the plan now, for undo.
+`undo_state(snapshot, transaction_id, before=, after=)` compares one logged flag with the
+plan now, for undo.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from values.ids import not_in_plan
 from ynab_client.snapshot import PlanSnapshot, Transaction
@@ -70,44 +71,18 @@ def flag_changes(snapshot: PlanSnapshot, flags: Sequence[tuple[str, str | None]]
 # --- undo ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LoggedFlag:
-    """One item of a flag_transactions operation's undo data."""
-
-    transaction_id: str
-    before: str | None
-    after: str | None
-
-
-def undo_state(snapshot: PlanSnapshot, item: LoggedFlag) -> tuple[str, str]:
-    """`(state, reason)`: `restore` while the flag is still the one set, `already_as_before`
-    when it is back at the one before, else `conflict` and why."""
-    transaction = snapshot.transactions.get(item.transaction_id)
+def undo_state(
+    snapshot: PlanSnapshot, transaction_id: str, *, before: str | None, after: str | None
+) -> tuple[str, str]:
+    """`(state, reason)` of one transaction a flag_transactions operation flagged from `before`
+    to `after`: `restore` while the flag is still `after`, `already_as_before` when it is back
+    at `before`, else `conflict` and why."""
+    transaction = snapshot.transactions.get(transaction_id)
     if transaction is None:
         return "conflict", "it was deleted"
     current = flag_of(transaction)
-    if current == item.before:
+    if current == before:
         return "already_as_before", ""
-    if current == item.after:
+    if current == after:
         return "restore", ""
     return "conflict", f"its flag is now {flag_shown(current)}"
-
-
-@dataclass(frozen=True)
-class FlagUndo:
-    """flag_transactions' undo data: each transaction's flag before and after. Stored in the
-    operation row as `{"flags": [{"id", "before", "after"}, ...]}`."""
-
-    flags: tuple[LoggedFlag, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"flags": [{"id": f.transaction_id, "before": f.before, "after": f.after} for f in self.flags]}
-
-    @classmethod
-    def from_json(cls, stored: dict[str, Any]) -> FlagUndo:
-        return cls(
-            tuple(
-                LoggedFlag(item["id"], item.get("before"), item.get("after"))
-                for item in stored.get("flags", ())
-            )
-        )

@@ -16,14 +16,14 @@ A transaction whose category is YNAB's internal Uncategorized has, for the perso
 it shows as `(uncategorised)` and `from_category_id` is null; its real id is still what
 undo puts back. Assignments are distinct by transaction (the tool refuses duplicates first).
 
-`undo_states(snapshot, items)` compares each logged item with the plan now, for undo.
+`undo_state(snapshot, transaction_id, before=, after=)` compares one logged transaction with
+the plan now, for undo.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from tools.logic.budget import is_card_payment, is_internal, is_uncategorized
 from tools.logic.transaction_lines import category_shown
@@ -128,27 +128,21 @@ def shown_category_id(snapshot: PlanSnapshot, category_id: str | None) -> str | 
 # --- undo ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LoggedRecategorisation:
-    """One item of an apply_categories operation's undo data."""
-
-    transaction_id: str
-    before: str | None
-    after: str
-
-
-def undo_state(snapshot: PlanSnapshot, item: LoggedRecategorisation) -> tuple[str, str]:
-    """`(state, reason)`: `restore` when the transaction still has the category set,
-    `already_as_before` when it is back at its category before, else `conflict` and why."""
-    transaction = snapshot.transactions.get(item.transaction_id)
+def undo_state(
+    snapshot: PlanSnapshot, transaction_id: str, *, before: str | None, after: str
+) -> tuple[str, str]:
+    """`(state, reason)` of one transaction an apply_categories operation moved from category
+    `before` to `after`: `restore` while it still has `after`, `already_as_before` when it is
+    back at `before`, else `conflict` and why."""
+    transaction = snapshot.transactions.get(transaction_id)
     if transaction is None:
         return "conflict", "it was deleted"
     if snapshot.is_split(transaction):
         return "conflict", "it was split since"
     current = transaction.category_id
-    if _same_for_the_person(snapshot, current, item.before):
+    if _same_for_the_person(snapshot, current, before):
         return "already_as_before", ""
-    if current == item.after:
+    if current == after:
         return "restore", ""
     return "conflict", f"its category is now {_category_words(snapshot, current)}"
 
@@ -162,28 +156,3 @@ def _same_for_the_person(snapshot: PlanSnapshot, current: str | None, before: st
 
 def _category_words(snapshot: PlanSnapshot, category_id: str | None) -> str:
     return category_shown(snapshot, shown_category_id(snapshot, category_id))
-
-
-@dataclass(frozen=True)
-class RecategorisationUndo:
-    """apply_categories' undo data: each transaction's category before and after. Stored in the
-    operation row as `{"transactions": [{"id", "before", "after"}, ...]}`."""
-
-    transactions: tuple[LoggedRecategorisation, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "transactions": [
-                {"id": item.transaction_id, "before": item.before, "after": item.after}
-                for item in self.transactions
-            ]
-        }
-
-    @classmethod
-    def from_json(cls, stored: dict[str, Any]) -> RecategorisationUndo:
-        return cls(
-            tuple(
-                LoggedRecategorisation(item["id"], item.get("before"), item["after"])
-                for item in stored.get("transactions", ())
-            )
-        )

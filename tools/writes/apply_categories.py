@@ -2,40 +2,37 @@
 (docs/tools.md#apply_categories), and its undo (docs/undo.md#apply_categories): categories put back where they
 are still as the operation left them.
 
-The checks are `tools.logic.recategorise`; the path (plan read, question, log, request) is
-`tools.writes.flow`. One bulk `PATCH /plans/{plan_id}/transactions` with `{id, category_id}`.
-The log keeps, per transaction, its id and the category before and after (no payee, memo
-or amount: those live only in the preview text).
+The checks are `tools.logic.recategorise`. One bulk `PATCH /plans/{plan_id}/transactions` with
+`{id, category_id}`. The log keeps, per transaction, its id and the category before and after
+(`{"transactions": [{"id", "before", "after"}, ...]}`; no payee, memo or amount: those live
+only in the preview text).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated
 
-from mcp.server.mcpserver import Context
-from mcp.types import CallToolResult, InputRequiredResult
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from confirmations.preview import Preview
-from mcp_surface.arguments import MAX_IDS, PlanIdArg, check_ids, id_arg
+from mcp_surface.arguments import MAX_IDS, check_ids, id_arg
 from mcp_surface.presenting import category_name, money
-from mcp_surface.registry import write_tool
+from oplog.changes import Applied, Change
 from oplog.models import Operation
-from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
+from oplog.records import Record, Subject
+from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord
 from tools.logic.recategorise import (
-    LoggedRecategorisation,
     Recategorisation,
-    RecategorisationUndo,
     Recategorised,
     recategorisation,
     shown_category_id,
     undo_state,
 )
 from tools.logic.transaction_lines import category_shown, payee_shown, transaction_line
-from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
+from tools.writes.flow import WriteResult, WriteTool, write_tool
 from ynab_client import PlanSnapshot, YnabClient
 
-TOOL = "apply_categories"
 CHECK = "Check with find_transactions whether the categories changed before trying again."
 
 
@@ -55,13 +52,133 @@ class CategoryChange(BaseModel):
     to_category: str
 
 
-class CategoriesApplied(WriteResult):
+class CategoriesAppliedFields(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     changes: list[CategoryChange] = Field(description="The transactions whose category changes, as given.")
     unchanged_count: int = Field(description="Transactions given that already had that category (skipped).")
 
 
-@write_tool(title="Recategorise transactions", toolset="transactions", destructive=True, idempotent=True)
-async def apply_categories(
+class CategoriesApplied(CategoriesAppliedFields, WriteResult):
+    pass
+
+
+@dataclass(frozen=True)
+class Assignments:
+    """apply_categories' arguments, checked: `(transaction_id, category_id)` pairs, each
+    transaction once."""
+
+    pairs: tuple[tuple[str, str], ...]
+
+
+class CategoryAssigned(Record):
+    """One transaction of the subject and the category it gets."""
+
+    transaction_id: str
+    category_id: str
+
+
+class RecategorisationSubject(Subject):
+    """The transactions and their categories after (ids only: all of it is stored)."""
+
+    changes: tuple[CategoryAssigned, ...]
+
+
+class LoggedRecategorisation(Record):
+    """One transaction of the undo data: its id (`id`) and its category before and after."""
+
+    id: str
+    before: str | None = None
+    after: str
+
+
+class RecategorisationUndo(Record):
+    """apply_categories' undo data: each transaction's category before and after."""
+
+    transactions: tuple[LoggedRecategorisation, ...] = ()
+
+
+class ApplyCategories(
+    WriteTool[Assignments, RecategorisationSubject, CategoriesAppliedFields, RecategorisationUndo]
+):
+    """Recategorises transactions; undone for each one still in the category it was given."""
+
+    name = "apply_categories"
+    result = CategoriesApplied
+
+    def build(
+        self, snapshot: PlanSnapshot, arguments: Assignments
+    ) -> Change[RecategorisationSubject, CategoriesAppliedFields, RecategorisationUndo]:
+        found = recategorisation(snapshot, arguments.pairs)
+        fields = CategoriesAppliedFields(
+            changes=[_entry(snapshot, c) for c in found.changes], unchanged_count=found.unchanged_count
+        )
+        if not found.changes:
+            return Change.nothing(_nothing_message(found), fields)
+        assigned = tuple(
+            CategoryAssigned(transaction_id=c.transaction.id, category_id=c.after.id) for c in found.changes
+        )
+        logged = tuple(
+            LoggedRecategorisation(id=c.transaction.id, before=c.before, after=c.after.id)
+            for c in found.changes
+        )
+        return Change(
+            subject=RecategorisationSubject(changes=assigned),
+            preview=Preview(
+                question=f"Recategorise {len(found.changes)} transaction(s)?",
+                lines=[_line(snapshot, c) for c in found.changes],
+            ),
+            fields=fields,
+            undo_data=RecategorisationUndo(transactions=logged),
+            check=CHECK,
+        )
+
+    async def apply(
+        self,
+        client: YnabClient,
+        snapshot: PlanSnapshot,
+        change: Change[RecategorisationSubject, CategoriesAppliedFields, RecategorisationUndo],
+    ) -> Applied[CategoriesAppliedFields]:
+        assert change.undo_data is not None, "build sets it on every change it sends"
+        items = [{"id": item.id, "category_id": item.after} for item in change.undo_data.transactions]
+        await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
+        return Applied(lead=f"Recategorised {len(items)} transaction(s).")
+
+    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[LoggedRecategorisation]:
+        items: UndoItems[LoggedRecategorisation] = UndoItems()
+        for item in RecategorisationUndo.from_stored(op.undo_data).transactions:
+            state, reason = undo_state(snapshot, item.id, before=item.before, after=item.after)
+            if state == "restore":
+                transaction = snapshot.transactions[item.id]
+                after, before = category_shown(snapshot, item.after), _shown(snapshot, item.before)
+                items.restore(item, f"{transaction_line(snapshot, transaction)}: {after} → {before}")
+            elif state == "already_as_before":
+                items.already_as_before()
+            else:
+                items.conflict(Conflict(item.id, _conflict_name(snapshot, item.id), reason))
+        return items.plan(f"Undo: recategorise {items.restored} transaction(s)?")
+
+    async def undo(
+        self,
+        client: YnabClient,
+        snapshot: PlanSnapshot,
+        op: Operation,
+        plan: UndoPlan[LoggedRecategorisation],
+    ) -> UndoRecord:
+        items = [{"id": item.id, "category_id": item.before} for item in plan.restorable]
+        await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
+        restored = tuple({"transaction_id": item.id, "category_id": item.before} for item in plan.restorable)
+        return UndoRecord(restored=restored)
+
+
+@write_tool(
+    ApplyCategories(),
+    title="Recategorise transactions",
+    toolset="transactions",
+    destructive=True,
+    idempotent=True,
+)
+def apply_categories(
     assignments: Annotated[
         list[Assignment],
         Field(
@@ -70,10 +187,7 @@ async def apply_categories(
             description=f"1-{MAX_IDS} {{transaction_id, category_id}}, each transaction once.",
         ),
     ],
-    ctx: Context,
-    plan_id: PlanIdArg = None,
-    confirmation: ConfirmationArg = None,
-) -> Annotated[CallToolResult, CategoriesApplied] | InputRequiredResult:
+) -> Assignments:
     """Give transactions a category, after the person agreed to the preview.
 
     Find the transactions with find_transactions (earlier ones of the same payee show how they
@@ -85,50 +199,11 @@ async def apply_categories(
     other than Inflow: Ready to Assign (for income), credit card payment categories.
     undo_operation with the operation id puts back the categories still as they were set.
     """
-    pairs = _check_assignments(assignments)
-    return await confirmed_write(
-        ctx,
-        tool=TOOL,
-        plan_id=plan_id,
-        confirmation=confirmation,
-        result=CategoriesApplied,
-        build=lambda snapshot: build_change(snapshot, pairs),
-        apply=_apply,
-    )
-
-
-def _check_assignments(assignments: list[Assignment]) -> list[tuple[str, str]]:
-    """Ids checked against the pattern, each transaction once: before any request."""
     transaction_ids = check_ids(
         [a.transaction_id for a in assignments], what="transaction", merge_duplicates=False
     )
     category_ids = [id_arg(a.category_id, what="category") for a in assignments]
-    return list(zip(transaction_ids or (), category_ids, strict=True))
-
-
-def build_change(snapshot: PlanSnapshot, pairs: list[tuple[str, str]]) -> Change:
-    """The change (subject, preview, result fields, undo data), or nothing to do."""
-    found = recategorisation(snapshot, pairs)
-    fields = {
-        "changes": [_entry(snapshot, c) for c in found.changes],
-        "unchanged_count": found.unchanged_count,
-    }
-    if not found.changes:
-        return Change.nothing(_nothing_message(found), fields)
-    subject = {
-        "changes": [{"transaction_id": c.transaction.id, "category_id": c.after.id} for c in found.changes]
-    }
-    return Change(
-        subject=subject,
-        stored_subject=subject,  # ids only: nothing the log must not keep
-        preview=Preview(
-            question=f"Recategorise {len(found.changes)} transaction(s)?",
-            lines=[_line(snapshot, c) for c in found.changes],
-        ),
-        fields=fields,
-        undo_data=RecategorisationUndo(tuple(_log_entry(c) for c in found.changes)),
-        check=CHECK,
-    )
+    return Assignments(tuple(zip(transaction_ids or (), category_ids, strict=True)))
 
 
 def _nothing_message(found: Recategorisation) -> str:
@@ -154,49 +229,6 @@ def _entry(snapshot: PlanSnapshot, change: Recategorised) -> CategoryChange:
         to_category_id=change.after.id,
         to_category=category_shown(snapshot, change.after.id),
     )
-
-
-def _log_entry(change: Recategorised) -> LoggedRecategorisation:
-    return LoggedRecategorisation(change.transaction.id, change.before, change.after.id)
-
-
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[RecategorisationUndo]) -> Applied:
-    assert change.undo_data is not None  # build_change always sets it
-    logged = change.undo_data.transactions
-    items = [{"id": item.transaction_id, "category_id": item.after} for item in logged]
-    await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
-    return Applied(lead=f"Recategorised {len(items)} transaction(s).")
-
-
-@undo_handler(TOOL)
-class ApplyCategoriesUndo:
-    """Puts back each category still as the operation set it; a changed one is a conflict."""
-
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
-        items = UndoItems()
-        for item in RecategorisationUndo.from_json(op.undo_data).transactions:
-            state, reason = undo_state(snapshot, item)
-            if state == "restore":
-                transaction = snapshot.transactions[item.transaction_id]
-                after, before = category_shown(snapshot, item.after), _shown(snapshot, item.before)
-                items.restore(
-                    {"id": item.transaction_id, "category_id": item.before},
-                    f"{transaction_line(snapshot, transaction)}: {after} → {before}",
-                )
-            elif state == "already_as_before":
-                items.already_as_before()
-            else:
-                name = _conflict_name(snapshot, item.transaction_id)
-                items.conflict(Conflict(item.transaction_id, name, reason))
-        return items.plan(f"Undo: recategorise {items.restored} transaction(s)?")
-
-    async def apply(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> UndoRecord:
-        items = [dict(item) for item in plan.restorable]
-        await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
-        restored = tuple({"transaction_id": i["id"], "category_id": i["category_id"]} for i in items)
-        return UndoRecord(restored=restored)
 
 
 def _shown(snapshot: PlanSnapshot, category_id: str | None) -> str:

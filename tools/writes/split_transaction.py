@@ -2,40 +2,37 @@
 (docs/tools.md#split_transaction). Not undoable: YNAB's API cannot edit a split, so the preview says only YNAB
 can.
 
-The checks are `tools.logic.splits`; the path (plan read, question, log, request) is
-`tools.writes.flow`. One `PUT /plans/{plan_id}/transactions/{id}` with the transaction's
-current fields, `category_id: null` and the `subtransactions`. The log keeps the
-transaction id and its category before (no amounts, payee or memos), `undoable: false`.
-
-The subject is exactly that of docs/confirmation.md#subjects-and-the-fingerprint: the transaction and the
-lines (amount, category, memo), all from the arguments. The PUT sends the transaction's fields as read when
-the answer comes; a transaction that can no longer be split so (split meanwhile, another
-amount) is refused then, like on the first call.
+The checks are `tools.logic.splits`. One `PUT /plans/{plan_id}/transactions/{id}` with the
+transaction's fields as read when the answer comes, `category_id: null` and the
+`subtransactions` (a transaction that can no longer be split so is refused then). The subject
+is the transaction and the lines (docs/confirmation.md#subjects-and-the-fingerprint); the log
+keeps the transaction, the lines' categories and its category before (no amounts, payee or
+memos), `undoable: false`. A lost answer is settled from the transaction's lines (`settle`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
-from mcp.server.mcpserver import Context
-from mcp.types import CallToolResult, InputRequiredResult
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from confirmations.preview import Preview
-from mcp_surface.arguments import MAX_IDS, AmountValue, PlanIdArg, amount_arg, given_text, id_arg
+from mcp_surface.arguments import MAX_IDS, AmountValue, amount_arg, given_text, id_arg
 from mcp_surface.presenting import category_name, memo, money
-from mcp_surface.registry import write_tool
+from oplog.changes import Applied, Change
+from oplog.kinds import PREFIX, Settlement
+from oplog.models import Operation
+from oplog.records import Record, Subject
 from tools.logic.recategorise import shown_category_id
 from tools.logic.splits import SplitLine, checked_split, split_lines_refusal
 from tools.logic.transaction_lines import category_shown, payee_shown, shown_name, statement_amount
-from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
+from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.refusal import Refusal
 from ynab_client import PlanSnapshot, YnabClient
 from ynab_client.snapshot import Category, Transaction
 
-TOOL = "split_transaction"
 CHECK = "Check with find_transactions whether the transaction is split before trying again."
 NOT_UNDOABLE = "Only YNAB itself can undo a split; undo_operation cannot."
 MEMO_LIMIT = 500
@@ -58,7 +55,9 @@ class SplitLineResult(BaseModel):
     memo: str | None = Field(description="The line's memo (one line, at most 80 characters); null for none.")
 
 
-class TransactionSplit(WriteResult):
+class TransactionSplitFields(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     transaction_id: str
     date: str = Field(description="YYYY-MM-DD.")
     payee: str = Field(description="The payee's name (bank data: one line, at most 80 characters).")
@@ -67,8 +66,141 @@ class TransactionSplit(WriteResult):
     lines: list[SplitLineResult] = Field(description="The split's lines, in the order given.")
 
 
-@write_tool(title="Split a transaction", toolset="transactions", destructive=True, idempotent=False)
-async def split_transaction(
+class TransactionSplit(TransactionSplitFields, WriteResult):
+    pass
+
+
+@dataclass(frozen=True)
+class Splitting:
+    """split_transaction's arguments, checked: the transaction and at least two non-zero lines."""
+
+    transaction_id: str
+    lines: tuple[SplitLine, ...]
+
+
+class SplitSubject(Subject):
+    """The transaction and its lines (amount, category, memo); the log keeps the transaction and
+    the lines' categories (`LoggedSplit`), never their amounts or memos."""
+
+    NOT_STORED: ClassVar[frozenset[str]] = frozenset({"lines"})
+
+    transaction_id: str
+    lines: tuple[SplitLine, ...]
+
+    def stored(self) -> dict[str, Any]:
+        return {**super().stored(), "line_category_ids": [line.category_id for line in self.lines]}
+
+
+class LoggedSplit(Record):
+    """The subject as the log keeps it (`SplitSubject.stored`), read back by `settle`."""
+
+    transaction_id: str
+    line_category_ids: tuple[str, ...]
+
+
+class SplitRecord(Record):
+    """What the log keeps of a split (not undoable: `settle` reads it): the transaction and its
+    category before."""
+
+    transaction_id: str
+    category_before: str | None
+
+
+class SplitTransaction(WriteTool[Splitting, SplitSubject, TransactionSplitFields, SplitRecord]):
+    """Splits one transaction; not undoable. A lost answer is judged from the transaction's
+    lines: split into lines of those categories → `applied`; still unsplit in its category
+    before → `failed`; anything else (deleted, split otherwise, recategorised) → `unknown`."""
+
+    name = "split_transaction"
+    result = TransactionSplit
+
+    def build(
+        self, snapshot: PlanSnapshot, arguments: Splitting
+    ) -> Change[SplitSubject, TransactionSplitFields, SplitRecord]:
+        lines = arguments.lines
+        transaction, categories = checked_split(snapshot, arguments.transaction_id, lines)
+        payee = payee_shown(snapshot, transaction)
+        amount = statement_amount(snapshot, transaction.amount)
+        shown_lines = zip(lines, categories, strict=True)
+        return Change(
+            subject=SplitSubject(transaction_id=transaction.id, lines=lines),
+            preview=Preview(
+                question=f"Split {transaction.date.isoformat()} {payee} {amount} into {len(lines)} lines?",
+                lines=[_line(snapshot, ln, category) for ln, category in shown_lines],
+                notes=[NOT_UNDOABLE],
+            ),
+            fields=TransactionSplitFields(
+                transaction_id=transaction.id,
+                date=transaction.date.isoformat(),
+                payee=payee,
+                amount=money(snapshot, transaction.amount),
+                from_category=category_name(snapshot, shown_category_id(snapshot, transaction.category_id)),
+                lines=[
+                    SplitLineResult(
+                        amount=money(snapshot, ln.amount),
+                        category=category_shown(snapshot, c.id),
+                        memo=memo(ln.memo),
+                    )
+                    for ln, c in zip(lines, categories, strict=True)
+                ],
+            ),
+            undoable=False,
+            undo_data=SplitRecord(transaction_id=transaction.id, category_before=transaction.category_id),
+            check=CHECK,
+        )
+
+    async def apply(
+        self,
+        client: YnabClient,
+        snapshot: PlanSnapshot,
+        change: Change[SplitSubject, TransactionSplitFields, SplitRecord],
+    ) -> Applied[TransactionSplitFields]:
+        split = change.subject
+        assert split is not None, "only a change with a subject is sent"
+        transaction = snapshot.transactions[split.transaction_id]
+        fields = {
+            **current_fields(transaction),
+            "category_id": None,
+            "subtransactions": [
+                {"amount": line.amount, "category_id": line.category_id, "memo": line.memo}
+                for line in split.lines
+            ],
+        }
+        await client.put_transaction(snapshot.plan_id, transaction.id, fields, check_hint=CHECK)
+        return Applied(lead=f"Split the transaction into {len(split.lines)} lines.")
+
+    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
+        logged = SplitRecord.from_stored(op.undo_data)
+        transaction_id, wanted = logged.transaction_id, LoggedSplit.from_stored(op.subject).line_category_ids
+        transaction = snapshot.transactions.get(transaction_id)
+        if transaction is None:
+            said = (
+                f"{PREFIX} transaction {transaction_id} was deleted since, so YNAB cannot tell whether it "
+                "was split."
+            )
+            return Settlement("unknown", said, "unsure")
+        lines = snapshot.subtransactions_of(transaction_id)
+        if lines and Counter(line.category_id for line in lines) == Counter(wanted):
+            said = f"{PREFIX} transaction {transaction_id} is split into its {len(wanted)} lines."
+            return Settlement("applied", said, "all")
+        if not lines and transaction.category_id == logged.category_before:
+            said = f"{PREFIX} transaction {transaction_id} is not split, as before: nothing was changed."
+            return Settlement("failed", said, "none")
+        said = (
+            f"{PREFIX} transaction {transaction_id} changed since (split otherwise or recategorised), so "
+            "YNAB cannot tell whether this split landed. Check it with find_transactions."
+        )
+        return Settlement("unknown", said, "unsure")
+
+
+@write_tool(
+    SplitTransaction(),
+    title="Split a transaction",
+    toolset="transactions",
+    destructive=True,
+    idempotent=False,
+)
+def split_transaction(
     transaction_id: Annotated[
         str, Field(description="The transaction to split (find_transactions).", max_length=100)
     ],
@@ -79,10 +211,7 @@ async def split_transaction(
             description=f"2-{MAX_IDS} lines adding up to the transaction's amount exactly.",
         ),
     ],
-    ctx: Context,
-    plan_id: PlanIdArg = None,
-    confirmation: ConfirmationArg = None,
-) -> Annotated[CallToolResult, TransactionSplit] | InputRequiredResult:
+) -> Splitting:
     """Split one transaction over several categories, after the person agreed; it cannot be undone here.
 
     For a purchase that covers several budgets (food and household goods in one shop). The
@@ -94,89 +223,18 @@ async def split_transaction(
     and the preview says so.
     """
     transaction = id_arg(transaction_id, what="transaction")
-    checked = _check_lines(lines)
-    return await confirmed_write(
-        ctx,
-        tool=TOOL,
-        plan_id=plan_id,
-        confirmation=confirmation,
-        result=TransactionSplit,
-        build=lambda snapshot: build_change(snapshot, transaction, checked),
-        apply=_apply,
-    )
-
-
-def _check_lines(lines: list[LineToSplit]) -> list[SplitLine]:
-    """The lines' amounts, categories and memos checked, at least two, none zero: before any request."""
-    checked = [
+    checked = tuple(
         SplitLine(
             amount=amount_arg(line.amount, field=f"amount of line {index}"),
             category_id=id_arg(line.category_id, what="category"),
             memo=given_text(line.memo, field=f"memo of line {index}", max_length=MEMO_LIMIT),
         )
         for index, line in enumerate(lines, start=1)
-    ]
+    )
     refusal = split_lines_refusal(checked)
     if refusal is not None:
         raise Refusal(refusal)
-    return checked
-
-
-@dataclass(frozen=True)
-class SplitRecord:
-    """What the log keeps of a split (not undoable: settling reads it in `oplog.settling.from_state`):
-    the transaction and its category before. Stored as `{"transaction_id", "category_before"}`."""
-
-    transaction_id: str
-    category_before: str | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"transaction_id": self.transaction_id, "category_before": self.category_before}
-
-    @classmethod
-    def from_json(cls, stored: Mapping[str, Any]) -> SplitRecord:
-        return cls(stored["transaction_id"], stored["category_before"])
-
-
-def build_change(snapshot: PlanSnapshot, transaction_id: str, lines: list[SplitLine]) -> Change:
-    transaction, categories = checked_split(snapshot, transaction_id, lines)
-    before = shown_category_id(snapshot, transaction.category_id)
-    payee = payee_shown(snapshot, transaction)
-    amount = statement_amount(snapshot, transaction.amount)
-    subject = {
-        "transaction_id": transaction.id,
-        "lines": [{"amount": ln.amount, "category_id": ln.category_id, "memo": ln.memo} for ln in lines],
-    }
-    return Change(
-        subject=subject,
-        stored_subject={
-            "transaction_id": transaction.id,
-            "line_category_ids": [ln.category_id for ln in lines],
-        },
-        preview=Preview(
-            question=f"Split {transaction.date.isoformat()} {payee} {amount} into {len(lines)} lines?",
-            lines=[_line(snapshot, ln, category) for ln, category in zip(lines, categories, strict=True)],
-            notes=[NOT_UNDOABLE],
-        ),
-        fields={
-            "transaction_id": transaction.id,
-            "date": transaction.date.isoformat(),
-            "payee": payee,
-            "amount": money(snapshot, transaction.amount),
-            "from_category": category_name(snapshot, before),
-            "lines": [
-                SplitLineResult(
-                    amount=money(snapshot, ln.amount),
-                    category=category_shown(snapshot, c.id),
-                    memo=memo(ln.memo),
-                )
-                for ln, c in zip(lines, categories, strict=True)
-            ],
-        },
-        undoable=False,
-        undo_data=SplitRecord(transaction.id, transaction.category_id),
-        check=CHECK,
-    )
+    return Splitting(transaction, checked)
 
 
 def _line(snapshot: PlanSnapshot, line: SplitLine, category: Category) -> str:
@@ -198,14 +256,3 @@ def current_fields(transaction: Transaction) -> dict[str, Any]:
         "approved": transaction.approved,
         "flag_color": transaction.flag_color or None,
     }
-
-
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    transaction = snapshot.transactions[change.subject["transaction_id"]]
-    fields = {
-        **current_fields(transaction),
-        "category_id": None,
-        "subtransactions": [dict(line) for line in change.subject["lines"]],
-    }
-    await client.put_transaction(snapshot.plan_id, transaction.id, fields, check_hint=CHECK)
-    return Applied(lead=f"Split the transaction into {len(change.subject['lines'])} lines.")
