@@ -36,7 +36,6 @@ from tests.writes.harness import (
     standing,
 )
 from tests.writes.test_move_money_faults import GarblingTransport
-from tools.logic.targets import NO_TARGET
 from tools.writes.set_category_target import CHECK
 from ynab_client import client as ynab_client
 
@@ -45,6 +44,14 @@ pytestmark = pytest.mark.anyio
 BY_DATE = (utc_today() + timedelta(days=400)).replace(day=1).isoformat()
 AS_SET = ("NEED", 1_200_000, BY_DATE, 0, None, True, None)
 SENT = {"goal_target": 1_200_000, "goal_target_date": BY_DATE}
+NO_TARGET_LOGGED = {
+    "kind": "none",
+    "amount": None,
+    "by_date": None,
+    "whole": None,
+    "ynab_name": None,
+    "snoozed": False,
+}
 SET_BY_DATE = {
     "kind": "by_date",
     "amount": 1_200_000,
@@ -65,7 +72,7 @@ def target_case(budget: BudgetHome, **arguments) -> WriteCase:
         assert op.fingerprint == documented_fingerprint(budget.id, {"category_id": h.dining, "fields": SENT})
         assert op.undo_data == {
             "category_id": h.dining,
-            "before": NO_TARGET.logged(),
+            "before": NO_TARGET_LOGGED,
             "after": SET_BY_DATE,
             "restore": {"goal_target": None},
         }
