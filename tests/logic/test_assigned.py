@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from tests.logic.month_plans import category, figures, group, month, plan
 from tools.logic.assigned import (
-    AssignedUndo,
     AssignedWords,
     Logged,
     assignments_now,
@@ -143,18 +142,6 @@ def logged_move() -> tuple[Logged, Logged]:
 
 def states(snapshot, items) -> list[str]:
     return [item.state for item in standing_together(assignments_now(snapshot, SEPT, items))]
-
-
-def test_the_logged_month_and_categories_are_read_back():
-    data = {
-        "month": "2026-09-01",
-        "categories": [{"category_id": "c-tennis", "before": 80_000, "after": 50_000}],
-    }
-
-    logged = AssignedUndo.from_json(data)
-
-    assert logged == AssignedUndo(SEPT, (Logged("c-tennis", 80_000, 50_000),))
-    assert logged.to_json() == data
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,8 @@ categories are not in a snapshot, so they are refused as unknown.
 - `money_move(snapshot, month, from_id, to_id, amount)`: `amount` taken from one category's
   assigned amount and added to another's, as two `AssignedChange`s. Leaving the source overspent
   is allowed; its `available_after` shows it.
-- For undo: `AssignedUndo` is what an operation logs (`to_json` / `from_json` at the log's
-  edge), and `assignments_now(snapshot, month, logged)` compares each with the plan now.
+- For undo: `assignments_now(snapshot, month, logged)` compares each category an operation
+  logged (`Logged`; the row's record is `tools.writes.assigned_pair.AssignedUndo`) with the plan now.
 - `AssignedWords`: what set_category_budget and move_money say (previews, undo questions).
   Amounts as docs/confirmation.md#the-preview shows them: the plan's decimal digits and
   separator, no symbol, no grouping, `-` when negative (`150.00`, `-12,50`). Category names
@@ -31,7 +31,7 @@ categories are not in a snapshot, so they are refused as unknown.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal
@@ -196,50 +196,6 @@ class AssignedNow:
 
 
 PairOutcome = Literal["nothing_moved", "half_done", "unknown"]
-
-
-@dataclass(frozen=True)
-class AssignedUndo:
-    """The undo data of set_category_budget and move_money: the month and each category's
-    assigned amount before and after (a move: source first).
-
-    When a move's two writes did not both land, `outcome` says how it ended (`nothing_moved`,
-    `half_done`, `unknown`) and `landed` / `unsure` name the categories whose new amount is in
-    YNAB / may be. An undo's own pair that failed logs the month and its outcome only (no
-    `categories`). Stored in the operation row as
-    `{"month": "YYYY-MM-01", "categories": [{"category_id", "before", "after"}], "outcome", "landed",
-    "unsure"}` (the last three only with an outcome).
-    """
-
-    month: date
-    categories: tuple[Logged, ...] = ()
-    outcome: PairOutcome | None = None
-    landed: tuple[str, ...] = ()
-    unsure: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        stored: dict[str, Any] = {"month": self.month.isoformat()}
-        if self.categories:
-            stored["categories"] = [
-                {"category_id": item.category_id, "before": item.before, "after": item.after}
-                for item in self.categories
-            ]
-        if self.outcome is not None:
-            stored |= {"outcome": self.outcome, "landed": list(self.landed), "unsure": list(self.unsure)}
-        return stored
-
-    @classmethod
-    def from_json(cls, stored: Mapping[str, Any]) -> AssignedUndo:
-        return cls(
-            month=date.fromisoformat(stored["month"]),
-            categories=tuple(
-                Logged(item["category_id"], int(item["before"]), int(item["after"]))
-                for item in stored.get("categories") or ()
-            ),
-            outcome=stored.get("outcome"),
-            landed=tuple(stored.get("landed") or ()),
-            unsure=tuple(stored.get("unsure") or ()),
-        )
 
 
 def assignments_now(snapshot: PlanSnapshot, month: date, logged: Sequence[Logged]) -> tuple[AssignedNow, ...]:

@@ -95,29 +95,6 @@ class Target:
             shown = f"{amount} {self.ynab_name or 'target'}"
         return f"{shown} (snoozed)" if self.snoozed else shown
 
-    def logged(self) -> dict[str, Any]:
-        """As the operation log keeps it (JSON)."""
-        return {
-            "kind": self.kind,
-            "amount": self.amount,
-            "by_date": self.by_date.isoformat() if self.by_date else None,
-            "whole": self.whole,
-            "ynab_name": self.ynab_name,
-            "snoozed": self.snoozed,
-        }
-
-    @classmethod
-    def from_logged(cls, data: dict[str, Any]) -> Target:
-        by_date = data.get("by_date")
-        return cls(
-            kind=data["kind"],
-            amount=data.get("amount"),
-            by_date=date.fromisoformat(by_date) if by_date else None,
-            whole=data.get("whole"),
-            ynab_name=data.get("ynab_name"),
-            snoozed=bool(data.get("snoozed")),
-        )
-
 
 NO_TARGET = Target("none")
 

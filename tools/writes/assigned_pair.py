@@ -1,4 +1,5 @@
-"""Two assigned amounts written one after the other, and the first put back if the second fails.
+"""Two assigned amounts written one after the other, and the first put back if the second fails;
+and what set_category_budget and move_money log of the amounts they set (`AssignedUndo`).
 
 YNAB has no "move money" request: moving money is two `PATCH .../months/{month}/categories/{id}`
 (each SETS an assigned amount), not atomic. `write_pair` sends them in order (move_money: the
@@ -30,13 +31,14 @@ Anything else (a bug, a cancelled call) propagates; the write flow then logs the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Literal
+from typing import Any, Literal
 
 import anyio
 
-from tools.logic.assigned import AssignedUndo, AssignedWords, PairOutcome
+from oplog.records import Record
+from tools.logic.assigned import AssignedWords, Logged, PairOutcome
 from ynab_client import PacingRefused, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 from ynab_client.errors import WriteFailed
 
@@ -47,6 +49,30 @@ SET_BACK_WAIT_LIMIT = 60
 """Seconds a set-back waits for YNAB's `Retry-After` within the call; a longer wait is left to settling."""
 
 ReadBack = Literal["made", "not_made", "unsure"]
+
+
+class AssignedUndo(Record):
+    """The undo data of set_category_budget and move_money: the month and each category's
+    assigned amount before and after (a move: source first).
+
+    When a pair did not complete, `outcome` says how it ended and `landed` / `unsure` name the
+    categories whose new amount is in YNAB / may be; an undo's own pair logs the month and its
+    outcome only. Stored as `{"month": "YYYY-MM-01", "categories": [{"category_id", "before",
+    "after"}], "outcome", "landed", "unsure"}`: `categories` when there are some, the last three
+    only with an outcome. (A `Record` is the log's, a floor above `tools.logic`: hence here.)
+    """
+
+    month: date
+    categories: tuple[Logged, ...] = ()
+    outcome: PairOutcome | None = None
+    landed: tuple[str, ...] = ()
+    unsure: tuple[str, ...] = ()
+
+    def stored(self) -> dict[str, Any]:
+        left_out = set() if self.categories else {"categories"}
+        if self.outcome is None:
+            left_out |= {"outcome", "landed", "unsure"}
+        return self.model_dump(mode="json", exclude=left_out)
 
 
 @dataclass(frozen=True)
@@ -92,8 +118,8 @@ def _pair_failure(
     lost write read back as not made, which may still land. The log keeps `pair.logged` with the
     outcome, `landed` and `unsure` added, where it keeps anything.
     """
-    logged = pair.logged if pair.logged is not None else AssignedUndo(pair.month)
-    record = replace(logged, outcome=kind, landed=landed, unsure=unsure)
+    logged = pair.logged if pair.logged is not None else AssignedUndo(month=pair.month)
+    record = logged.model_copy(update={"outcome": kind, "landed": landed, "unsure": unsure})
     if pair.settled_later:  # move_money: settling finishes what is open
         # half_done: the first is changed and not yet put back; settling keeps putting it back. A lost
         # request read back as not made may still land: unknown, settling checks.

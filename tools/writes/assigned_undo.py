@@ -1,4 +1,4 @@
-"""Undoing set_category_budget and move_money (docs/undo.md): what their undo handlers decide and write.
+"""Undoing set_category_budget and move_money (docs/undo.md): what their undos decide and write.
 
 Both tools log `{"month", "categories": [{"category_id", "before", "after"}, ...]}` (a move:
 source first). Each category is compared with the plan now (`tools.logic.assigned`):
@@ -10,23 +10,21 @@ source first). Each category is compared with the plan now (`tools.logic.assigne
   one as left and the other already as before (half a move landed) → that one alone, one
   PATCH; either changed since (or deleted) → both left as they are, reported by name.
 
-The handlers themselves (`@undo_handler`) sit next to each tool and call these.
+Each tool's object (`undo_plan`, `undo`) calls these with the operation's `AssignedUndo`.
 """
 
 from __future__ import annotations
 
 from datetime import date
 
-from oplog.models import Operation
 from oplog.undo import Conflict, UndoPlan, UndoRecord
-from tools.logic.assigned import AssignedNow, AssignedUndo, AssignedWords, assignments_now, standing_together
-from tools.writes.assigned_pair import Pair, Step, write_pair
+from tools.logic.assigned import AssignedNow, AssignedWords, assignments_now, standing_together
+from tools.writes.assigned_pair import AssignedUndo, Pair, Step, write_pair
 from ynab_client import PlanSnapshot, YnabClient
 
 
-def budget_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Step]:
+def budget_undo_plan(snapshot: PlanSnapshot, logged: AssignedUndo) -> UndoPlan[Step]:
     """`Undo: budget Restaurants for 2026-09-01: 150.00 → 120.00?`, restorable only while still as set."""
-    logged = AssignedUndo.from_json(op.undo_data)
     month = logged.month
     (now,) = assignments_now(snapshot, month, logged.categories)
     words = AssignedWords.of(snapshot)
@@ -39,9 +37,8 @@ def budget_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Step]:
     return UndoPlan(question=question, conflicts=(changed_since(words, now, name),))
 
 
-def move_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Step]:
+def move_undo_plan(snapshot: PlanSnapshot, logged: AssignedUndo) -> UndoPlan[Step]:
     """`Undo: move 30.00 from Restaurants to Tennis for 2026-09-01?` + one line per category."""
-    logged = AssignedUndo.from_json(op.undo_data)
     month = logged.month
     items = standing_together(assignments_now(snapshot, month, logged.categories))
     words = AssignedWords.of(snapshot)
@@ -59,7 +56,7 @@ def move_undo_plan(snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Step]:
 
 
 async def put_back(
-    client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Step], *, check_hint: str
+    client: YnabClient, snapshot: PlanSnapshot, month: date, plan: UndoPlan[Step], *, check_hint: str
 ) -> UndoRecord:
     """The undo's writes: one PATCH per restorable category, or a move's pair with its rollback.
 
@@ -67,7 +64,6 @@ async def put_back(
     (nothing changed), `UnknownOutcome` (an answer lost), `WriteFailed` (half of a pair
     in YNAB and putting it back failed too: the message says what to set by hand).
     """
-    month = AssignedUndo.from_json(op.undo_data).month
     steps = list(plan.restorable)
     if len(steps) == 2:
         words = AssignedWords.of(snapshot)
@@ -78,7 +74,7 @@ async def put_back(
             steps[1],
             words,
             check_hint,
-            logged=AssignedUndo(month),
+            logged=AssignedUndo(month=month),
         )
         await write_pair(client, pair)
     else:

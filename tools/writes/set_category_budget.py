@@ -1,46 +1,42 @@
 """`set_category_budget`: set what is assigned to a category in a month, once the person agreed
-(docs/tools.md#set_category_budget), and its undo (docs/undo.md#set_category_budget): the amount put back if
-it is still as the operation set it.
+(docs/tools.md#set_category_budget), and its undo (docs/undo.md#set_category_budget): the amount
+put back if it is still as the operation set it.
 
-The checks and the words are `tools.logic.assigned`; the path
-(plan read, question, log, request) is `tools.writes.flow`. One
+The checks and the words are `tools.logic.assigned`. One
 `PATCH /plans/{plan_id}/months/{month}/categories/{category_id}` with `budgeted` (YNAB sets,
-not adds). The log keeps the month and the category's assigned amount before and after:
-`{"month": "2026-09-01", "categories": [{"category_id", "before", "after"}]}` (milliunits,
-the same shape as move_money's).
-
-The subject is exactly that of docs/confirmation.md#subjects-and-the-fingerprint: category, resolved month,
-amount in milliunits. The amount assigned now, which the question shows, is not part of it: the person agrees
-to the new total, so the same request with the same arguments is accepted even if the category's
-figures moved in YNAB meanwhile (the log and undo keep the amount it really replaced).
+not adds). The log keeps the month and the category's assigned amount before and after
+(`AssignedUndo`, the same shape as move_money's). The subject is that of
+docs/confirmation.md#subjects-and-the-fingerprint: the amount assigned now is not part of it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated
 
-from mcp.server.mcpserver import Context
-from mcp.types import CallToolResult, InputRequiredResult
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from confirmations.preview import Preview
-from mcp_surface.arguments import AmountValue, MonthArg, PlanIdArg, amount_arg, id_arg, month_arg
+from mcp_surface.arguments import AmountValue, MonthArg, amount_arg, id_arg, month_arg
 from mcp_surface.plan_lookup import require_month, today
 from mcp_surface.presenting import money
-from mcp_surface.registry import write_tool
+from oplog.changes import Applied, Change
 from oplog.models import Operation
-from oplog.undo import UndoPlan, UndoRecord, undo_handler
-from tools.logic.assigned import AssignedChange, AssignedUndo, AssignedWords, budget_setting
+from oplog.records import Subject
+from oplog.undo import UndoPlan, UndoRecord
+from tools.logic.assigned import AssignedWords, budget_setting
+from tools.writes.assigned_pair import AssignedUndo, Step
 from tools.writes.assigned_undo import budget_undo_plan, put_back
-from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
+from tools.writes.flow import WriteResult, WriteTool, write_tool
 from ynab_client import PlanSnapshot, YnabClient
 
-TOOL = "set_category_budget"
 CHECK = "Check the category's assigned amount for that month with get_category_balances before trying again."
 
 
-class BudgetSet(WriteResult):
+class BudgetSetFields(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     category_id: str = Field(description="The category.")
     category: str = Field(description="Its name (one line, at most 80 characters).")
     month: str = Field(description="The month, YYYY-MM-01.")
@@ -48,13 +44,97 @@ class BudgetSet(WriteResult):
     to_amount: str = Field(description="What is assigned to it that month after, currency units.")
 
 
+class BudgetSet(BudgetSetFields, WriteResult):
+    pass
+
+
+@dataclass(frozen=True)
+class Budgeting:
+    """set_category_budget's arguments, checked: the month, the category and the new amount."""
+
+    month: date
+    category_id: str
+    amount: int
+
+
+class BudgetSubject(Subject):
+    """The category, the resolved month and the new assigned amount (milliunits): all stored."""
+
+    category_id: str
+    month: date
+    amount: int
+
+
+class SetCategoryBudget(WriteTool[Budgeting, BudgetSubject, BudgetSetFields, AssignedUndo]):
+    """Sets one category's assigned amount; undone while it is still the amount set."""
+
+    name = "set_category_budget"
+    result = BudgetSet
+
+    def build(
+        self, snapshot: PlanSnapshot, arguments: Budgeting
+    ) -> Change[BudgetSubject, BudgetSetFields, AssignedUndo]:
+        month = require_month(snapshot, arguments.month)
+        setting = budget_setting(snapshot, month, arguments.category_id, arguments.amount)
+        words = AssignedWords.of(snapshot)
+        name = words.name(setting.category)
+        fields = BudgetSetFields(
+            category_id=setting.category_id,
+            category=name,
+            month=month.isoformat(),
+            from_amount=money(snapshot, setting.before),
+            to_amount=money(snapshot, setting.after),
+        )
+        if setting.unchanged:
+            already = f"{name} already has {words.amount(arguments.amount)} assigned for {month.isoformat()}"
+            return Change.nothing(f"Nothing to change: {already}.", fields)
+        return Change(
+            subject=BudgetSubject(category_id=setting.category_id, month=month, amount=setting.after),
+            preview=Preview(question=words.budget_question(name, month, setting.before, setting.after)),
+            fields=fields,
+            undo_data=AssignedUndo(month=month, categories=(setting.logged(),)),
+            check=CHECK,
+        )
+
+    async def apply(
+        self,
+        client: YnabClient,
+        snapshot: PlanSnapshot,
+        change: Change[BudgetSubject, BudgetSetFields, AssignedUndo],
+    ) -> Applied[BudgetSetFields]:
+        logged = change.undo_data
+        assert logged is not None  # build always sets it
+        month, (item,) = logged.month, logged.categories
+        await client.patch_month_category(
+            snapshot.plan_id, month, item.category_id, item.after, check_hint=CHECK
+        )
+        words = AssignedWords.of(snapshot)
+        shown = f"{words.amount(item.before)} → {words.amount(item.after)}"
+        return Applied(lead=f"Budgeted {change.fields.category} for {month.isoformat()}: {shown}.")
+
+    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Step]:
+        return budget_undo_plan(snapshot, AssignedUndo.from_stored(op.undo_data))
+
+    async def undo(
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Step]
+    ) -> UndoRecord:
+        month = AssignedUndo.from_stored(op.undo_data).month
+        return await put_back(client, snapshot, month, plan, check_hint=CHECK)
+
+
 CategoryIdArg = Annotated[
     str, Field(description="The category to budget: an id from get_category_balances.", max_length=100)
 ]
 
 
-@write_tool(title="Set a category's budget", toolset="categories", destructive=True, idempotent=True)
-async def set_category_budget(
+@write_tool(
+    SetCategoryBudget(),
+    title="Set a category's budget",
+    toolset="categories",
+    destructive=True,
+    idempotent=True,
+)
+def set_category_budget(
     month: MonthArg,
     category_id: CategoryIdArg,
     amount: Annotated[
@@ -64,10 +144,7 @@ async def set_category_budget(
             "total the category gets, not an amount to add. At most 3 decimals."
         ),
     ],
-    ctx: Context,
-    plan_id: PlanIdArg = None,
-    confirmation: ConfirmationArg = None,
-) -> Annotated[CallToolResult, BudgetSet] | InputRequiredResult:
+) -> Budgeting:
     """Set how much is assigned (budgeted) to one category in one month, after the person agreed.
 
     "My budget for X" is this assigned amount. The amount is the new total, not a change:
@@ -79,67 +156,8 @@ async def set_category_budget(
     Assign, Uncategorized), months outside the plan. undo_operation with the operation id
     puts the amount back if it is still as set.
     """
-    chosen = month_arg(month, today())
-    category = id_arg(category_id, what="category")
-    milliunits = amount_arg(amount)
-    return await confirmed_write(
-        ctx,
-        tool=TOOL,
-        plan_id=plan_id,
-        confirmation=confirmation,
-        result=BudgetSet,
-        build=lambda snapshot: build_change(snapshot, chosen, category, milliunits),
-        apply=_apply,
+    return Budgeting(
+        month=month_arg(month, today()),
+        category_id=id_arg(category_id, what="category"),
+        amount=amount_arg(amount),
     )
-
-
-def build_change(snapshot: PlanSnapshot, month: date, category_id: str, amount: int) -> Change:
-    """The change (subject, preview, result fields, undo data), or nothing to do."""
-    setting = budget_setting(snapshot, require_month(snapshot, month), category_id, amount)
-    words = AssignedWords.of(snapshot)
-    name = words.name(setting.category)
-    fields = _fields(snapshot, setting, name)
-    if setting.unchanged:
-        already = f"{name} already has {words.amount(amount)} assigned for {month.isoformat()}"
-        return Change.nothing(f"Nothing to change: {already}.", fields)
-    subject = {"category_id": setting.category_id, "month": month.isoformat(), "amount": setting.after}
-    return Change(
-        subject=subject,
-        stored_subject=subject,  # category amounts, no transaction data: nothing the log must not keep
-        preview=Preview(question=words.budget_question(name, month, setting.before, setting.after)),
-        fields=fields,
-        undo_data=AssignedUndo(month, (setting.logged(),)),
-        check=CHECK,
-    )
-
-
-def _fields(snapshot: PlanSnapshot, setting: AssignedChange, name: str) -> dict[str, Any]:
-    return {
-        "category_id": setting.category_id,
-        "category": name,
-        "month": setting.month.isoformat(),
-        "from_amount": money(snapshot, setting.before),
-        "to_amount": money(snapshot, setting.after),
-    }
-
-
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[AssignedUndo]) -> Applied:
-    assert change.undo_data is not None  # build_change always sets it
-    month, (item,) = change.undo_data.month, change.undo_data.categories
-    await client.patch_month_category(snapshot.plan_id, month, item.category_id, item.after, check_hint=CHECK)
-    words = AssignedWords.of(snapshot)
-    shown = f"{words.amount(item.before)} → {words.amount(item.after)}"
-    return Applied(lead=f"Budgeted {change.fields['category']} for {month.isoformat()}: {shown}.")
-
-
-@undo_handler(TOOL)
-class SetCategoryBudgetUndo:
-    """Puts the assigned amount back when it is still the one the operation set; else a conflict."""
-
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
-        return budget_undo_plan(snapshot, op)
-
-    async def apply(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> UndoRecord:
-        return await put_back(client, snapshot, op, plan, check_hint=CHECK)

@@ -9,7 +9,6 @@ from sandbox.ledger import utc_today
 from tests.writes.assigned_plans import BudgetHome
 from tests.writes.category_plans import change_category, goal
 from tests.writes.harness import WriteCase, documented_fingerprint
-from tools.logic.targets import NO_TARGET
 from tools.writes.set_category_target import CHECK
 
 BY_DATE = (utc_today() + timedelta(days=400)).replace(day=1).isoformat()
@@ -18,6 +17,14 @@ AS_SET = ("NEED", 1_200_000, BY_DATE, 0, None, True, None)
 
 SENT = {"goal_target": 1_200_000, "goal_target_date": BY_DATE}
 
+NO_TARGET_LOGGED = {
+    "kind": "none",
+    "amount": None,
+    "by_date": None,
+    "whole": None,
+    "ynab_name": None,
+    "snoozed": False,
+}
 SET_BY_DATE = {
     "kind": "by_date",
     "amount": 1_200_000,
@@ -38,7 +45,7 @@ def target_case(budget: BudgetHome, **arguments) -> WriteCase:
         assert op.fingerprint == documented_fingerprint(budget.id, {"category_id": h.dining, "fields": SENT})
         assert op.undo_data == {
             "category_id": h.dining,
-            "before": NO_TARGET.logged(),
+            "before": NO_TARGET_LOGGED,
             "after": SET_BY_DATE,
             "restore": {"goal_target": None},
         }
