@@ -16,6 +16,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
+from oplog.undo_write import UNKNOWN_CHECK
 from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_home
 from tests.writes.category_plans import group_of
 from tests.writes.checks import MODERN, WriteCase, connected, content, write_made
@@ -33,7 +34,6 @@ from tests.writes.test_set_category_budget import budget_case
 from tests.writes.test_set_category_target import target_case
 from tests.writes.test_split_transaction import held, splitting
 from tests.writes.test_update_category import update_case
-from tools.writes.undo_operation import UNKNOWN_CHECK
 
 
 @dataclass(frozen=True)
