@@ -25,7 +25,7 @@ from tests.helpers.confirmations import answering
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import sandbox_call
 from tests.helpers.servers import catalog_server
-from tests.undo import budget_undo  # registers the framework tests' handler
+from tests.undo import budget_undo  # registers the framework tests' write kind
 from tokens.auth import Principal
 
 PERSON = Principal.local("undo test")
