@@ -183,21 +183,3 @@ def hidden_tool_names(specs: Sequence[ToolSpec], *, writes: bool) -> set[str]:
     """Names of the tools the gate keeps from such a caller (for checks that none leaks)."""
     visible = {spec.name for spec in visible_tools(specs, writes=writes)}
     return {spec.name for spec in specs} - visible
-
-
-def write_tool(  # TRANSITIONAL (issue 24): removed once every tool is declared
-    *, title: str, toolset: Toolset, destructive: bool, idempotent: bool, open_world: bool = False
-) -> Callable[[_F], _F]:
-    def decorate(fn: _F) -> _F:
-        register_tool(
-            fn,
-            title=title,
-            toolset=toolset,
-            read_only=False,
-            destructive=destructive,
-            idempotent=idempotent,
-            open_world=open_world,
-        )
-        return fn
-
-    return decorate

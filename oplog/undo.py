@@ -256,7 +256,3 @@ def nothing_to_restore_message(op: Operation, plan: UndoPlan) -> str:
         f"Nothing to undo in operation {op.pk}: {found}. Nothing was written, "
         f"and {op.pk} keeps its status ({op.status})."
     )
-
-
-def undo_handler(tool: str) -> Any:  # TRANSITIONAL (issue 24): removed once every tool is declared
-    return lambda cls: cls

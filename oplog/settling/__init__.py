@@ -213,7 +213,7 @@ async def _undo_settled(undo: Operation, settlement: Settlement) -> None:
     (held when the undo's process stopped mid-write) is given back."""
     if settlement.landed == "all":
         await log.mark_undone(undo.undo_of_id, undo)
-    else:  # an undo's settlement is always final (`UndoSettler`)
+    else:  # an undo's settlement is always final (`judge.undo_settled`)
         await log.release_undo_claim(undo.undo_of_id, undo, status=Status.APPLIED)
 
 

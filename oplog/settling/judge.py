@@ -21,7 +21,7 @@ may also act (move_money puts back the half of a move that landed); it then retu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from oplog.kinds import PREFIX, Settlement, kind_of
 from oplog.undo import UndoPlan, UndoRecord
@@ -117,7 +117,3 @@ def undo_settled(snapshot: PlanSnapshot, op: Operation) -> Settlement:
         "left them; undo_operation restores them."
     )
     return Settlement("applied", said, "part")
-
-
-def settler(tool: str) -> Any:  # TRANSITIONAL (issue 24): removed once every tool is declared
-    return lambda cls: cls

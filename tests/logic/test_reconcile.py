@@ -6,7 +6,7 @@ from datetime import date
 
 from tests.logic.plan_rows import account, category, group, snapshot, transaction
 from tools.logic.new_transactions import transaction_digest
-from tools.logic.reconcile import LoggedReconciliation, adjustment, adjustment_state, reconciled_state
+from tools.logic.reconcile import adjustment, adjustment_state, reconciled_state
 
 
 def plan():
@@ -48,9 +48,6 @@ def test_its_undo_deletes_the_adjustment_while_unchanged_and_counts_a_deleted_on
     snapshot = plan()
     digest = transaction_digest(snapshot.transactions["t-adjust"])
 
-    def logged(adjustment_id, adjustment_digest=digest):
-        return LoggedReconciliation("checking", ("t-reconciled",), adjustment_id, adjustment_digest)
-
-    assert adjustment_state(snapshot, logged("t-adjust")) == ("restore", "")
-    assert adjustment_state(snapshot, logged("t-adjust", "another digest"))[0] == "conflict"
-    assert adjustment_state(snapshot, logged("t-deleted-since")) == ("already_as_before", "")
+    assert adjustment_state(snapshot, "t-adjust", digest) == ("restore", "")
+    assert adjustment_state(snapshot, "t-adjust", "another digest")[0] == "conflict"
+    assert adjustment_state(snapshot, "t-deleted-since", digest) == ("already_as_before", "")

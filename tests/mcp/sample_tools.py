@@ -1,7 +1,7 @@
 """A test-only tool module: one read tool and one real-looking write tool.
 
 The catalog may not hold a write tool yet; these prove the write gate, request state and
-principals through the very code path the catalog's tools take (`read_tool` / `write_tool`,
+principals through the very code path the catalog's tools take (`read_tool` / `register_tool`,
 `tool_specs_in`, `build_server`).
 """
 
@@ -14,7 +14,7 @@ from mcp.server.mcpserver import Context
 from mcp.types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
 from pydantic import BaseModel, Field
 
-from mcp_surface.registry import read_tool, tool_specs_in, write_tool
+from mcp_surface.registry import read_tool, register_tool, tool_specs_in
 from tokens.auth import principal_of
 
 CONFIRM_SCHEMA = {
@@ -42,7 +42,6 @@ async def describe_caller(ctx: Context) -> Caller:
     return Caller(principal=principal.key, read_only=principal.read_only)
 
 
-@write_tool(title="Rename a label", toolset="payees", destructive=True, idempotent=True)
 async def rename_label(
     label_id: Annotated[str, Field(description="The label to rename.")],
     name: Annotated[str, Field(description="Its new name.")],
@@ -59,6 +58,11 @@ async def rename_label(
     answer = (ctx.input_responses or {}).get("confirm")
     agreed = answer is not None and answer.action == "accept" and bool((answer.content or {}).get("value"))
     return Relabel(status="applied" if agreed else "declined", label_id=label_id, name=name)
+
+
+register_tool(
+    rename_label, title="Rename a label", toolset="payees", read_only=False, destructive=True, idempotent=True
+)
 
 
 SAMPLE_SPECS = tool_specs_in([sys.modules[__name__]])

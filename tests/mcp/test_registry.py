@@ -19,9 +19,9 @@ from mcp_surface.registry import (
     ToolSpec,
     metadata_problems,
     read_tool,
+    register_tool,
     tool_specs_in,
     visible_tools,
-    write_tool,
 )
 from mcp_surface.server import build_server
 from tests.mcp.sample_tools import SAMPLE_SPECS
@@ -85,7 +85,14 @@ def test_it_refuses_a_tool_without_a_docstring_or_that_is_not_async():
         return {}
 
     with pytest.raises(ValueError, match="no docstring"):
-        write_tool(title="Undocumented", toolset="plans", destructive=False, idempotent=True)(undocumented)
+        register_tool(
+            undocumented,
+            title="Undocumented",
+            toolset="plans",
+            read_only=False,
+            destructive=False,
+            idempotent=True,
+        )
     with pytest.raises(ValueError, match="not an async function"):
         read_tool(title="Blocking", toolset="plans")(blocking)
 
@@ -101,7 +108,14 @@ def test_it_refuses_a_tool_with_an_argument_it_does_not_describe():
 
     refused = "Tool rename_widget: no description for argument(s) name, size (Field(description=...))."
     with pytest.raises(ValueError, match=f"^{re.escape(refused)}$"):
-        write_tool(title="Rename widget", toolset="plans", destructive=False, idempotent=True)(rename_widget)
+        register_tool(
+            rename_widget,
+            title="Rename widget",
+            toolset="plans",
+            read_only=False,
+            destructive=False,
+            idempotent=True,
+        )
 
 
 def test_a_tool_whose_read_only_hint_is_unset_counts_as_a_write_and_is_reported():

@@ -1,10 +1,11 @@
-"""An undo handler for the framework's own tests: assigned amounts of several categories.
+"""A write kind for the framework's own tests: the undo of assigned amounts of several categories.
 
 The undo framework (choosing, previewing, asking, claiming, logging, releasing) is the same
-for every tool; this handler lets its tests drive it with several independent items (so a
-conflict on one leaves the others restorable) before or besides the real tools' handlers.
-It is a real handler: it compares the log's undo data with a real plan snapshot and writes
-to the sandbox through the real YNAB client, one PATCH per category, in order.
+for every tool; this kind lets its tests drive it with several independent items (so a
+conflict on one leaves the others restorable) besides the real tools' kinds. It is a real
+`WriteKind` (registered with `oplog.kinds` when imported): it compares the log's undo data with
+a real plan snapshot and writes to the sandbox through the real YNAB client, one PATCH per
+category, in order.
 
 Undo data: `{"month": "YYYY-MM-01", "categories": [{"category_id", "before", "after"}]}`.
 """
@@ -12,16 +13,12 @@ Undo data: `{"month": "YYYY-MM-01", "categories": [{"category_id", "before", "af
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
+from oplog import kinds
+from oplog.kinds import WriteKind
 from oplog.models import Operation
-from oplog.undo import (
-    Conflict,
-    UndoItems,
-    UndoPlan,
-    UndoRecord,
-    item_state,
-    undo_handler,
-)
+from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord, item_state
 from tools.logic.assigned import AssignedWords
 from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from ynab_client.errors import WriteFailed
@@ -29,11 +26,12 @@ from ynab_client.errors import WriteFailed
 TOOL = "undo_test_budgets"
 
 
-@undo_handler(TOOL)
-class BudgetsUndo:
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+class BudgetsUndo(WriteKind):
+    name = TOOL
+
+    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[dict[str, Any]]:
         month = date.fromisoformat(op.undo_data["month"])
-        words, items = AssignedWords.of(snapshot), UndoItems()
+        words, items = AssignedWords.of(snapshot), UndoItems[dict[str, Any]]()
         for item in op.undo_data["categories"]:
             figures = snapshot.month_category(month, item["category_id"])
             current = figures.budgeted if figures is not None else None
@@ -48,8 +46,8 @@ class BudgetsUndo:
                 items.conflict(Conflict(item["category_id"], name, now))
         return items.plan(f"Undo: budget {items.restored} category(ies) for {month.isoformat()}?")
 
-    async def apply(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
+    async def undo(
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[dict[str, Any]]
     ) -> UndoRecord:
         """One PATCH per category, in order. The items are independent, so a failure half way
         leaves the ones restored so far (said exactly), and a later undo restores the rest."""
@@ -67,3 +65,6 @@ class BudgetsUndo:
                 raise WriteFailed(said, undo_data=partly) from error
             restored.append(item["category_id"])
         return UndoRecord(month=month, restored=tuple(restored))
+
+
+kinds.register(BudgetsUndo())

@@ -14,7 +14,7 @@ from django.conf import settings
 from sandbox import faults
 from sandbox.models import Plan
 from tests.helpers.plan_copies import demo_plan_copy
-from tests.helpers.undo import Budgets, make_budgets  # registers the framework tests' undo handler
+from tests.helpers.undo import Budgets, make_budgets  # registers the framework tests' write kind
 
 
 @pytest.fixture

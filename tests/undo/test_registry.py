@@ -1,4 +1,5 @@
-"""The undo handler registry: one handler per tool, the item rule, and what an UndoPlan accepts."""
+"""The write kinds' registry (`oplog.kinds`): every write tool's kind found by its name, the
+undoable ones with their undo; the item rule, and what an UndoPlan and an UndoRecord accept."""
 
 from __future__ import annotations
 
@@ -6,61 +7,87 @@ import json
 
 import pytest
 
-from oplog.undo import (
-    Conflict,
-    UndoItems,
-    UndoPlan,
-    UndoRecord,
-    handler_for,
-    item_state,
-    undo_handler,
-    undoable_tools,
-)
+from mcp_surface.catalog import catalog_specs
+from oplog.kinds import WriteKind, kind_of, register, undoable_tools
+from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord, item_state
+
+NOT_UNDOABLE = {"import_transactions", "create_category", "split_transaction"}
+"""docs/undo.md: what undo_operation refuses for want of an undo (an undo itself aside)."""
 
 
-class _Handler:
-    def plan(self, snapshot, op) -> UndoPlan:
+def catalog_write_tools() -> set[str]:
+    return {spec.name for spec in catalog_specs() if not spec.is_read_only}
+
+
+def test_every_write_tool_of_the_catalog_has_its_write_kind_registered_by_its_name():
+    writes = catalog_write_tools() - {"undo_operation"}  # an undo is itself never undone nor settled
+
+    assert sorted(tool for tool in writes if kind_of(tool) is None) == []
+    assert all(kind_of(tool).name == tool for tool in writes)
+    assert kind_of("undo_operation") is None
+
+
+def test_every_undoable_write_tool_of_the_catalog_has_its_undo_plan_and_its_undo():
+    writes = catalog_write_tools()
+    undoable = set(undoable_tools()) & writes
+
+    assert undoable == writes - NOT_UNDOABLE - {"undo_operation"}
+    assert {"apply_categories", "approve_transactions", "create_transactions"} <= undoable
+    for tool in undoable:
+        assert type(kind_of(tool)).undo is not WriteKind.undo, f"{tool} plans an undo it cannot send"
+    for tool in NOT_UNDOABLE:
+        assert not kind_of(tool).undoable, tool
+
+
+class RegistryTestKind(WriteKind):
+    name = "registry_test_tool"
+
+
+class RegistryTestUndoable(WriteKind):
+    name = "registry_test_undoable"
+
+    def undo_plan(self, snapshot, op) -> UndoPlan:
         return UndoPlan(question="Undo: nothing?")
 
-    async def apply(self, client, snapshot, op, plan) -> dict:
-        return {}
+    async def undo(self, client, snapshot, op, plan) -> UndoRecord:
+        return UndoRecord()
 
 
-def test_every_undoable_write_tool_of_the_catalog_has_its_handler_registered():
-    tools = set(undoable_tools())
+def test_a_registered_kind_is_found_by_its_tools_name_and_is_undoable_when_it_plans_an_undo():
+    register(RegistryTestKind())
+    register(RegistryTestUndoable())
 
-    assert {"apply_categories", "approve_transactions"} <= tools
-    assert handler_for("import_transactions") is None
-    assert handler_for("undo_operation") is None
-
-
-def test_a_registered_handler_is_found_by_its_tools_name():
-    @undo_handler("registry_test_tool")
-    class RegistryTestUndo(_Handler):
-        pass
-
-    assert isinstance(handler_for("registry_test_tool"), RegistryTestUndo)
+    assert isinstance(kind_of("registry_test_tool"), RegistryTestKind)
+    assert isinstance(kind_of("registry_test_undoable"), RegistryTestUndoable)
+    assert not kind_of("registry_test_tool").undoable
+    assert "registry_test_undoable" in undoable_tools()
+    assert "registry_test_tool" not in undoable_tools()
+    assert kind_of("registry_never_declared") is None
 
 
-def test_a_second_handler_for_the_same_tool_is_refused():
-    @undo_handler("registry_twice")
-    class FirstUndo(_Handler):
-        pass
+@pytest.mark.anyio
+async def test_a_kind_without_undo_plans_none_and_settles_nothing_itself():
+    kind = RegistryTestKind()
 
-    with pytest.raises(ValueError, match="already has an undo handler"):
-
-        @undo_handler("registry_twice")
-        class SecondUndo(_Handler):
-            pass
+    assert kind.undo_plan(None, None) is None
+    assert await kind.settle(None, None, None) is None  # judged from its undo plan: none, so unknown
+    with pytest.raises(NotImplementedError, match="registry_test_tool has no undo"):
+        await kind.undo(None, None, None, UndoPlan(question="?"))
 
 
-def test_a_class_without_plan_and_apply_is_refused():
-    with pytest.raises(TypeError, match="needs plan"):
+def test_a_second_kind_for_the_same_tool_is_refused_and_the_same_kind_again_is_not():
+    class FirstKind(WriteKind):
+        name = "registry_twice"
 
-        @undo_handler("registry_incomplete")
-        class Incomplete:
-            def plan(self, snapshot, op) -> UndoPlan:
-                return UndoPlan(question="?")
+    class SecondKind(WriteKind):
+        name = "registry_twice"
+
+    register(FirstKind())
+    register(FirstKind())  # the same declaration again (its module imported twice)
+
+    with pytest.raises(ValueError, match="Tool registry_twice already has a write kind: FirstKind"):
+        register(SecondKind())
+    assert isinstance(kind_of("registry_twice"), FirstKind)
 
 
 @pytest.mark.parametrize(
@@ -119,14 +146,14 @@ def test_undo_items_keep_each_item_in_its_place_and_in_order():
     ],
 )
 def test_an_undo_rows_stored_json_reads_back_and_is_stored_again_unchanged(stored):
-    record = UndoRecord.from_json(stored)
+    record = UndoRecord.from_stored(stored)
 
-    assert record.to_json() == stored
-    assert UndoRecord.from_json(json.loads(json.dumps(record.to_json()))) == record
+    assert record.stored() == stored
+    assert UndoRecord.from_stored(json.loads(json.dumps(record.stored()))) == record
 
 
 def test_an_undo_row_in_the_stored_form_of_before_the_record_reads_as_its_fields():
-    record = UndoRecord.from_json({"undo_of": "k3P9aQ2mXz7B", "restoring": 2})
+    record = UndoRecord.from_stored({"undo_of": "k3P9aQ2mXz7B", "restoring": 2})
 
     assert (record.undo_of, record.restoring, record.restored, record.deleted_ids) == (
         "k3P9aQ2mXz7B",
@@ -134,4 +161,9 @@ def test_an_undo_row_in_the_stored_form_of_before_the_record_reads_as_its_fields
         None,
         None,
     )
-    assert UndoRecord.from_json(None) == UndoRecord()
+    assert UndoRecord.from_stored(None) == UndoRecord()
+
+
+def test_an_undo_row_holding_a_field_the_record_does_not_know_is_refused():
+    with pytest.raises(ValueError, match="extra"):
+        UndoRecord.from_stored({"restored": [], "ids": ["t1"]})

@@ -1,9 +1,9 @@
 """Settling's verdicts (`oplog.settling`) on rows whose outcome is open, item by item.
 
 Each row is logged as a write tool leaves it (`tests.helpers.undo.logged`) with the framework's
-own undo handler (two categories' assigned amounts); the categories are then set in the live
-sandbox as much of the write as landed, and `settle_plan` reads the plan over real HTTP and
-records what YNAB's state says: all, none, part of it, or that YNAB cannot tell.
+own write kind (`tests.undo.budget_undo`: two categories' assigned amounts); the categories are
+then set in the live sandbox as much of the write as landed, and `settle_plan` reads the plan over
+real HTTP and records what YNAB's state says: all, none, part of it, or that YNAB cannot tell.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from oplog import log, settling
+from oplog.kinds import Settlement, WriteKind, register
 from oplog.models import Operation
-from oplog.settling.judge import Settlement, settler
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import inject
 from tests.helpers.undo import Budgets, agent, fresh, logged, set_assigned, undo
@@ -131,8 +131,8 @@ async def test_an_undo_of_a_tool_without_undo_stays_unknown_and_its_original_in_
     assert ((await fresh(original)).status, (await fresh(original)).undone_by_id) == ("applied", None)
 
 
-async def test_a_row_its_handler_cannot_read_is_left_unsettled_and_tried_again_later(budgets, caplog):
-    op = await lost(budgets, {"month": budgets.month})  # no "categories": the handler fails on it
+async def test_a_row_its_kind_cannot_read_is_left_unsettled_and_tried_again_later(budgets, caplog):
+    op = await lost(budgets, {"month": budgets.month})  # no "categories": its undo plan fails on it
 
     with caplog.at_level(logging.ERROR, logger="oplog.settling"):
         assert await settling.settle_plan(budgets.plan_id) == 0
@@ -175,12 +175,20 @@ async def test_a_pending_row_of_a_process_on_another_host_waits_until_it_is_stal
     assert done.error == f"{PREFIX} all 2 item(s) are in YNAB as the operation left them."
 
 
-def test_a_settler_without_async_settle_is_refused_when_registered():
-    with pytest.raises(TypeError, match=r"Incomplete needs async settle\(client, snapshot, op\)\."):
+async def test_a_kind_that_neither_settles_nor_plans_an_undo_stays_unknown_saying_so(budgets):
+    class NothingToCompare(WriteKind):
+        name = "settling_nothing_to_compare"
 
-        @settler("settling_incomplete")
-        class Incomplete:
-            def judge(self) -> None: ...
+    register(NothingToCompare())
+    op = await logged(budgets.plan_id, tool="settling_nothing_to_compare", status="unknown", undo_data={})
+
+    done = await settled(budgets, op)
+
+    assert (done.status, done.settled_at is not None) == ("unknown", True)
+    assert done.error == (
+        f"{PREFIX} nothing of settling_nothing_to_compare can be compared with YNAB, so its outcome stays "
+        "unknown. Check the plan in YNAB."
+    )
 
 
 async def test_an_undo_whose_answer_was_lost_before_it_landed_is_failed_and_can_be_tried_again(budgets):
@@ -230,11 +238,14 @@ async def test_a_row_another_round_is_judging_is_left_to_that_round(budgets):
     first one holds: it is judged, and its set-back sent, once."""
     inner_rounds: list[int] = []
 
-    @settler("settling_judged_slowly")
-    class JudgedWhileAnotherRoundRuns:
+    class JudgedWhileAnotherRoundRuns(WriteKind):
+        name = "settling_judged_slowly"
+
         async def settle(self, client, snapshot, op) -> Settlement:
             inner_rounds.append(await settling.settle_plan(op.plan_id))  # a second round, meanwhile
             return Settlement("failed", f"{PREFIX} nothing landed.", "none")
+
+    register(JudgedWhileAnotherRoundRuns())
 
     op = await logged(budgets.plan_id, tool="settling_judged_slowly", status="unknown")
 
@@ -248,12 +259,15 @@ async def test_a_row_settled_elsewhere_meanwhile_keeps_that_verdict(budgets, cap
     """Another process on the same database settled the row while this round read YNAB: its
     verdict stays; this round's is not written over it."""
 
-    @settler("settling_overtaken")
-    class OvertakenByAnotherProcess:
+    class OvertakenByAnotherProcess(WriteKind):
+        name = "settling_overtaken"
+
         async def settle(self, client, snapshot, op) -> Settlement:
             elsewhere = await Operation.objects.aget(pk=op.pk)
             assert await log.settle(elsewhere, status="failed", error="Settled by the other process.")
             return Settlement("applied", f"{PREFIX} all landed.", "all")
+
+    register(OvertakenByAnotherProcess())
 
     op = await logged(budgets.plan_id, tool="settling_overtaken", status="unknown")
 

@@ -11,6 +11,7 @@ from tests.helpers.write_cases.create_transactions import creating, days_ago, id
 from tests.writes.checks import says_yes, ynab
 from tests.writes.harness import MODERN, call, connected, content
 from tests.writes.households import Household
+from tools.writes.create_transactions import CreationUndo
 
 pytestmark = pytest.mark.anyio
 
@@ -141,3 +142,36 @@ async def test_a_delete_whose_answer_is_lost_leaves_the_undo_unknown_and_undoing
 
     assert (again["status"], again["restored"], again["already_as_before"]) == ("applied", 1, 1)
     assert await ids_on(home.id, home.home.checking) == originals
+
+
+DIGEST = "5" * 64
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {"account_id": "checking", "transactions": [{"id": "t1", "digest": DIGEST}]},  # applied
+        {  # begun, and kept when the answer is lost: the lines asked, the plan's knowledge
+            "account_id": "checking",
+            "transactions": [],
+            "asked": [{"date": "2026-09-14", "content": DIGEST, "existing": ["t0"]}],
+            "knowledge": 42,
+        },
+        {
+            "account_id": "checking",
+            "transactions": [],
+            "asked": [{"date": "2026-09-14", "content": DIGEST, "existing": []}],
+            "knowledge": None,
+        },
+        {  # settled by finding the lines by their content
+            "account_id": "checking",
+            "transactions": [{"id": "t1", "digest": DIGEST}, {"id": "t2", "digest": DIGEST}],
+            "found_by_content": True,
+        },
+    ],
+)
+def test_a_rows_undo_data_as_logged_reads_back_and_is_stored_again_unchanged(stored):
+    logged = CreationUndo.from_stored(stored)
+
+    assert logged.stored() == stored
+    assert [item.id for item in logged.transactions] == [item["id"] for item in stored["transactions"]]

@@ -3,7 +3,7 @@
 Through the SDK's real client and the live sandbox: the write's answer is dropped (after YNAB ran
 it, or before), the person may act in YNAB meanwhile (enter a look-alike, delete a line, change
 another transaction), then `settle_plan` reads the plan over real HTTP as the service does
-before list_operations and undo_operation answer (oplog.settling.lost_creations), and
+before list_operations and undo_operation answer (`CreateTransactions.settle`), and
 undo_operation deletes what was found, or says it looked and found none.
 """
 

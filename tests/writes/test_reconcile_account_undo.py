@@ -11,6 +11,7 @@ from tests.helpers.write_cases.reconcile_account import reconciling, set_cleared
 from tests.writes.checks import says_yes, standing, ynab
 from tests.writes.harness import MODERN, call, connected, content
 from tests.writes.households import Household
+from tools.writes.reconcile_account import LoggedReconciliation
 
 pytestmark = pytest.mark.anyio
 
@@ -162,3 +163,34 @@ async def test_a_refused_delete_of_the_adjustment_alone_is_said_and_leaves_the_o
     assert (await Operation.objects.aget(pk=answer["operation_id"])).status == "applied"
     _statuses, new = await case.state()
     assert [row[1] for row in new] == [5_000]  # the adjustment is still in YNAB
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {  # begun: no adjustment named yet
+            "account_id": "checking",
+            "reconciled_ids": ["t1", "t2"],
+            "adjustment_id": None,
+            "adjustment_digest": None,
+            "knowledge_before": 42,
+        },
+        {
+            "account_id": "checking",
+            "reconciled_ids": [],
+            "adjustment_id": "adj",
+            "adjustment_digest": "5" * 64,
+            "knowledge_before": 42,
+        },
+    ],
+)
+def test_a_rows_undo_data_as_logged_reads_back_and_is_stored_again_unchanged(stored):
+    assert LoggedReconciliation.from_stored(stored).stored() == stored
+
+
+@pytest.mark.parametrize("knowledge", ["42", True, 4.2])
+def test_a_stored_knowledge_that_is_not_a_number_reads_as_unknown(knowledge):
+    """Settling then claims no adjustment from the plan's delta (it cannot say since when)."""
+    stored = {"account_id": "checking", "reconciled_ids": ["t1"], "knowledge_before": knowledge}
+
+    assert LoggedReconciliation.from_stored(stored).knowledge_before is None

@@ -16,6 +16,10 @@ lost answer). Lines of the same content share their candidates: as many or fewer
 → each goes to one line in order, and lines left without one are `missing`; more candidates than
 lines → those lines are `ambiguous` (YNAB cannot tell which of them the write entered) and none
 of them is claimed.
+
+What settling then records (`settled_by_content`, `settled_by_delta`, `cannot_look`; the tool's
+`settle` reads YNAB and keeps the ids found) names lines by number and date, and transactions
+by id: never their payee, memo or amount.
 """
 
 from __future__ import annotations
@@ -26,9 +30,13 @@ from collections import defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
 
 from ynab_client.snapshot import PlanSnapshot, Transaction
+
+HOW = "by their date, amount, payee and memo"
 
 
 def content_digest(account_id: str, day: str, amount: int, payee_name: str, memo: str | None) -> str:
@@ -49,22 +57,16 @@ def transaction_content(snapshot: PlanSnapshot, transaction: Transaction) -> str
     )
 
 
-@dataclass(frozen=True)
-class AskedLine:
+class AskedLine(BaseModel):
     """One line as the log keeps it before sending: its date, its content's digest, and the ids
     of the account's transactions that already had that content (stored as
     `{"date", "content", "existing"}`)."""
 
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     date: str
     content: str
     existing: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"date": self.date, "content": self.content, "existing": list(self.existing)}
-
-    @classmethod
-    def from_json(cls, stored: dict[str, Any]) -> AskedLine:
-        return cls(stored["date"], stored["content"], tuple(stored["existing"]))
 
 
 def asked_lines(
@@ -75,7 +77,7 @@ def asked_lines(
     digests = [content_digest(account_id, *line) for line in lines]
     now = _with_content(snapshot, account_id, {line[0] for line in lines}, set(digests), taken=())
     return tuple(
-        AskedLine(line[0], digest, tuple(t.id for t in now[digest]))
+        AskedLine(date=line[0], content=digest, existing=tuple(t.id for t in now[digest]))
         for line, digest in zip(lines, digests, strict=True)
     )
 
@@ -138,3 +140,87 @@ def _with_content(
     for listed in matching.values():
         listed.sort(key=lambda t: t.id)
     return matching
+
+
+# --- what settling records -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What a lost answer's lines tell: how much of the write `landed`, and the log's words (`said`,
+    after settling's own prefix)."""
+
+    landed: Literal["all", "part", "none", "unsure"]
+    said: str
+
+
+def settled_by_content(asked: Sequence[AskedLine], landing: Landing, account: str) -> Settled | None:
+    """The lines found (every one, or some), or only ambiguous ones; None when none was found
+    nor ambiguous (then only the plan's delta can tell: `settled_by_delta`)."""
+    if not landing.found:
+        if not landing.ambiguous:
+            return None
+        return Settled(
+            "unsure",
+            f"{_ambiguous(landing)}. Check them with find_transactions; undo_operation deletes none.",
+        )
+    named = ", ".join(f"transaction {number} ({t.id})" for number, t in landing.found)
+    total = len(asked)
+    if len(landing.found) == total:
+        return Settled(
+            "all",
+            f"all {total} transaction(s) were found on {account} {HOW}, entered by this write: {named}. "
+            "undo_operation deletes exactly these.",
+        )
+    left = [f"not found: {_lines(asked, landing.missing)}"] if landing.missing else []
+    left += [_ambiguous(landing)] if landing.ambiguous else []
+    return Settled(
+        "part",
+        f"{len(landing.found)} of {total} transaction(s) were found on {account} {HOW}: {named}; "
+        f"{'; '.join(left)}. undo_operation deletes only those found; check find_transactions for the "
+        "others before entering them again.",
+    )
+
+
+def settled_by_delta(asked: Sequence[AskedLine], account: str, touched: int, deleted: int) -> Settled:
+    """No line found, and since the write `touched` transactions of the account entered or
+    changed and `deleted` deleted in the plan (a delta does not show a deleted one's account).
+    None at all proves the write entered nothing; otherwise one may be a line changed since."""
+    total = len(asked)
+    looked = f"none of the {total} transaction(s) is on {account} {HOW}"
+    if not touched and not deleted:
+        return Settled(
+            "none",
+            f"{looked}, and no transaction was entered, changed or deleted there since the write: "
+            "nothing was entered.",
+        )
+    return Settled(
+        "unsure",
+        f"{looked}, but {touched + deleted} transaction(s) were entered, changed or deleted in the plan "
+        f"since the write, so one may be a line changed since. Check find_transactions on {account} for "
+        f"{_lines(asked, range(1, total + 1))} before entering them again; undo_operation deletes none.",
+    )
+
+
+def cannot_look(dates: Sequence[str], account: str) -> Settled:
+    """A row logged before the log kept its lines' content: nothing to look for."""
+    return Settled(
+        "unsure",
+        "no answer came back and this row does not keep what its lines were, so YNAB's state cannot "
+        f"show whether they were entered. Check find_transactions on {account} for {len(dates)} "
+        f"transaction(s) dated {', '.join(sorted(set(dates)))} before entering them again; "
+        "undo_operation cannot delete them.",
+    )
+
+
+def _lines(asked: Sequence[AskedLine], numbers: Sequence[int]) -> str:
+    """`transaction 2 (dated 2026-09-14), transaction 3 (dated ...)`."""
+    return ", ".join(f"transaction {n} (dated {asked[n - 1].date})" for n in numbers)
+
+
+def _ambiguous(landing: Landing) -> str:
+    return "; ".join(
+        f"{', '.join(f'transaction {n}' for n in group.lines)} matched by {len(group.ids)} transactions "
+        f"entered since ({', '.join(group.ids)}), more than asked, so YNAB cannot tell which"
+        for group in landing.ambiguous
+    )

@@ -12,8 +12,8 @@ arguments alone show them).
 
 Each created transaction is logged by id with a SHA-256 `digest` of its date, amount,
 payee, category and memo as YNAB created them (no amount, payee or memo in the log itself);
-undo deletes it only while its digest is unchanged. Before sending, the lines as
-`tools.logic.landed_creations` keeps them, for a lost answer (`CreationUndo`).
+undo deletes it only while its digest is unchanged (`undo_state`). Before sending, the lines as
+`tools.logic.landed_creations` keeps them, for a lost answer.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
 from tools.logic.duplicates import Lookalike, Lookalikes
-from tools.logic.landed_creations import AskedLine
 from tools.logic.recategorise import assignable_category
 from values.ids import not_in_plan
 from values.months import years_earlier
@@ -57,9 +58,10 @@ def check_date(index: int, day: date, today: date) -> None:
         )
 
 
-@dataclass(frozen=True)
-class NewLine:
+class NewLine(BaseModel):
     """One transaction to create, as the agent gave it (text checked, amount in milliunits)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     date: date
     amount: int
@@ -144,58 +146,13 @@ def transaction_digest(transaction: Transaction) -> str:
     )
 
 
-@dataclass(frozen=True)
-class LoggedCreation:
-    transaction_id: str
-    digest: str
-
-
-@dataclass(frozen=True)
-class CreationUndo:
-    """create_transactions' undo data: the account, and each created transaction with the digest
-    of what it was created as (empty until YNAB's answer names them, or settling finds them).
-
-    Before sending, also each line `asked` (`tools.logic.landed_creations`) and the plan's
-    `knowledge` (server_knowledge) the write was sent on: with the answer lost, settling finds the
-    lines by their content and reads what changed since that knowledge. `found_by_content`: the
-    transactions were found so, not named by YNAB's answer. Stored in the operation row as
-    `{"account_id", "transactions": [{"id", "digest"}, ...]}`, plus `"asked"`, `"knowledge"` and
-    `"found_by_content"` when set."""
-
-    account_id: str | None
-    transactions: tuple[LoggedCreation, ...] = ()
-    asked: tuple[AskedLine, ...] = ()
-    knowledge: int | None = None
-    found_by_content: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        created = [{"id": item.transaction_id, "digest": item.digest} for item in self.transactions]
-        stored: dict[str, Any] = {"account_id": self.account_id, "transactions": created}
-        if self.asked:
-            stored.update(asked=[line.to_json() for line in self.asked], knowledge=self.knowledge)
-        if self.found_by_content:
-            stored["found_by_content"] = True
-        return stored
-
-    @classmethod
-    def from_json(cls, stored: dict[str, Any]) -> CreationUndo:
-        created = tuple(LoggedCreation(item["id"], item["digest"]) for item in stored.get("transactions", ()))
-        asked = tuple(AskedLine.from_json(line) for line in stored.get("asked", ()))
-        return cls(
-            stored.get("account_id"),
-            created,
-            asked,
-            stored.get("knowledge"),
-            bool(stored.get("found_by_content")),
-        )
-
-
-def undo_state(snapshot: PlanSnapshot, item: LoggedCreation) -> tuple[str, str]:
-    """`restore` (delete it) while it is there exactly as created; `already_as_before` once it is
-    gone (before the operation it did not exist); else `conflict`."""
-    transaction = snapshot.transactions.get(item.transaction_id)
+def undo_state(snapshot: PlanSnapshot, transaction_id: str, created_as: str) -> tuple[str, str]:
+    """A created transaction (`created_as`: its digest then): `restore` (delete it) while it is
+    there exactly as created; `already_as_before` once it is gone (before the operation it did not
+    exist); else `conflict`."""
+    transaction = snapshot.transactions.get(transaction_id)
     if transaction is None:
         return "already_as_before", ""
-    if transaction_digest(transaction) != item.digest:
+    if transaction_digest(transaction) != created_as:
         return "conflict", "it changed since it was created (date, amount, payee, category or memo)"
     return "restore", ""

@@ -101,41 +101,6 @@ def adjustment(snapshot: PlanSnapshot, account: Account, amount: int, today: dat
 # --- undo ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LoggedReconciliation:
-    """reconcile_account's undo data: the account, the transactions it marks reconciled, the
-    adjustment it entered (once YNAB named it) and the plan's knowledge before (settling finds a
-    lost adjustment from it). Stored in the operation row as `{"account_id", "reconciled_ids",
-    "adjustment_id", "adjustment_digest", "knowledge_before"}`."""
-
-    account_id: str
-    reconciled_ids: tuple[str, ...]
-    adjustment_id: str | None = None
-    adjustment_digest: str | None = None
-    knowledge_before: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "account_id": self.account_id,
-            "reconciled_ids": list(self.reconciled_ids),
-            "adjustment_id": self.adjustment_id,
-            "adjustment_digest": self.adjustment_digest,
-            "knowledge_before": self.knowledge_before,
-        }
-
-    @classmethod
-    def from_json(cls, stored: object) -> LoggedReconciliation:
-        data = stored if isinstance(stored, dict) else {}
-        knowledge = data.get("knowledge_before")
-        return cls(
-            account_id=str(data.get("account_id", "")),
-            reconciled_ids=tuple(data.get("reconciled_ids", ())),
-            adjustment_id=data.get("adjustment_id"),
-            adjustment_digest=data.get("adjustment_digest"),
-            knowledge_before=knowledge if type(knowledge) is int else None,
-        )
-
-
 def reconciled_state(snapshot: PlanSnapshot, transaction_id: str) -> tuple[str, str]:
     """One transaction the operation marked: `restore` while still reconciled."""
     transaction = snapshot.transactions.get(transaction_id)
@@ -148,11 +113,12 @@ def reconciled_state(snapshot: PlanSnapshot, transaction_id: str) -> tuple[str, 
     return "conflict", f"it is {transaction.cleared} now"
 
 
-def adjustment_state(snapshot: PlanSnapshot, logged: LoggedReconciliation) -> tuple[str, str]:
-    """The adjustment: `restore` (delete it) while there and unchanged; gone counts as before."""
-    transaction = snapshot.transactions.get(logged.adjustment_id or "")
+def adjustment_state(snapshot: PlanSnapshot, adjustment_id: str, entered_as: str | None) -> tuple[str, str]:
+    """The adjustment (`entered_as`: its digest then): `restore` (delete it) while there and
+    unchanged; gone counts as before."""
+    transaction = snapshot.transactions.get(adjustment_id)
     if transaction is None:
         return "already_as_before", ""
-    if transaction_digest(transaction) != logged.adjustment_digest:
+    if transaction_digest(transaction) != entered_as:
         return "conflict", "it changed since it was entered (date, amount, payee, category or memo)"
     return "restore", ""

@@ -2,54 +2,66 @@
 (docs/tools.md#create_transactions), and its undo (docs/undo.md#create_transactions): the created transactions
 deleted, where still exactly as created.
 
-The checks are `tools.logic.new_transactions`; the path (plan read, question, log,
-request) is `tools.writes.flow`. One `POST /plans/{plan_id}/transactions` with the list,
-each cleared, with the `approved` given, no `import_id`. The log keeps the created ids and
+The checks are `tools.logic.new_transactions`. One `POST /plans/{plan_id}/transactions` with the
+list, each cleared, with the `approved` given, no `import_id`. The log keeps the created ids and
 a digest of each (never their payee, memo or amount); before sending, each line's content as a
 digest and the same-content transactions already there (`tools.logic.landed_creations`), so a
 lost answer is settled by finding them (docs/undo.md#create_transactions-whose-answer-was-lost).
 
-The subject is exactly that of docs/confirmation.md#subjects-and-the-fingerprint: the account, the
-transactions (date, amount, payee, memo, category) and `approved`, all from the arguments. A look-alike that
-appears between the preview and the answer does not stop the person's yes to the same request.
+The subject is that of docs/confirmation.md#subjects-and-the-fingerprint; the log keeps each
+line's date and category only. A look-alike that appears between the preview and the answer does
+not stop the person's yes to the same request.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import Context
-from mcp.types import CallToolResult, InputRequiredResult
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from confirmations.preview import Preview
-from mcp_surface.arguments import MAX_IDS, AmountValue, PlanIdArg, amount_arg, date_arg, given_text, id_arg
+from mcp_surface.arguments import MAX_IDS, AmountValue, amount_arg, date_arg, given_text, id_arg
 from mcp_surface.plan_lookup import today
 from mcp_surface.presenting import account_name, category_name, memo, money, name
-from mcp_surface.registry import write_tool
+from oplog.changes import Applied, Change
+from oplog.kinds import PREFIX, SettledStatus, Settlement
 from oplog.models import Operation
-from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
-from tools.logic.landed_creations import asked_lines
+from oplog.records import Record, Subject
+from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord
+from tools.logic.landed_creations import (
+    AskedLine,
+    Settled,
+    asked_lines,
+    cannot_look,
+    find_landed,
+    settled_by_content,
+    settled_by_delta,
+)
 from tools.logic.new_transactions import (
     CheckedLine,
-    CreationUndo,
-    LoggedCreation,
     NewLine,
     answer_digest,
     check_date,
     new_transactions,
+    transaction_digest,
     undo_state,
 )
 from tools.logic.transaction_lines import category_shown, shown_name, statement_amount, transaction_line
-from tools.writes.flow import Applied, Change, ConfirmationArg, WriteResult, confirmed_write
+from tools.writes.flow import WriteResult, WriteTool, write_tool
 from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from ynab_client.errors import WriteFailed
-from ynab_client.snapshot import Transaction
+from ynab_client.snapshot import Transaction, parse_plan_delta
 
-TOOL = "create_transactions"
 CHECK = "Check with find_transactions on that account whether they are there before trying again."
 PAYEE_LIMIT = 200
 MEMO_LIMIT = 500
+SETTLED_AS: dict[str, SettledStatus] = {
+    "all": "applied",
+    "part": "applied",
+    "none": "failed",
+    "unsure": "unknown",
+}
 
 
 class TransactionToCreate(BaseModel):
@@ -77,14 +89,185 @@ class CreatedTransaction(BaseModel):
     memo: str | None = Field(description="The memo given (one line, at most 80 characters); null for none.")
 
 
-class TransactionsCreated(WriteResult):
+class TransactionsCreatedFields(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     account: str = Field(description="The account's name.")
     transactions: list[CreatedTransaction] = Field(description="The transactions, in the order given.")
     created_ids: list[str] = Field(description="The new transactions' ids, once applied; empty before.")
 
 
-@write_tool(title="Create transactions", toolset="transactions", destructive=False, idempotent=False)
-async def create_transactions(
+class TransactionsCreated(TransactionsCreatedFields, WriteResult):
+    pass
+
+
+@dataclass(frozen=True)
+class Creating:
+    """create_transactions' arguments, checked: the account, the lines, and `approved`."""
+
+    account_id: str
+    lines: tuple[NewLine, ...]
+    approved: bool
+
+
+class CreationSubject(Subject):
+    """The account, `approved` and each line; the log keeps each line's date and category only."""
+
+    account_id: str
+    approved: bool
+    transactions: tuple[NewLine, ...]
+
+    def stored(self) -> dict[str, Any]:
+        private = {"amount", "payee_name", "memo"}
+        return self.model_dump(mode="json", exclude={"transactions": {"__all__": private}})
+
+
+class LoggedCreation(Record):
+    """A created transaction (`id`) and the digest of what it was created as."""
+
+    id: str
+    digest: str
+
+
+class CreationUndo(Record):
+    """create_transactions' undo data: the account, and each created transaction (empty until YNAB's
+    answer names them, or settling finds them). Before sending, also each line `asked` and the
+    plan's `knowledge` the write was sent on, so settling can find the lines of a lost answer;
+    `found_by_content` once it did. Stored `{"account_id", "transactions"}`, plus `asked` and
+    `knowledge` when lines were asked, and `found_by_content` when true."""
+
+    account_id: str | None = None
+    transactions: tuple[LoggedCreation, ...] = ()
+    asked: tuple[AskedLine, ...] = ()
+    knowledge: int | None = None
+    found_by_content: bool = False
+
+    def stored(self) -> dict[str, Any]:
+        left_out = set() if self.asked else {"asked", "knowledge"}
+        left_out |= set() if self.found_by_content else {"found_by_content"}
+        return self.model_dump(mode="json", exclude=left_out)
+
+
+Creation = Change[CreationSubject, TransactionsCreatedFields, CreationUndo]
+
+
+class CreateTransactions(WriteTool[Creating, CreationSubject, TransactionsCreatedFields, CreationUndo]):
+    """Enters the lines; undone while each is exactly as created; a lost answer settled by content."""
+
+    name = "create_transactions"
+    result = TransactionsCreated
+
+    def build(self, snapshot: PlanSnapshot, arguments: Creating) -> Creation:
+        account, checked = new_transactions(snapshot, arguments.account_id, arguments.lines, today())
+        lines = tuple(item.line for item in checked)
+        asked = [(line.date.isoformat(), line.amount, line.payee_name, line.memo) for line in lines]
+        return Change(
+            subject=CreationSubject(account_id=account.id, approved=arguments.approved, transactions=lines),
+            preview=Preview(
+                question=f"Create {len(checked)} transaction(s) on {name(account.name)}?",
+                lines=[_line(snapshot, item) for item in checked],
+            ),
+            fields=TransactionsCreatedFields(
+                account=account_name(snapshot, account.id),
+                transactions=[_entry(snapshot, item.line) for item in checked],
+                created_ids=[],
+            ),
+            undo_data=CreationUndo(
+                account_id=account.id,
+                asked=asked_lines(snapshot, account.id, asked),
+                knowledge=snapshot.server_knowledge,
+            ),
+            check=CHECK,
+        )
+
+    async def apply(
+        self, client: YnabClient, snapshot: PlanSnapshot, change: Creation
+    ) -> Applied[TransactionsCreatedFields]:
+        subject = _subject(change)
+        bodies = [
+            {
+                "account_id": subject.account_id,
+                "date": line.date.isoformat(),
+                "amount": line.amount,
+                "payee_name": line.payee_name,
+                "memo": line.memo,
+                "category_id": line.category_id,
+                "cleared": "cleared",
+                "approved": subject.approved,
+            }
+            for line in subject.transactions
+        ]
+        data = await client.post_transactions(snapshot.plan_id, bodies, check_hint=CHECK)
+        created = {t["id"]: t for t in data.get("transactions") or []}
+        ids = [i for i in data.get("transaction_ids") or created if i in created]  # in the order sent
+        logged = tuple(LoggedCreation(id=i, digest=answer_digest(created[i])) for i in ids)
+        return Applied(
+            fields=change.fields.model_copy(update={"created_ids": ids}),
+            undo_data=CreationUndo(account_id=subject.account_id, transactions=logged),
+            lead=f"Created {len(ids)} transaction(s).",
+        )
+
+    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[str]:
+        logged = CreationUndo.from_stored(op.undo_data)
+        items: UndoItems[str] = UndoItems()
+        for item in logged.transactions:
+            state, reason = undo_state(snapshot, item.id, item.digest)
+            if state == "already_as_before":
+                items.already_as_before()
+                continue
+            transaction = snapshot.transactions[item.id]
+            if state == "restore":
+                items.restore(item.id, _undo_line(snapshot, transaction))
+            else:
+                items.conflict(Conflict(item.id, transaction_line(snapshot, transaction), reason))
+        return items.plan(
+            f"Undo: delete {items.restored} transaction(s) on {account_name(snapshot, logged.account_id)}?",
+            _how_found(logged, op),
+        )
+
+    async def undo(
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[str]
+    ) -> UndoRecord:
+        deleted: list[str] = []
+        for transaction_id in plan.restorable:
+            try:
+                await client.delete_transaction(snapshot.plan_id, transaction_id, check_hint=CHECK)
+            except UnknownOutcome:
+                raise  # the undo row becomes unknown; undoing again deletes only what is still there
+            except YnabError as error:
+                if not deleted:
+                    raise
+                raise _partial_delete_failure(deleted, plan, error) from error
+            deleted.append(transaction_id)
+        return UndoRecord(deleted_ids=tuple(deleted))
+
+    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
+        """The lines of a lost answer found by their content (`tools.logic.landed_creations`), else
+        the plan's delta since the write tells whether it entered anything."""
+        logged = CreationUndo.from_stored(op.undo_data)
+        account = account_name(snapshot, logged.account_id)
+        if not logged.asked or logged.knowledge is None or logged.account_id is None:
+            # A row logged before the log kept its lines' content: its stored subject has their dates.
+            return _settlement(cannot_look([line["date"] for line in op.subject["transactions"]], account))
+        landing = find_landed(snapshot, logged.account_id, logged.asked, await _taken_elsewhere(op))
+        by_content = settled_by_content(logged.asked, landing, account)
+        if by_content is not None:
+            found = tuple(LoggedCreation(id=t.id, digest=transaction_digest(t)) for _n, t in landing.found)
+            undo_data = CreationUndo(account_id=logged.account_id, transactions=found, found_by_content=True)
+            return _settlement(by_content, undo_data if found else None)
+        delta = parse_plan_delta(await client.get_plan(snapshot.plan_id, logged.knowledge)).transactions
+        touched = sum(1 for t in delta.upserts if t.account_id == logged.account_id)
+        return _settlement(settled_by_delta(logged.asked, account, touched, len(delta.deleted_ids)))
+
+
+@write_tool(
+    CreateTransactions(),
+    title="Create transactions",
+    toolset="transactions",
+    destructive=False,
+    idempotent=False,
+)
+def create_transactions(
     account_id: Annotated[str, Field(description="The account (list_accounts), open.", max_length=100)],
     transactions: Annotated[
         list[TransactionToCreate],
@@ -94,13 +277,10 @@ async def create_transactions(
             description=f"1-{MAX_IDS} transactions to enter on that account.",
         ),
     ],
-    ctx: Context,
     approved: Annotated[
         bool, Field(description="Whether they are entered approved (false: the person reviews them in YNAB).")
     ] = False,
-    plan_id: PlanIdArg = None,
-    confirmation: ConfirmationArg = None,
-) -> Annotated[CallToolResult, TransactionsCreated] | InputRequiredResult:
+) -> Creating:
     """Enter transactions the bank did not bring (cash, a lost line) on one account, once the person agreed.
 
     First check they are really missing: list_accounts (a broken bank link?), import_transactions,
@@ -114,19 +294,10 @@ async def create_transactions(
     created.
     """
     account = id_arg(account_id, what="account")
-    lines = _check_transactions(transactions)
-    return await confirmed_write(
-        ctx,
-        tool=TOOL,
-        plan_id=plan_id,
-        confirmation=confirmation,
-        result=TransactionsCreated,
-        build=lambda snapshot: build_change(snapshot, account, lines, approved),
-        apply=_apply,
-    )
+    return Creating(account_id=account, lines=_checked_lines(transactions), approved=approved)
 
 
-def _check_transactions(transactions: list[TransactionToCreate]) -> list[NewLine]:
+def _checked_lines(transactions: list[TransactionToCreate]) -> tuple[NewLine, ...]:
     """Each line's date, amount, text and category id checked: before any request."""
     lines, day = [], today()
     for index, given in enumerate(transactions, start=1):
@@ -146,58 +317,12 @@ def _check_transactions(transactions: list[TransactionToCreate]) -> list[NewLine
                 else None,
             )
         )
-    return lines
+    return tuple(lines)
 
 
-def build_change(snapshot: PlanSnapshot, account_id: str, lines: list[NewLine], approved: bool) -> Change:
-    account, checked = new_transactions(snapshot, account_id, lines, today())
-    shown_account = name(account.name)
-    subject = {
-        "account_id": account.id,
-        "approved": approved,
-        "transactions": [_subject_item(item) for item in checked],
-    }
-    stored = {
-        "account_id": account.id,
-        "approved": approved,
-        "transactions": [
-            {"date": i.line.date.isoformat(), "category_id": i.line.category_id} for i in checked
-        ],
-    }
-    return Change(
-        subject=subject,
-        stored_subject=stored,
-        preview=Preview(
-            question=f"Create {len(checked)} transaction(s) on {shown_account}?",
-            lines=[_line(snapshot, item) for item in checked],
-        ),
-        fields={
-            "account": account_name(snapshot, account.id),
-            "transactions": [_entry(snapshot, item) for item in checked],
-            "created_ids": [],
-        },
-        undo_data=CreationUndo(
-            account.id,
-            asked=asked_lines(
-                snapshot,
-                account.id,
-                [(i.line.date.isoformat(), i.line.amount, i.line.payee_name, i.line.memo) for i in checked],
-            ),
-            knowledge=snapshot.server_knowledge,
-        ),
-        check=CHECK,
-    )
-
-
-def _subject_item(item: CheckedLine) -> dict[str, Any]:
-    line = item.line
-    return {
-        "date": line.date.isoformat(),
-        "amount": line.amount,
-        "payee_name": line.payee_name,
-        "memo": line.memo,
-        "category_id": line.category_id,
-    }
+def _subject(change: Creation) -> CreationSubject:
+    assert change.subject is not None  # `apply` is only ever given a change to make
+    return change.subject
 
 
 def _line(snapshot: PlanSnapshot, item: CheckedLine) -> str:
@@ -217,8 +342,7 @@ def _line(snapshot: PlanSnapshot, item: CheckedLine) -> str:
     return text
 
 
-def _entry(snapshot: PlanSnapshot, item: CheckedLine) -> CreatedTransaction:
-    line = item.line
+def _entry(snapshot: PlanSnapshot, line: NewLine) -> CreatedTransaction:
     return CreatedTransaction(
         date=line.date.isoformat(),
         amount=money(snapshot, line.amount),
@@ -228,76 +352,24 @@ def _entry(snapshot: PlanSnapshot, item: CheckedLine) -> CreatedTransaction:
     )
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change) -> Applied:
-    subject = change.subject
-    bodies = [
-        {
-            "account_id": subject["account_id"],
-            "date": item["date"],
-            "amount": item["amount"],
-            "payee_name": item["payee_name"],
-            "memo": item["memo"],
-            "category_id": item["category_id"],
-            "cleared": "cleared",
-            "approved": subject["approved"],
-        }
-        for item in subject["transactions"]
-    ]
-    data = await client.post_transactions(snapshot.plan_id, bodies, check_hint=CHECK)
-    created = {t["id"]: t for t in data.get("transactions") or []}
-    ids = [i for i in data.get("transaction_ids") or created if i in created]  # in the order sent
-    logged = tuple(LoggedCreation(i, answer_digest(created[i])) for i in ids)
-    return Applied(
-        fields={"created_ids": ids},
-        undo_data=CreationUndo(subject["account_id"], logged),
-        lead=f"Created {len(ids)} transaction(s).",
-    )
+async def _taken_elsewhere(op: Operation) -> set[str]:
+    """The transaction ids the plan's other create_transactions rows hold as theirs."""
+    others = Operation.objects.filter(plan_id=op.plan_id, tool=op.tool).exclude(pk=op.pk)
+    stored = [data async for data in others.values_list("undo_data", flat=True) if data]
+    return {item.id for data in stored for item in CreationUndo.from_stored(data).transactions}
 
 
-@undo_handler(TOOL)
-class CreateTransactionsUndo:
-    """Deletes each created transaction still exactly as created; one changed since is a conflict."""
-
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[str]:
-        logged = CreationUndo.from_json(op.undo_data)
-        items: UndoItems[str] = UndoItems()
-        for item in logged.transactions:
-            state, reason = undo_state(snapshot, item)
-            if state == "restore":
-                transaction = snapshot.transactions[item.transaction_id]
-                items.restore(item.transaction_id, _undo_line(snapshot, transaction))
-            elif state == "already_as_before":
-                items.already_as_before()
-            else:
-                transaction = snapshot.transactions[item.transaction_id]
-                items.conflict(Conflict(item.transaction_id, transaction_line(snapshot, transaction), reason))
-        return items.plan(
-            f"Undo: delete {items.restored} transaction(s) on {account_name(snapshot, logged.account_id)}?",
-            _how_found(logged, op),
-        )
-
-    async def apply(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> UndoRecord:
-        deleted: list[str] = []
-        for transaction_id in plan.restorable:
-            try:
-                await client.delete_transaction(snapshot.plan_id, transaction_id, check_hint=CHECK)
-            except UnknownOutcome:
-                raise  # the undo row becomes unknown; undoing again deletes only what is still there
-            except YnabError as error:
-                if not deleted:
-                    raise
-                raise _partial_delete_failure(deleted, plan, error) from error
-            deleted.append(transaction_id)
-        return UndoRecord(deleted_ids=tuple(deleted))
+def _settlement(settled: Settled, undo_data: CreationUndo | None = None) -> Settlement:
+    """What landed, as the log records it: in effect as far as any line landed (`applied`)."""
+    status = SETTLED_AS[settled.landed]
+    return Settlement(status, f"{PREFIX} {settled.said}", settled.landed, undo_data)
 
 
 def _how_found(logged: CreationUndo, op: Operation) -> tuple[str, ...]:
     """What the undo says of transactions whose ids YNAB's answer never gave: found by their
     content when settling found them, else that it looked and found none, and how."""
     if logged.found_by_content:
-        ids = ", ".join(item.transaction_id for item in logged.transactions)
+        ids = ", ".join(item.id for item in logged.transactions)
         return (
             "YNAB's answer was lost; these were found afterwards by their date, amount, payee and memo "
             f"({ids}).",
@@ -317,7 +389,7 @@ def _undo_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
     return f"{transaction_line(snapshot, transaction)}, {category}"
 
 
-def _partial_delete_failure(deleted: list[str], plan: UndoPlan, error: YnabError) -> WriteFailed:
+def _partial_delete_failure(deleted: list[str], plan: UndoPlan[str], error: YnabError) -> WriteFailed:
     left = plan.restored - len(deleted)
     message = (
         f"{len(deleted)} of the {plan.restored} transaction(s) were deleted ({', '.join(deleted)}); "

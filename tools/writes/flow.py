@@ -44,6 +44,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypeVar as DefaultedTypeVar
 
 from confirmations import messages
 from confirmations.confirm import Decision, answers_in_this_call, ask, refuse_an_answer_not_waiting
@@ -70,7 +71,12 @@ STATUS_DESCRIPTION = (
 )
 
 
-class WriteResult(BaseModel):
+Status = DefaultedTypeVar("Status", bound=str, default=WriteStatus)
+"""A result's statuses: `WriteStatus`, or more for a tool with its own (reconcile_account's
+`WriteResult[ReconcileStatus]`, redeclaring `status` with their description)."""
+
+
+class WriteResult(BaseModel, Generic[Status]):
     """What every write returns besides its own fields (a tool's result model adds its fields
     model: `class BudgetSet(BudgetSetFields, WriteResult)`; the published schema stays open, as
     MCP output schemas are, while the fields model refuses what it does not declare)."""
@@ -78,7 +84,7 @@ class WriteResult(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=False)
 
     plan_id: str = Field(description="The plan's real id (also when asked for last-used or the default).")
-    status: WriteStatus = Field(description=STATUS_DESCRIPTION)
+    status: Status = Field(description=STATUS_DESCRIPTION)
     message: str = Field(
         description="One sentence for the person: what happened, and when applied the operation id and "
         "how to undo it (or why it cannot be undone)."
@@ -118,7 +124,7 @@ class WriteTool(WriteKind, Generic[A, S, F, U]):
     `undo` and `settle` from `oplog.kinds.WriteKind`. `A` is its checked arguments, `S` its
     subject, `F` its result fields, `U` its undo data."""
 
-    result: ClassVar[type[WriteResult]]
+    result: ClassVar[type[WriteResult[Any]]]
     confirmed: ClassVar[bool] = True
 
     def build(self, snapshot: PlanSnapshot, arguments: A) -> Change[S, F, U]:
@@ -197,7 +203,7 @@ def write_tool(
 
 
 def write_answer(
-    result: type[WriteResult],
+    result: type[WriteResult[Any]],
     plan_id: str,
     fields: BaseModel,
     *,
@@ -224,7 +230,7 @@ def write_answer(
 
 
 def logged_answer(
-    result: type[WriteResult], plan_id: str, logged: Logged[Any], preview: str | None
+    result: type[WriteResult[Any]], plan_id: str, logged: Logged[Any], preview: str | None
 ) -> CallToolResult:
     """The answer of a change YNAB took (or, `nothing_changed`, a request that changed nothing)."""
     return write_answer(

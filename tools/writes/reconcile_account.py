@@ -1,52 +1,44 @@
 """`reconcile_account`: compare an account with the bank, and once the person agreed mark its
 cleared transactions reconciled (docs/tools.md#reconcile_account); its undo (docs/undo.md#reconcile_account).
 
-The first answer, when the bank's balance and the cleared balance differ and no adjustment
-was asked for, is the analysis alone (`difference_found`: nothing asked, nothing written):
-the agent talks the gap through with the person. With `adjust: true` (or no difference),
-the person is asked; then, adjusting, one `POST` of the adjustment and one bulk `PATCH` of
-every cleared transaction (the adjustment included) to `reconciled`.
+The checks and the analysis are `tools.logic.reconcile`. A difference with no adjustment asked
+for is answered `difference_found` (nothing asked, nothing written). Otherwise, once agreed:
+adjusting, one `POST` of the adjustment; then one bulk `PATCH` of every cleared transaction
+(the adjustment included) to `reconciled`.
 
-Nothing is left half done: when the PATCH is refused after the adjustment landed, the
-adjustment is deleted again (a rollback, as move_money sets its source back) and nothing is
-reconciled; when that delete cannot be sent or answered, the row stays pending and settling
-deletes it. When the PATCH's answer is lost, the result says the adjustment is in YNAB and
-the marking may be; settling (`ReconcileSettler`, below) then reads YNAB: marked → applied,
-not marked → the adjustment deleted, failed. An adjustment whose own answer was lost is
-found by settling from the plan's delta since the question (`knowledge_before`).
+Nothing is left half done: a PATCH refused after the adjustment landed deletes the adjustment
+again (a rollback, as move_money sets its source back), or leaves the row pending for settling
+to delete it. A lost answer is settled from YNAB's state (`settle`); an adjustment whose own
+answer was lost is found in the plan's delta since the question (`knowledge_before`).
 
-The subject is exactly that of docs/confirmation.md#subjects-and-the-fingerprint: the account, the bank
-balance and the difference to adjust (0 without an adjustment). The log keeps the account and whether it
-adjusts (no balance or amount; the undo data names the adjustment). A cleared balance that moved
-between the preview and the answer changes the difference, so the answer is refused; the
-transactions marked are the account's cleared ones when the answer comes.
+The subject is that of docs/confirmation.md#subjects-and-the-fingerprint; the log keeps the
+account and whether it adjusts (no balance or amount; the undo data names the adjustment).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import anyio
-from mcp.server.mcpserver import Context
-from mcp.types import CallToolResult, InputRequiredResult
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from confirmations.preview import Preview
-from mcp_surface.arguments import AmountValue, PlanIdArg, amount_arg, id_arg
+from mcp_surface.arguments import AmountValue, amount_arg, id_arg
 from mcp_surface.plan_lookup import today
 from mcp_surface.presenting import account_name, money, name
-from mcp_surface.registry import write_tool
+from oplog.changes import Applied, Change
+from oplog.kinds import PREFIX, Settlement
 from oplog.models import Operation
-from oplog.settling.judge import PREFIX, Settlement, judged, settler
-from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord, undo_handler
+from oplog.records import Record, Subject
+from oplog.settling.judge import judged
+from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord
 from tools.logic.new_transactions import answer_digest, transaction_digest
 from tools.logic.reconcile import (
     ADJUSTMENT_MEMO,
     ADJUSTMENT_PAYEE,
     CLEARED,
     UNCLEARED_SHOWN,
-    LoggedReconciliation,
     Reconciliation,
     adjustment,
     adjustment_state,
@@ -55,19 +47,11 @@ from tools.logic.reconcile import (
 )
 from tools.logic.transaction_lines import payee_shown, statement_amount, transaction_line
 from tools.writes.assigned_pair import set_back_wait
-from tools.writes.flow import (
-    STATUS_DESCRIPTION,
-    Applied,
-    Change,
-    ConfirmationArg,
-    WriteResult,
-    confirmed_write,
-)
+from tools.writes.flow import STATUS_DESCRIPTION, WriteResult, WriteTool, write_tool
 from ynab_client import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 from ynab_client.errors import WriteFailed
 from ynab_client.snapshot import Transaction
 
-TOOL = "reconcile_account"
 CHECK = "Check with find_transactions on that account which transactions are reconciled before trying again."
 NOT_MOVED = 'YNAB\'s "last reconciled" date does not move: the API cannot set it.'
 
@@ -105,21 +89,276 @@ class Adjustment(BaseModel):
     amount: str = Field(description="The difference entered, currency units.")
 
 
-class AccountReconciled(WriteResult):
-    status: Literal["applied", "declined", "confirmation_required", "nothing_to_do", "difference_found"] = (
-        Field(
-            description=STATUS_DESCRIPTION + " difference_found: the bank's balance differs from the cleared "
-            "balance; nothing was asked or changed: review the analysis with the person, then call again "
-            "(adjust: true only if they want an adjustment entered)."
-        )
-    )
+class AccountReconciledFields(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
     account: str = Field(description="The account's name.")
     analysis: Analysis
     adjustment: Adjustment | None = Field(description="The adjustment entered (or to enter); null when none.")
 
 
-@write_tool(title="Reconcile an account", toolset="accounts", destructive=True, idempotent=False)
-async def reconcile_account(
+ReconcileStatus = Literal["applied", "declined", "confirmation_required", "nothing_to_do", "difference_found"]
+"""Every write's statuses, and `difference_found` (the first answer when the balances differ)."""
+
+
+class AccountReconciled(AccountReconciledFields, WriteResult[ReconcileStatus]):
+    status: ReconcileStatus = Field(
+        description=STATUS_DESCRIPTION + " difference_found: the bank's balance differs from the cleared "
+        "balance; nothing was asked or changed: review the analysis with the person, then call again "
+        "(adjust: true only if they want an adjustment entered)."
+    )
+
+
+@dataclass(frozen=True)
+class Reconciling:
+    """reconcile_account's arguments, checked: the account, the bank's balance (milliunits), `adjust`."""
+
+    account_id: str
+    bank_balance: int
+    adjust: bool
+
+
+class ReconcileSubject(Subject):
+    """The account, the bank's balance and the difference to adjust (0 without an adjustment); the
+    log keeps `{"account_id", "adjusting"}` (no balance or amount)."""
+
+    account_id: str
+    bank_balance: int
+    difference: int
+
+    def stored(self) -> dict[str, Any]:
+        return {"account_id": self.account_id, "adjusting": bool(self.difference)}
+
+
+class LoggedReconciliation(Record):
+    """reconcile_account's undo data: the account, the transactions it marks reconciled, the
+    adjustment it entered (once YNAB named it, with its digest) and the plan's knowledge before
+    (settling finds a lost adjustment from it). Stored with every key, None included."""
+
+    account_id: str
+    reconciled_ids: tuple[str, ...]
+    adjustment_id: str | None = None
+    adjustment_digest: str | None = None
+    knowledge_before: int | None = None
+
+    @field_validator("knowledge_before", mode="before")
+    @classmethod
+    def _known_or_none(cls, value: object) -> object:
+        """A stored value that is not a number reads as unknown (settling then claims nothing)."""
+        return value if type(value) is int else None
+
+
+@dataclass(frozen=True)
+class Revert:
+    """One item the undo puts back: a transaction returned to cleared, or the adjustment deleted."""
+
+    transaction_id: str
+    delete: bool = False
+
+
+Reconcile = Change[ReconcileSubject, AccountReconciledFields, LoggedReconciliation]
+
+
+class ReconcileAccount(
+    WriteTool[Reconciling, ReconcileSubject, AccountReconciledFields, LoggedReconciliation]
+):
+    """Reconciles (after any adjustment); undone while still reconciled; settled from YNAB's state."""
+
+    name = "reconcile_account"
+    result = AccountReconciled
+
+    def build(self, snapshot: PlanSnapshot, arguments: Reconciling) -> Reconcile:
+        day = today()
+        found = reconciliation(snapshot, arguments.account_id, arguments.bank_balance, day)
+        account, difference, count = found.account, found.difference, len(found.to_reconcile)
+        planned = Adjustment(transaction_id=None, date=day.isoformat(), amount=money(snapshot, difference))
+        fields = AccountReconciledFields(
+            account=account_name(snapshot, account.id),
+            analysis=_analysis(snapshot, found),
+            adjustment=planned if arguments.adjust and difference else None,
+        )
+        if difference and not arguments.adjust:
+            return Change.nothing(_gap_message(snapshot, found), fields, outcome="difference_found")
+        if not difference and not count:
+            message = (
+                "Nothing to reconcile: the cleared balance equals the bank's and every cleared transaction "
+                "is reconciled already."
+            )
+            return Change.nothing(message, fields)
+        notes = []
+        if difference:
+            amount = statement_amount(snapshot, difference)
+            notes.append(
+                f"An adjustment of {amount} dated {day.isoformat()} is entered first, so the cleared balance "
+                "equals the bank's."
+            )
+        return Change(
+            subject=ReconcileSubject(
+                account_id=account.id, bank_balance=arguments.bank_balance, difference=difference
+            ),
+            preview=Preview(
+                question=f"Reconcile {name(account.name)}: mark {count} cleared transaction(s) reconciled?",
+                notes=notes,
+            ),
+            fields=fields,
+            undo_data=LoggedReconciliation(
+                account_id=account.id,
+                reconciled_ids=tuple(t.id for t in found.to_reconcile),
+                knowledge_before=snapshot.server_knowledge,  # settling finds a lost adjustment from it
+            ),
+            check=CHECK,
+        )
+
+    async def apply(
+        self, client: YnabClient, snapshot: PlanSnapshot, change: Reconcile
+    ) -> Applied[AccountReconciledFields]:
+        subject, logged = _made(change)
+        account, difference = snapshot.accounts[subject.account_id], subject.difference
+        ids = list(logged.reconciled_ids)
+        entered: dict[str, Any] | None = None
+        if difference:
+            body = adjustment(snapshot, account, difference, today())
+            try:
+                data = await client.post_transactions(snapshot.plan_id, [body], check_hint=CHECK)
+            except UnknownOutcome:
+                raise _adjustment_lost(snapshot, body, logged) from None
+            entered = (data.get("transactions") or [{}])[0]
+            logged = logged.model_copy(
+                update={"adjustment_id": entered.get("id"), "adjustment_digest": answer_digest(entered)}
+            )
+            ids.append(entered["id"])
+        items = [{"id": transaction_id, "cleared": "reconciled"} for transaction_id in ids]
+        try:
+            await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
+        except YnabError as error:
+            if entered is None:
+                raise
+            raise await _half_done_failure(client, snapshot, difference, entered, logged, error) from error
+        lead = f"Marked {len(ids)} transaction(s) on {name(account.name)} reconciled"
+        fields = None
+        if entered is not None:
+            lead += f", after entering an adjustment of {statement_amount(snapshot, difference)}"
+            done = Adjustment(
+                transaction_id=entered["id"], date=entered["date"], amount=money(snapshot, difference)
+            )
+            fields = change.fields.model_copy(update={"adjustment": done})
+        return Applied(fields=fields, undo_data=logged, lead=f"{lead}. {NOT_MOVED}")
+
+    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Revert]:
+        logged = LoggedReconciliation.from_stored(op.undo_data)
+        items: UndoItems[Revert] = UndoItems()
+        for transaction_id in logged.reconciled_ids:
+            state, reason = reconciled_state(snapshot, transaction_id)
+            if state == "restore":
+                line = transaction_line(snapshot, snapshot.transactions[transaction_id])
+                items.restore(Revert(transaction_id), f"{line}: reconciled → cleared")
+            elif state == "already_as_before":
+                items.already_as_before()
+            else:
+                items.conflict(Conflict(transaction_id, _name(snapshot, transaction_id), reason))
+        deleting = ""
+        if logged.adjustment_id is not None:
+            state, reason = adjustment_state(snapshot, logged.adjustment_id, logged.adjustment_digest)
+            entered = snapshot.transactions.get(logged.adjustment_id)
+            if state == "restore" and entered is not None:
+                line = f"{transaction_line(snapshot, entered)}: deleted"
+                items.restore(Revert(logged.adjustment_id, delete=True), line)
+                deleting = f" and delete the {statement_amount(snapshot, entered.amount)} adjustment"
+            elif state == "already_as_before":
+                items.already_as_before()
+            else:
+                items.conflict(Conflict(logged.adjustment_id, _name(snapshot, logged.adjustment_id), reason))
+        returning = items.restored - (1 if deleting else 0)
+        account = account_name(snapshot, logged.account_id)
+        return items.plan(f"Undo: return {returning} transaction(s) on {account} to cleared{deleting}?")
+
+    async def undo(
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Revert]
+    ) -> UndoRecord:
+        cleared = [item.transaction_id for item in plan.restorable if not item.delete]
+        deleting = [item.transaction_id for item in plan.restorable if item.delete]
+        if cleared:
+            items = [{"id": transaction_id, "cleared": CLEARED} for transaction_id in cleared]
+            await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
+        for transaction_id in deleting:
+            try:
+                await client.delete_transaction(snapshot.plan_id, transaction_id, check_hint=CHECK)
+            except UnknownOutcome:
+                raise
+            except YnabError as error:
+                if not cleared:
+                    raise
+                message = (
+                    f"The {len(cleared)} transaction(s) are cleared again, but deleting the adjustment "
+                    f"{transaction_id} failed: {error.message} Call undo_operation again to delete it."
+                )
+                raise WriteFailed(message, undo_data=UndoRecord(cleared_ids=tuple(cleared))) from error
+        return UndoRecord(cleared_ids=tuple(cleared), deleted_ids=tuple(deleting))
+
+    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
+        """A reconciliation whose outcome is open (an answer lost, the process stopped between the
+        adjustment and the marking, or an adjustment not deleted yet), judged on YNAB's state:
+
+        - without an adjustment: item by item from the undo plan (`judged`);
+        - the adjustment in YNAB (by its logged id, or found in the plan's delta since the question
+          when its answer was lost) and every transaction marked reconciled → `applied`, the
+          adjustment's id recorded for undo;
+        - the adjustment in YNAB and nothing marked → the adjustment is deleted (a rollback):
+          `failed`, nothing changed; while that cannot be done the row stays pending;
+        - no adjustment in YNAB and nothing marked → `failed`;
+        - anything else (the adjustment changed since, two candidates, part marked) → `judged`, or
+          `unknown` saying what to check.
+        """
+        logged = LoggedReconciliation.from_stored(op.undo_data)
+        adjusting = isinstance(op.subject, dict) and bool(op.subject.get("adjusting"))
+        if not adjusting:
+            return judged(self.undo_plan(snapshot, op))
+        found = await _adjustment_in_ynab(client, snapshot, op, logged)
+        states = {reconciled_state(snapshot, t)[0] for t in logged.reconciled_ids}
+        marked, unmarked = states == {"restore"}, states <= {"already_as_before"}
+        if found == "unsure":
+            account = account_name(snapshot, logged.account_id)
+            said = (
+                f"{PREFIX} YNAB cannot tell whether the adjustment landed: check find_transactions on "
+                f"{account} for a '{ADJUSTMENT_PAYEE}' dated {op.created_at.date().isoformat()}, and which "
+                "transactions are reconciled."
+            )
+            return Settlement("unknown", said, "unsure")
+        if found is None:
+            if unmarked:
+                said = f"{PREFIX} no adjustment is in YNAB and nothing was reconciled: nothing changed."
+                return Settlement("failed", said, "none")
+            return judged(self.undo_plan(snapshot, op))
+        record = logged.model_copy(
+            update={"adjustment_id": found.id, "adjustment_digest": transaction_digest(found)}
+        )
+        amount = statement_amount(snapshot, found.amount)
+        if marked:
+            said = (
+                f"{PREFIX} the adjustment of {amount} (transaction {found.id}) and the reconciled marks of "
+                f"{len(logged.reconciled_ids)} transaction(s) are in YNAB."
+            )
+            return Settlement("applied", said, "all", undo_data=record)
+        if not unmarked:
+            return judged(self.undo_plan(snapshot, op))
+        not_deleted = await delete_adjustment(client, snapshot.plan_id, found.id)
+        if not_deleted is not None:
+            said = (
+                f"{PREFIX} the adjustment of {amount} (transaction {found.id}) is in YNAB but nothing was "
+                f"reconciled; {not_deleted.rstrip('.')}, so it is tried again."
+            )
+            return Settlement("pending", said, "part", undo_data=record, final=False)
+        said = (
+            f"{PREFIX} nothing was reconciled: the adjustment of {amount} had landed (transaction "
+            f"{found.id}) and was deleted again, so the account is as before."
+        )
+        return Settlement("failed", said, "none", undo_data=record)
+
+
+@write_tool(
+    ReconcileAccount(), title="Reconcile an account", toolset="accounts", destructive=True, idempotent=False
+)
+def reconcile_account(
     account_id: Annotated[str, Field(description="The account (list_accounts), open.", max_length=100)],
     bank_balance: Annotated[
         AmountValue,
@@ -128,7 +367,6 @@ async def reconcile_account(
             "(a debt negative)."
         ),
     ],
-    ctx: Context,
     adjust: Annotated[
         bool,
         Field(
@@ -136,9 +374,7 @@ async def reconcile_account(
             "cleared balance equals the bank's, then reconcile."
         ),
     ] = False,
-    plan_id: PlanIdArg = None,
-    confirmation: ConfirmationArg = None,
-) -> Annotated[CallToolResult, AccountReconciled] | InputRequiredResult:
+) -> Reconciling:
     """Reconcile an account with the balance the person's bank shows, after the person agreed.
 
     Ask the person for the bank's balance first. When YNAB's cleared balance differs, the answer
@@ -151,60 +387,18 @@ async def reconcile_account(
     agreed). YNAB's "last reconciled" date does not move (the API cannot set it).
     undo_operation with the operation id returns them to cleared and deletes the adjustment.
     """
-    account = id_arg(account_id, what="account")
-    balance = amount_arg(bank_balance, field="bank_balance")
-    return await confirmed_write(
-        ctx,
-        tool=TOOL,
-        plan_id=plan_id,
-        confirmation=confirmation,
-        result=AccountReconciled,
-        build=lambda snapshot: build_change(snapshot, account, balance, adjust),
-        apply=_apply,
+    return Reconciling(
+        account_id=id_arg(account_id, what="account"),
+        bank_balance=amount_arg(bank_balance, field="bank_balance"),
+        adjust=adjust,
     )
 
 
-def build_change(snapshot: PlanSnapshot, account_id: str, bank_balance: int, adjust: bool) -> Change:
-    day = today()
-    found = reconciliation(snapshot, account_id, bank_balance, day)
-    account, difference, count = found.account, found.difference, len(found.to_reconcile)
-    planned = Adjustment(transaction_id=None, date=day.isoformat(), amount=money(snapshot, difference))
-    fields = {
-        "account": account_name(snapshot, account.id),
-        "analysis": _analysis(snapshot, found),
-        "adjustment": planned if adjust and difference else None,
-    }
-    if difference and not adjust:
-        return Change.nothing(_gap_message(snapshot, found), fields, outcome="difference_found")
-    if not difference and not count:
-        message = (
-            "Nothing to reconcile: the cleared balance equals the bank's and every cleared transaction "
-            "is reconciled already."
-        )
-        return Change.nothing(message, fields)
-    notes = []
-    if difference:
-        amount = statement_amount(snapshot, difference)
-        notes.append(
-            f"An adjustment of {amount} dated {day.isoformat()} is entered first, so the cleared balance "
-            "equals the bank's."
-        )
-    subject = {"account_id": account.id, "bank_balance": bank_balance, "difference": difference}
-    return Change(
-        subject=subject,
-        stored_subject={"account_id": account.id, "adjusting": bool(difference)},
-        preview=Preview(
-            question=f"Reconcile {name(account.name)}: mark {count} cleared transaction(s) reconciled?",
-            notes=notes,
-        ),
-        fields=fields,
-        undo_data=LoggedReconciliation(
-            account_id=account.id,
-            reconciled_ids=tuple(t.id for t in found.to_reconcile),
-            knowledge_before=snapshot.server_knowledge,  # settling finds a lost adjustment from it
-        ),
-        check=CHECK,
-    )
+def _made(change: Reconcile) -> tuple[ReconcileSubject, LoggedReconciliation]:
+    """The subject and undo data `build` always sets on a change to make."""
+    assert change.subject is not None  # `apply` never gets a `Change.nothing`
+    assert change.undo_data is not None
+    return change.subject, change.undo_data
 
 
 def _analysis(snapshot: PlanSnapshot, found: Reconciliation) -> Analysis:
@@ -239,39 +433,6 @@ def _gap_message(snapshot: PlanSnapshot, found: Reconciliation) -> str:
     )
 
 
-async def _apply(client: YnabClient, snapshot: PlanSnapshot, change: Change[LoggedReconciliation]) -> Applied:
-    subject, logged = change.subject, change.undo_data
-    assert logged is not None  # build_change always sets it
-    account = snapshot.accounts[subject["account_id"]]
-    difference, ids = subject["difference"], list(logged.reconciled_ids)
-    entered: dict[str, Any] | None = None
-    if difference:
-        body = adjustment(snapshot, account, difference, today())
-        try:
-            data = await client.post_transactions(snapshot.plan_id, [body], check_hint=CHECK)
-        except UnknownOutcome:
-            raise _adjustment_lost(snapshot, body, logged) from None
-        entered = (data.get("transactions") or [{}])[0]
-        logged = replace(logged, adjustment_id=entered.get("id"), adjustment_digest=answer_digest(entered))
-        ids.append(entered["id"])
-    items = [{"id": transaction_id, "cleared": "reconciled"} for transaction_id in ids]
-    try:
-        await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
-    except YnabError as error:
-        if entered is None:
-            raise
-        raise await _half_done_failure(client, snapshot, change, entered, logged, error) from error
-    lead = f"Marked {len(ids)} transaction(s) on {name(account.name)} reconciled"
-    if entered is not None:
-        lead += f", after entering an adjustment of {statement_amount(snapshot, difference)}"
-    fields: dict[str, Any] = {}
-    if entered is not None:
-        fields["adjustment"] = Adjustment(
-            transaction_id=entered["id"], date=entered["date"], amount=money(snapshot, difference)
-        )
-    return Applied(fields=fields, undo_data=logged, lead=f"{lead}. {NOT_MOVED}")
-
-
 def _adjustment_lost(
     snapshot: PlanSnapshot, body: dict[str, Any], logged: LoggedReconciliation
 ) -> WriteFailed:
@@ -281,15 +442,14 @@ def _adjustment_lost(
         f"may or may not be in YNAB (find_transactions on the account shows a '{body['payee_name']}' dated "
         f"{body['date']} if it is), nothing was marked reconciled, and nothing is sent again."
     )
-    return WriteFailed(
-        message, outcome="unknown", undo_data=replace(logged, reconciled_ids=()), names_operation=True
-    )
+    unmarked = logged.model_copy(update={"reconciled_ids": ()})
+    return WriteFailed(message, outcome="unknown", undo_data=unmarked, names_operation=True)
 
 
 async def _half_done_failure(
     client: YnabClient,
     snapshot: PlanSnapshot,
-    change: Change[LoggedReconciliation],
+    difference: int,
     entered: dict[str, Any],
     logged: LoggedReconciliation,
     error: YnabError,
@@ -297,7 +457,7 @@ async def _half_done_failure(
     """The adjustment landed, the marking may have (no answer: say exactly that, settling reads it)
     or did not (refused): the adjustment is deleted again, or left pending for settling to delete."""
     count = len(logged.reconciled_ids) + 1
-    amount = statement_amount(snapshot, change.subject["difference"])
+    amount = statement_amount(snapshot, difference)
     if isinstance(error, UnknownOutcome):
         message = (
             f"The adjustment of {amount} is in YNAB (transaction {entered['id']}), but no answer came back "
@@ -339,63 +499,6 @@ async def delete_adjustment(client: YnabClient, plan_id: str, transaction_id: st
     return None
 
 
-@undo_handler(TOOL)
-class ReconcileAccountUndo:
-    """Returns to cleared each transaction still reconciled, and deletes the adjustment while unchanged."""
-
-    def plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
-        logged = LoggedReconciliation.from_json(op.undo_data)
-        items = UndoItems()
-        for transaction_id in logged.reconciled_ids:
-            state, reason = reconciled_state(snapshot, transaction_id)
-            if state == "restore":
-                line = transaction_line(snapshot, snapshot.transactions[transaction_id])
-                items.restore({"cleared": transaction_id}, f"{line}: reconciled → cleared")
-            elif state == "already_as_before":
-                items.already_as_before()
-            else:
-                items.conflict(Conflict(transaction_id, _name(snapshot, transaction_id), reason))
-        deleting = ""
-        if logged.adjustment_id is not None:
-            state, reason = adjustment_state(snapshot, logged)
-            adjustment_row = snapshot.transactions.get(logged.adjustment_id)
-            if state == "restore" and adjustment_row is not None:
-                items.restore(
-                    {"delete": logged.adjustment_id}, f"{transaction_line(snapshot, adjustment_row)}: deleted"
-                )
-                deleting = f" and delete the {statement_amount(snapshot, adjustment_row.amount)} adjustment"
-            elif state == "already_as_before":
-                items.already_as_before()
-            else:
-                items.conflict(Conflict(logged.adjustment_id, _name(snapshot, logged.adjustment_id), reason))
-        returning = items.restored - (1 if deleting else 0)
-        account = account_name(snapshot, logged.account_id)
-        return items.plan(f"Undo: return {returning} transaction(s) on {account} to cleared{deleting}?")
-
-    async def apply(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan
-    ) -> UndoRecord:
-        cleared = [item["cleared"] for item in plan.restorable if "cleared" in item]
-        deleting = [item["delete"] for item in plan.restorable if "delete" in item]
-        if cleared:
-            items = [{"id": transaction_id, "cleared": CLEARED} for transaction_id in cleared]
-            await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
-        for transaction_id in deleting:
-            try:
-                await client.delete_transaction(snapshot.plan_id, transaction_id, check_hint=CHECK)
-            except UnknownOutcome:
-                raise
-            except YnabError as error:
-                if not cleared:
-                    raise
-                message = (
-                    f"The {len(cleared)} transaction(s) are cleared again, but deleting the adjustment "
-                    f"{transaction_id} failed: {error.message} Call undo_operation again to delete it."
-                )
-                raise WriteFailed(message, undo_data=UndoRecord(cleared_ids=tuple(cleared))) from error
-        return UndoRecord(cleared_ids=tuple(cleared), deleted_ids=tuple(deleting))
-
-
 def _name(snapshot: PlanSnapshot, transaction_id: str) -> str:
     transaction = snapshot.transactions.get(transaction_id)
     return (
@@ -405,74 +508,13 @@ def _name(snapshot: PlanSnapshot, transaction_id: str) -> str:
     )
 
 
-@settler(TOOL)
-class ReconcileSettler:
-    """A reconciliation whose outcome is open (an answer lost, the process stopped between the
-    adjustment and the marking, or an adjustment not deleted yet), judged on YNAB's state:
-
-    - without an adjustment: the undo handler's item-by-item rule (`judged`);
-    - the adjustment in YNAB (by its logged id, or found in the plan's delta since the question
-      when its answer was lost) and every transaction marked reconciled → `applied`, the
-      adjustment's id recorded for undo;
-    - the adjustment in YNAB and nothing marked → the adjustment is deleted (a rollback):
-      `failed`, nothing changed; while that cannot be done the row stays pending;
-    - no adjustment in YNAB and nothing marked → `failed`;
-    - anything else (the adjustment changed since, two candidates, part marked) → `judged`, or
-      `unknown` saying what to check.
-    """
-
-    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
-        logged = LoggedReconciliation.from_json(op.undo_data)
-        adjusting = isinstance(op.subject, dict) and bool(op.subject.get("adjusting"))
-        if not adjusting:
-            return judged(ReconcileAccountUndo().plan(snapshot, op))
-        found = await _adjustment_in_ynab(client, snapshot, op, logged)
-        states = {reconciled_state(snapshot, t)[0] for t in logged.reconciled_ids}
-        marked, unmarked = states == {"restore"}, states <= {"already_as_before"}
-        if found == "unsure":
-            account = account_name(snapshot, logged.account_id)
-            said = (
-                f"{PREFIX} YNAB cannot tell whether the adjustment landed: check find_transactions on "
-                f"{account} for a '{ADJUSTMENT_PAYEE}' dated {op.created_at.date().isoformat()}, and which "
-                "transactions are reconciled."
-            )
-            return Settlement("unknown", said, "unsure")
-        if found is None:
-            if unmarked:
-                said = f"{PREFIX} no adjustment is in YNAB and nothing was reconciled: nothing changed."
-                return Settlement("failed", said, "none")
-            return judged(ReconcileAccountUndo().plan(snapshot, op))
-        record = replace(logged, adjustment_id=found.id, adjustment_digest=transaction_digest(found))
-        amount = statement_amount(snapshot, found.amount)
-        if marked:
-            said = (
-                f"{PREFIX} the adjustment of {amount} (transaction {found.id}) and the reconciled marks of "
-                f"{len(logged.reconciled_ids)} transaction(s) are in YNAB."
-            )
-            return Settlement("applied", said, "all", undo_data=record)
-        if not unmarked:
-            return judged(ReconcileAccountUndo().plan(snapshot, op))
-        not_deleted = await delete_adjustment(client, snapshot.plan_id, found.id)
-        if not_deleted is not None:
-            said = (
-                f"{PREFIX} the adjustment of {amount} (transaction {found.id}) is in YNAB but nothing was "
-                f"reconciled; {not_deleted.rstrip('.')}, so it is tried again."
-            )
-            return Settlement("pending", said, "part", undo_data=record, final=False)
-        said = (
-            f"{PREFIX} nothing was reconciled: the adjustment of {amount} had landed (transaction "
-            f"{found.id}) and was deleted again, so the account is as before."
-        )
-        return Settlement("failed", said, "none", undo_data=record)
-
-
 async def _adjustment_in_ynab(
     client: YnabClient, snapshot: PlanSnapshot, op: Operation, logged: LoggedReconciliation
 ) -> Transaction | Literal["unsure"] | None:
     """The operation's adjustment as YNAB holds it now; None when it is not there; "unsure" when
     it changed since it was entered, or its id was never learnt and YNAB shows no single one."""
     if logged.adjustment_id is not None:
-        state, _reason = adjustment_state(snapshot, logged)
+        state, _reason = adjustment_state(snapshot, logged.adjustment_id, logged.adjustment_digest)
         if state == "conflict":
             return "unsure"
         return snapshot.transactions.get(logged.adjustment_id) if state == "restore" else None
