@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
@@ -15,7 +15,7 @@ from tools.ynab.client import tls_context
 
 async def sandbox_call(method: str, path: str, body: dict | None = None) -> dict:
     """The sandbox's own API, as YNAB's app would change the plan (`data` of the answer)."""
-    async with httpx.AsyncClient(timeout=30, verify=tls_context()) as http:
+    async with httpx2.AsyncClient(timeout=30, verify=tls_context()) as http:
         response = await http.request(
             method,
             f"{settings.AVENIR_MCP_YNAB_URL}{path}",
@@ -28,7 +28,7 @@ async def sandbox_call(method: str, path: str, body: dict | None = None) -> dict
 
 async def sandbox_get(path: str, **params: Any) -> dict:
     """The sandbox's own answer (`data`) for `GET /sandbox/v1<path>`: what YNAB would hold."""
-    async with httpx.AsyncClient(timeout=30, verify=tls_context()) as http:
+    async with httpx2.AsyncClient(timeout=30, verify=tls_context()) as http:
         response = await http.get(
             f"{settings.AVENIR_MCP_YNAB_URL}{path}",
             params=params,

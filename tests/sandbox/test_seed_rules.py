@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
-import httpx
+import httpx2
 
 from tools.logic.payees import normalise_payee
 
@@ -14,13 +14,13 @@ DUPLICATE_DAYS = 3
 DUPLICATE_RECENT_DAYS = 60
 
 
-def get(api: httpx.Client, path: str, key: str, **params) -> list[dict] | dict:
+def get(api: httpx2.Client, path: str, key: str, **params) -> list[dict] | dict:
     response = api.get(path, params=params)
     assert response.status_code == 200, response.text
     return response.json()["data"][key]
 
 
-def transactions(api: httpx.Client, plan_id: str, since: date) -> list[dict]:
+def transactions(api: httpx2.Client, plan_id: str, since: date) -> list[dict]:
     """Every (non-deleted) transaction of the plan dated `since` or later."""
     return get(api, f"/plans/{plan_id}/transactions", "transactions", since_date=since.isoformat())
 
