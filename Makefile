@@ -7,19 +7,20 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 export PORT
 
-.PHONY: run test lint mutation bench clean
+.PHONY: run test lint lock mutation bench clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] >= (3, 11) else "avenir-mcp needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# Installs come only from the lock files, every file checked against its hash (see `lock`).
 $(VENV)/.installed: requirements.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.txt
 	@touch $@
 
 $(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.txt
 	@touch $@ $(VENV)/.installed
 
 run: $(VENV)/.installed
@@ -58,6 +59,19 @@ mutation: $(VENV)/.installed-dev
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check --output-format concise .
 	$(BIN)/ruff format --check .
+
+# The lock files, from the ranges in pyproject.toml: requirements.txt (runtime) and
+# requirements-dev.txt (runtime and the `dev` group, the runtime pins kept as a constraint, so
+# both install the same versions). Every package exact, with the hashes of all its files, for
+# Python 3.11 on Linux x86_64. A version already locked stays unless the ranges exclude it;
+# LOCK_ARGS moves on: `make lock LOCK_ARGS=--upgrade`, or `LOCK_ARGS="--upgrade-package mcp"`.
+# uv does the resolving (it is in the dev group, so locked too): it resolves for the Python and
+# platform named here, whatever Python runs it, where pip-compile resolves for its own interpreter.
+UV_COMPILE = $(BIN)/uv pip compile --quiet pyproject.toml --generate-hashes --python-version 3.11 \
+	--python-platform x86_64-unknown-linux-gnu $(LOCK_ARGS)
+lock: $(VENV)/.installed-dev
+	$(UV_COMPILE) --output-file requirements.txt
+	$(UV_COMPILE) --extra dev --constraint requirements.txt --output-file requirements-dev.txt
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .coverage .coverage.* htmlcov mutants

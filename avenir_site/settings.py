@@ -180,8 +180,7 @@ LOGGING = {
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["stderr"], "level": env_str("LOG_LEVEL", "INFO").upper()},
     "loggers": {
-        # Every YNAB request is already recorded (YnabRequest); httpx's per-request INFO line is noise.
-        "httpx": {"level": "WARNING"},
+        # Every YNAB request is already recorded (YnabRequest); httpx2's per-request INFO line is noise.
         "httpx2": {"level": "WARNING"},
         "django.security.DisallowedHost": {"filters": ["one_warning_line"]},
     },

@@ -30,7 +30,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-import httpx
+import httpx2
 
 sys.path[0] = str(Path(__file__).resolve().parent.parent)  # bench/ would shadow the `sandbox` app
 from bench.harness import (  # noqa: E402 (needs the path above)
@@ -95,9 +95,9 @@ async def _after_each_change(client, cache, snapshot, runs: int) -> list[float]:
 
 
 async def _bare_full_export(sandbox_url: str, plan_id: str) -> float:
-    """One full export with plain httpx, body read but not decoded."""
+    """One full export with plain httpx2, body read but not decoded."""
     headers = {"Authorization": f"Bearer {sandbox_token()}"}
-    async with httpx.AsyncClient(base_url=sandbox_url, headers=headers, timeout=120) as http:
+    async with httpx2.AsyncClient(base_url=sandbox_url, headers=headers, timeout=120) as http:
         started = time.perf_counter()
         (await http.get(f"/plans/{plan_id}")).raise_for_status()
         return time.perf_counter() - started

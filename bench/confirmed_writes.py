@@ -29,7 +29,7 @@ import time
 from contextlib import AsyncExitStack
 from pathlib import Path
 
-import httpx
+import httpx2
 
 sys.path[0] = str(Path(__file__).resolve().parent.parent)  # bench/ would shadow the `sandbox` app
 from bench.harness import (  # noqa: E402 (needs the path above)
@@ -143,7 +143,7 @@ async def _assigned_now(
     as the sandbox's YNAB API answers them."""
     headers = {"Authorization": f"Bearer {sandbox_token()}"}
     base = f"{service.sandbox_url}/plans/{plan_id}/months/{month}"
-    async with httpx.AsyncClient(headers=headers, timeout=30) as http:
+    async with httpx2.AsyncClient(headers=headers, timeout=30) as http:
         figures = {}
         for category in category_ids:
             answer = (await http.get(f"{base}/categories/{category}")).json()

@@ -39,7 +39,7 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 60.0
@@ -148,9 +148,9 @@ def _wait_until_up(url: str, process: subprocess.Popen) -> None:
         if process.poll() is not None:
             raise SystemExit("The server exited before it answered.")
         try:
-            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
+            if httpx2.get(f"{url}/api/health", timeout=2).status_code == 200:
                 return
-        except httpx.TransportError:
+        except httpx2.TransportError:
             time.sleep(0.1)  # not listening yet
     raise SystemExit(f"The server did not answer within {START_TIMEOUT:.0f} s.")
 
@@ -269,17 +269,17 @@ async def timed_async(call: Callable[[], Awaitable[object]], runs: int) -> list[
 
 
 async def bare_delta_median(sandbox_url: str, plan_id: str, runs: int) -> float:
-    """Median ms of the delta request a warm read sends when nothing changed, with plain httpx:
+    """Median ms of the delta request a warm read sends when nothing changed, with plain httpx2:
     what the sandbox alone costs, to read the other figures against."""
     headers = {"Authorization": f"Bearer {sandbox_token()}"}
-    async with httpx.AsyncClient(base_url=sandbox_url, headers=headers, timeout=60) as http:
+    async with httpx2.AsyncClient(base_url=sandbox_url, headers=headers, timeout=60) as http:
         accounts = (await http.get(f"/plans/{plan_id}/accounts")).raise_for_status()
         url = f"/plans/{plan_id}?last_knowledge_of_server={accounts.json()['data']['server_knowledge']}"
         durations = await timed_async(lambda: _ok(http.get(url)), runs)
     return statistics.median(durations) * 1000
 
 
-async def _ok(request: Awaitable[httpx.Response]) -> None:
+async def _ok(request: Awaitable[httpx2.Response]) -> None:
     (await request).raise_for_status()
 
 

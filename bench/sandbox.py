@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
+import httpx2
 
 sys.path[0] = str(Path(__file__).resolve().parent.parent)  # bench/ would shadow the `sandbox` app
 from bench.harness import (  # noqa: E402 (needs the path above)
@@ -46,12 +46,12 @@ def main() -> None:
         headers = {"Authorization": f"Bearer {sandbox_token()}"}
         with (
             served() as service,
-            httpx.Client(base_url=service.sandbox_url, headers=headers, timeout=120) as api,
+            httpx2.Client(base_url=service.sandbox_url, headers=headers, timeout=120) as api,
         ):
             _measure(api, plan_id)
 
 
-def _measure(api: httpx.Client, plan_id: str) -> None:
+def _measure(api: httpx2.Client, plan_id: str) -> None:
     response = api.get(f"/plans/{plan_id}")  # warms caches; not counted
     export = _ok(response)["plan"]
     figure("full_export_size", len(response.content) / 1_000_000, "MB", 1)
@@ -74,7 +74,7 @@ def _median(request: Callable[[], object], runs: int) -> float:
     return statistics.median(timed(request, runs))
 
 
-def _ok(response: httpx.Response) -> dict:
+def _ok(response: httpx2.Response) -> dict:
     if response.status_code != 200:
         raise SystemExit(
             f"{response.request.method} {response.request.url}: {response.status_code} {response.text}"

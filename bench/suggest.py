@@ -85,10 +85,10 @@ def _read_only_token() -> str:
 
 async def _hide_categories(service: Service, plan_id: str, count: int) -> dict[str, str]:
     """Uncategorise the latest `count` categorised transactions that would then wait; id → category."""
-    import httpx
+    import httpx2
 
     headers = {"Authorization": f"Bearer {sandbox_token()}"}
-    async with httpx.AsyncClient(base_url=service.sandbox_url, headers=headers, timeout=300) as http:
+    async with httpx2.AsyncClient(base_url=service.sandbox_url, headers=headers, timeout=300) as http:
         accounts = (
             (await http.get(f"/plans/{plan_id}/accounts")).raise_for_status().json()["data"]["accounts"]
         )
@@ -200,7 +200,7 @@ def _client_validation(schema: dict, contents: list[dict], passes: int) -> list[
 
 async def _inbox_compute_median(service: Service, plan_id: str, runs: int = 3) -> float:
     """Median seconds of `pending_inbox` alone on the plan as exported now, in this process."""
-    import httpx
+    import httpx2
     from django.utils import timezone
 
     from tools.logic.classify import pending_inbox
@@ -208,7 +208,7 @@ async def _inbox_compute_median(service: Service, plan_id: str, runs: int = 3) -
     from ynab_client.snapshot import parse_plan_delta
 
     headers = {"Authorization": f"Bearer {sandbox_token()}"}
-    async with httpx.AsyncClient(base_url=service.sandbox_url, headers=headers, timeout=300) as http:
+    async with httpx2.AsyncClient(base_url=service.sandbox_url, headers=headers, timeout=300) as http:
         export = (await http.get(f"/plans/{plan_id}")).raise_for_status().json()["data"]
     snapshot = apply_delta(None, parse_plan_delta(export))
     today = timezone.localdate()

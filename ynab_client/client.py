@@ -2,7 +2,7 @@
 
 `get_ynab_client()` gives the client for the configured YNAB (`AVENIR_MCP_YNAB_URL`, token
 `YNAB_API_KEY` or the sandbox's), read when called, so a settings change takes effect.
-A `YnabClient` keeps one `httpx.AsyncClient` per event loop (an AsyncClient must not
+A `YnabClient` keeps one `httpx2.AsyncClient` per event loop (an AsyncClient must not
 cross loops; uvicorn runs one, test suites many), with explicit timeouts (30 s, 10 s to
 connect), no redirects, HTTPS required except on loopback.
 
@@ -18,7 +18,7 @@ YNAB's JSON (`dict`) for the rest, amounts in milliunits. Failures raise `YnabEr
 `check_hint`: the sentence the `UnknownOutcome` message ends with, saying how to check
 (e.g. "Check with find_transactions before trying again.").
 
-Sending (`Sender.send(call)`, a 2xx `httpx.Response` or a `YnabError`). What may be
+Sending (`Sender.send(call)`, a 2xx `httpx2.Response` or a `YnabError`). What may be
 retried, at most 3 attempts in all, with jittered backoff:
 
 - any request proven never sent (connection refused, connect timeout, no free connection);
@@ -50,7 +50,7 @@ from datetime import date
 from typing import Any
 
 import anyio
-import httpx
+import httpx2
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
@@ -62,7 +62,7 @@ from ynab_client.snapshot import Json, PlanSummary, parse_plan_summaries
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=10.0)
+DEFAULT_TIMEOUT = httpx2.Timeout(30.0, connect=10.0)
 _OFF_LOOP_BYTES = 1024 * 1024
 ALIASES = frozenset({"last-used", "default"})  # plan ids YNAB resolves itself
 
@@ -104,7 +104,7 @@ def _is_real_date(text: str) -> bool:
 def check_base_url(base_url: str) -> str:
     """The base URL without a trailing slash; HTTPS required except for loopback hosts. A refused
     address is the configuration's mistake, not YNAB's: a `ValueError` saying what to fix."""
-    url = httpx.URL(base_url)
+    url = httpx2.URL(base_url)
     if url.scheme == "https" and url.host:
         return str(url).rstrip("/")
     if url.scheme == "http" and url.host in LOOPBACK_HOSTS:
@@ -123,16 +123,16 @@ RETRIED_STATUSES = frozenset({502, 503, 504})
 DEFAULT_CHECK_HINT = "Read the plan again to see whether it is there before trying again."
 
 # Raised before a single byte of the request could reach YNAB.
-NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+NEVER_SENT = (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.PoolTimeout)
 _REASONS = {
-    httpx.ConnectError: "the connection was refused or could not be made",
-    httpx.ConnectTimeout: "connecting timed out",
-    httpx.PoolTimeout: "no connection was free in time",
-    httpx.ReadTimeout: "no answer came within the time limit",
-    httpx.WriteTimeout: "sending the request timed out",
-    httpx.RemoteProtocolError: "the connection closed before a complete answer",
-    httpx.ReadError: "the connection broke while the answer was read",
-    httpx.WriteError: "the connection broke while the request was sent",
+    httpx2.ConnectError: "the connection was refused or could not be made",
+    httpx2.ConnectTimeout: "connecting timed out",
+    httpx2.PoolTimeout: "no connection was free in time",
+    httpx2.ReadTimeout: "no answer came within the time limit",
+    httpx2.WriteTimeout: "sending the request timed out",
+    httpx2.RemoteProtocolError: "the connection closed before a complete answer",
+    httpx2.ReadError: "the connection broke while the answer was read",
+    httpx2.WriteError: "the connection broke while the request was sent",
 }
 
 
@@ -168,7 +168,7 @@ class Sender:
     def __init__(
         self,
         *,
-        http: Callable[[], httpx.AsyncClient],
+        http: Callable[[], httpx2.AsyncClient],
         pacer: Pacer,
         token_tag: str,
         host: str,
@@ -182,7 +182,7 @@ class Sender:
         self._delays = tuple(delays)
         self._sleep = sleep
 
-    async def send(self, call: ApiCall) -> httpx.Response:
+    async def send(self, call: ApiCall) -> httpx2.Response:
         await self._seed_pacer()
         for attempt in range(1, MAX_ATTEMPTS):
             response = await self._attempt(call, last=False)
@@ -193,7 +193,7 @@ class Sender:
         assert response is not None  # the last attempt returns or raises
         return response
 
-    async def _attempt(self, call: ApiCall, *, last: bool) -> httpx.Response | None:
+    async def _attempt(self, call: ApiCall, *, last: bool) -> httpx2.Response | None:
         """The answer; None to retry; raises when retrying is over or not allowed."""
         stamp = self.pacer.reserve(call.kind())
         started = time.perf_counter()
@@ -205,7 +205,7 @@ class Sender:
             if last:
                 raise self._unreachable(exc) from exc
             return None
-        except httpx.TransportError as exc:
+        except httpx2.TransportError as exc:
             await self._record(call, stamp, started, None, "no_answer")
             if not call.is_read:
                 raise _unknown_outcome(call, exc) from exc
@@ -215,8 +215,8 @@ class Sender:
         return await self._handle_answer(call, response, stamp, started, last=last)
 
     async def _handle_answer(
-        self, call: ApiCall, response: httpx.Response, stamp: float, started: float, *, last: bool
-    ) -> httpx.Response | None:
+        self, call: ApiCall, response: httpx2.Response, stamp: float, started: float, *, last: bool
+    ) -> httpx2.Response | None:
         status = response.status_code
         retry_after = response.headers.get("Retry-After")
         await self._record(call, stamp, started, status, pacing.outcome_for_status(status, retry_after))
@@ -228,7 +228,7 @@ class Sender:
             return None
         raise error_from_response(response, method=call.method)
 
-    def _rate_limit_error(self, response: httpx.Response, retry_after: str | None) -> YnabError:
+    def _rate_limit_error(self, response: httpx2.Response, retry_after: str | None) -> YnabError:
         until = self.pacer.pause(retry_after)
         error_id, name, detail = _envelope(response)
         return YnabError(
@@ -242,7 +242,7 @@ class Sender:
             retryable=True,
         )
 
-    def _unreachable(self, exc: httpx.TransportError) -> YnabError:
+    def _unreachable(self, exc: httpx2.TransportError) -> YnabError:
         return YnabError(
             f"YNAB could not be reached at {self._host} ({_reason(exc)}) after {MAX_ATTEMPTS} attempts; "
             "nothing was sent. Check the network and AVENIR_MCP_YNAB_URL, then try again.",
@@ -284,13 +284,13 @@ class Sender:
             logger.exception("Could not record a YNAB request (%s %s)", call.method, call.path)
 
 
-def error_from_response(response: httpx.Response, *, method: str) -> YnabError:
+def error_from_response(response: httpx2.Response, *, method: str) -> YnabError:
     """The `YnabError` for a non-2xx answer, from YNAB's error envelope when there is one."""
     error_id, name, detail = _envelope(response)
     return error_for_status(response.status_code, error_id, name, detail, method=method)
 
 
-def _envelope(response: httpx.Response) -> tuple[str | None, str | None, str | None]:
+def _envelope(response: httpx2.Response) -> tuple[str | None, str | None, str | None]:
     """YNAB's `{"error": {"id", "name", "detail"}}`, or Nones when the body is something else."""
     try:
         error = response.json()["error"]
@@ -373,15 +373,15 @@ class YnabClient:
         token: str,
         pacer: Pacer | None = None,
         delays: Sequence[float] = DEFAULT_DELAYS,
-        transport: httpx.AsyncBaseTransport | None = None,
-        timeout: httpx.Timeout = DEFAULT_TIMEOUT,
+        transport: httpx2.AsyncBaseTransport | None = None,
+        timeout: httpx2.Timeout = DEFAULT_TIMEOUT,
     ) -> None:
         self.base_url = check_base_url(base_url)
         self.token_tag = ynab_token_tag(token)
         self._token = token
         self._transport = transport
         self._timeout = timeout
-        self._per_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = (
+        self._per_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx2.AsyncClient] = (
             weakref.WeakKeyDictionary()
         )
         self._lock = threading.Lock()
@@ -389,7 +389,7 @@ class YnabClient:
             http=self._http,
             pacer=pacer or pacer_for(self.base_url, self.token_tag),
             token_tag=self.token_tag,
-            host=httpx.URL(self.base_url).netloc.decode(),
+            host=httpx2.URL(self.base_url).netloc.decode(),
             delays=delays,
         )
 
@@ -412,7 +412,7 @@ class YnabClient:
         mark = self.last_write(plan_id)
         return mark.knowledge if mark is not None else 0
 
-    def _http(self) -> httpx.AsyncClient:
+    def _http(self) -> httpx2.AsyncClient:
         loop = asyncio.get_running_loop()
         with self._lock:
             http = self._per_loop.get(loop)
@@ -420,8 +420,8 @@ class YnabClient:
                 http = self._per_loop[loop] = self._new_http()
             return http
 
-    def _new_http(self) -> httpx.AsyncClient:
-        return httpx.AsyncClient(
+    def _new_http(self) -> httpx2.AsyncClient:
+        return httpx2.AsyncClient(
             base_url=self.base_url,
             headers={
                 "Authorization": f"Bearer {self._token}",
@@ -581,17 +581,18 @@ class YnabClient:
 def tls_context() -> ssl.SSLContext:
     """The certificate-checking TLS context every client shares: loading the CA bundle takes
     ~0.1 s, which a new process does once, at start-up (`prepare_transport`), rather than in
-    its first call."""
-    return httpx.create_ssl_context()
+    its first call. The bundle is the system's (OpenSSL's own paths, or SSL_CERT_FILE /
+    SSL_CERT_DIR when set): httpx2 trusts what the machine trusts, not a copy of its own."""
+    return httpx2.create_ssl_context()
 
 
 def prepare_transport() -> None:
     """What a process's first request would otherwise do on its way (~0.1 s): load the CA
-    bundle and httpx's transport modules (imported at the first client). Called at warm-up."""
-    httpx.AsyncHTTPTransport(verify=tls_context())  # imports httpcore; opens nothing
+    bundle and httpx2's transport modules (imported at the first client). Called at warm-up."""
+    httpx2.AsyncHTTPTransport(verify=tls_context())  # imports httpcore2; opens nothing
 
 
-def _data(response: httpx.Response, write: bool = False) -> Json:
+def _data(response: httpx2.Response, write: bool = False) -> Json:
     """The `data` member of a 2xx answer."""
     try:
         data = response.json()["data"]
@@ -613,7 +614,7 @@ def _data(response: httpx.Response, write: bool = False) -> Json:
 
 _clients: dict[tuple[str, str], YnabClient] = {}
 _clients_lock = threading.Lock()
-_in_process: httpx.AsyncBaseTransport | None = None
+_in_process: httpx2.AsyncBaseTransport | None = None
 
 
 def get_ynab_client() -> YnabClient:
@@ -628,21 +629,21 @@ def get_ynab_client() -> YnabClient:
         return client
 
 
-class InProcessTransport(httpx.ASGITransport):
+class InProcessTransport(httpx2.ASGITransport):
     """Requests answered by an ASGI application in this process, as a server would answer them:
     an exception in the application is a 500, an answer it leaves unfinished is a broken
-    connection (`httpx.RemoteProtocolError`, as over a socket)."""
+    connection (`httpx2.RemoteProtocolError`, as over a socket)."""
 
     def __init__(self, app: Any) -> None:
         super().__init__(app=app, raise_app_exceptions=False)
 
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         try:
             return await super().handle_async_request(request)
-        except AssertionError as unfinished:  # httpx's check that the answer was complete
-            raise httpx.RemoteProtocolError("the answer ended before it was complete", request=request) from (
-                unfinished
-            )
+        except AssertionError as unfinished:  # httpx2's check that the answer was complete
+            raise httpx2.RemoteProtocolError(
+                "the answer ended before it was complete", request=request
+            ) from unfinished
 
 
 def serve_in_process(app: Any) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import uuid
 
-import httpx
+import httpx2
 import pytest
 from playwright.async_api import Page, expect
 
@@ -26,7 +26,7 @@ TOKENS = "/admin/tokens/mcptoken/"
 async def initialize_status(base_url: str, token: str) -> int:
     """The status /mcp answers an initialize request sent with `token`."""
     headers = {**MCP_HEADERS, "Authorization": f"Bearer {token}"}
-    async with httpx.AsyncClient(timeout=30) as http:
+    async with httpx2.AsyncClient(timeout=30) as http:
         response = await http.post(f"{base_url}/mcp", json=INITIALIZE, headers=headers)
     return response.status_code
 

@@ -6,28 +6,28 @@ import html
 import re
 import uuid
 
-import httpx
+import httpx2
 import pytest
 from django.test import Client
 
 
 def test_it_answers_health_over_http(live_service):
-    response = httpx.get(f"{live_service.url}/api/health")
+    response = httpx2.get(f"{live_service.url}/api/health")
 
     assert response.status_code == 200
     assert response.json()["status"] == "ok"
 
 
 def test_it_serves_the_api_docs(live_service):
-    response = httpx.get(f"{live_service.url}/api/openapi.json")
+    response = httpx2.get(f"{live_service.url}/api/openapi.json")
 
     assert response.status_code == 200
     assert "/api/health" in response.json()["paths"]
 
 
 def test_it_serves_the_admin_login_with_its_styles(live_service):
-    login = httpx.get(f"{live_service.url}/admin/login/")
-    css = httpx.get(f"{live_service.url}/static/admin/css/base.css")
+    login = httpx2.get(f"{live_service.url}/admin/login/")
+    css = httpx2.get(f"{live_service.url}/static/admin/css/base.css")
 
     assert login.status_code == 200
     assert "Log in" in login.text
@@ -35,9 +35,9 @@ def test_it_serves_the_admin_login_with_its_styles(live_service):
 
 
 def test_the_api_docs_page_needs_no_internet(live_service):
-    page = httpx.get(f"{live_service.url}/api/docs")
+    page = httpx2.get(f"{live_service.url}/api/docs")
     scripts = re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', page.text)
-    assets = {url: httpx.get(f"{live_service.url}{url}") for url in scripts}
+    assets = {url: httpx2.get(f"{live_service.url}{url}") for url in scripts}
 
     assert page.status_code == 200
     assert "/static/ninja/swagger-ui-bundle.js" in scripts
@@ -50,7 +50,7 @@ def test_the_api_docs_page_needs_no_internet(live_service):
 def test_the_home_page_says_what_runs_where(live_service, settings, writes):
     settings.AVENIR_MCP_WRITE = writes
 
-    page = httpx.get(f"{live_service.url}/")
+    page = httpx2.get(f"{live_service.url}/")
 
     assert page.status_code == 200
     text = html.unescape(re.sub(r"<[^>]+>", "", page.text))
@@ -70,7 +70,7 @@ def test_the_admins_view_site_link_leads_to_the_home_page(live_service, django_u
     view_site = re.search(r'<a href="([^"]*)">View site</a>', index)
 
     assert view_site is not None
-    assert httpx.get(f"{live_service.url}{view_site[1]}").status_code == 200
+    assert httpx2.get(f"{live_service.url}{view_site[1]}").status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -92,7 +92,7 @@ def test_the_home_page_says_which_ynab_it_talks_to_and_never_the_token(
     settings.AVENIR_MCP_YNAB_URL = ynab_url or settings.AVENIR_MCP_YNAB_URL
     settings.YNAB_IS_EMBEDDED_SANDBOX = not api_key and not ynab_url
 
-    page = httpx.get(f"{live_service.url}/")
+    page = httpx2.get(f"{live_service.url}/")
 
     text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", page.text)).split())
     assert said in text

@@ -3,10 +3,10 @@ answer cannot be read."""
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 
 
-class GarblingTransport(httpx.AsyncBaseTransport):
+class GarblingTransport(httpx2.AsyncBaseTransport):
     """The live sandbox over real HTTP, except that the answer to `method` requests of one path
     arrives as a 200 holding `body` (by default a proxy's page nobody can read): the request
     itself ran."""
@@ -14,15 +14,15 @@ class GarblingTransport(httpx.AsyncBaseTransport):
     def __init__(
         self, garbled_path_end: str, method: str = "PATCH", body: bytes = b"<html>proxy page</html>"
     ) -> None:
-        self.inner = httpx.AsyncHTTPTransport()
+        self.inner = httpx2.AsyncHTTPTransport()
         self.garbled_path_end, self.method, self.body = garbled_path_end, method, body
 
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         response = await self.inner.handle_async_request(request)
         if request.method == self.method and request.url.path.endswith(self.garbled_path_end):
             await response.aread()
             await response.aclose()
-            return httpx.Response(200, content=self.body, request=request)
+            return httpx2.Response(200, content=self.body, request=request)
         return response
 
     async def aclose(self) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import httpx
 import httpx2
 
 INITIALIZE = {
@@ -18,11 +17,11 @@ INITIALIZE = {
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
-def post_mcp(base_url: str, body: dict, *, token: str | None = None, **headers: str) -> httpx.Response:
+def post_mcp(base_url: str, body: dict, *, token: str | None = None, **headers: str) -> httpx2.Response:
     sent = dict(MCP_HEADERS, **headers)
     if token is not None:
         sent["Authorization"] = f"Bearer {token}"
-    return httpx.post(f"{base_url}/mcp", json=body, headers=sent, timeout=30)
+    return httpx2.post(f"{base_url}/mcp", json=body, headers=sent, timeout=30)
 
 
 async def post_initialize(http: httpx2.AsyncClient, base_url: str, token: str) -> httpx2.Response:

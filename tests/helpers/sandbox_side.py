@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-import httpx
+import httpx2
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
@@ -16,7 +16,7 @@ from ynab_client.client import tls_context
 
 async def sandbox_call(method: str, path: str, body: dict | None = None) -> dict:
     """The sandbox's own API, as YNAB's app would change the plan (`data` of the answer)."""
-    async with httpx.AsyncClient(timeout=30, verify=tls_context()) as http:
+    async with httpx2.AsyncClient(timeout=30, verify=tls_context()) as http:
         response = await http.request(
             method,
             f"{settings.AVENIR_MCP_YNAB_URL}{path}",
@@ -29,7 +29,7 @@ async def sandbox_call(method: str, path: str, body: dict | None = None) -> dict
 
 async def sandbox_get(path: str, **params: Any) -> dict:
     """The sandbox's own answer (`data`) for `GET /sandbox/v1<path>`: what YNAB would hold."""
-    async with httpx.AsyncClient(timeout=30, verify=tls_context()) as http:
+    async with httpx2.AsyncClient(timeout=30, verify=tls_context()) as http:
         response = await http.get(
             f"{settings.AVENIR_MCP_YNAB_URL}{path}",
             params=params,
@@ -71,13 +71,13 @@ class SandboxLog:
         return [entry for entry in entries if containing in entry.path]
 
 
-def get(api: httpx.Client, path: str, key: str, **params) -> list[dict] | dict:
+def get(api: httpx2.Client, path: str, key: str, **params) -> list[dict] | dict:
     """`data[key]` of the sandbox's answer to `GET <path>`, through `api` (a client of its API)."""
     response = api.get(path, params=params)
     assert response.status_code == 200, response.text
     return response.json()["data"][key]
 
 
-def transactions(api: httpx.Client, plan_id: str, since: date) -> list[dict]:
+def transactions(api: httpx2.Client, plan_id: str, since: date) -> list[dict]:
     """Every (non-deleted) transaction of the plan dated `since` or later."""
     return get(api, f"/plans/{plan_id}/transactions", "transactions", since_date=since.isoformat())

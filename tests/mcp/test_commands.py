@@ -12,7 +12,7 @@ import subprocess
 import sys
 import uuid
 
-import httpx
+import httpx2
 import pytest
 from django.conf import settings
 from django.contrib.auth.hashers import check_password
@@ -107,7 +107,7 @@ def test_the_printed_http_entry_reaches_the_service(live_service, issue_token):
     _row, token = issue_token()
     entry = json.loads(http_entry(token))["mcpServers"]["avenir-mcp"]
 
-    response = httpx.post(
+    response = httpx2.post(
         entry["url"],
         json=INITIALIZE,
         headers={**entry["headers"], "Accept": "application/json, text/event-stream"},

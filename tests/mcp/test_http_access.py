@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 import anyio
-import httpx
+import httpx2
 import pytest
 from django.conf import settings
 from django.db.models import QuerySet
@@ -64,7 +64,7 @@ def test_it_refuses_a_host_outside_allowed_hosts(live_service, issue_token):
 )
 def test_a_host_outside_allowed_hosts_is_one_warning_line_naming_it(live_service, caplog, path, status):
     with caplog.at_level(logging.INFO):
-        response = httpx.get(f"{live_service.url}{path}", headers={"Host": "evil.example"}, timeout=30)
+        response = httpx2.get(f"{live_service.url}{path}", headers={"Host": "evil.example"}, timeout=30)
 
     [record] = [record for record in caplog.records if record.name.startswith("django.security")]
     line = logging.Formatter(settings.LOGGING["formatters"]["plain"]["format"]).format(record)

@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import anyio
-import httpx
+import httpx2
 import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -60,7 +60,7 @@ def start_then_reload(served: Served, url: str, project: Path) -> tuple[str, dic
     announced = re.escape(f"avenir-mcp on {url}/ (MCP {url}/mcp")
     served.wait_for(announced)
     [watching] = served.wait_for("Will watch for changes in these directories")
-    health = httpx.get(f"{url}/api/health", timeout=30).json()
+    health = httpx2.get(f"{url}/api/health", timeout=30).json()
     (project / "avenir_site" / "home.py").touch()  # a code change: the worker restarts
     served.wait_for(announced, count=2)
     return watching, health

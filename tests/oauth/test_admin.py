@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 
-import httpx
+import httpx2
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client as BrowserClient
@@ -56,7 +56,7 @@ def mcp_status(live_service, token: str) -> int:
 
 
 def refresh_status(live_service, client: OAuthClient, refresh: str) -> str:
-    answer = httpx.post(
+    answer = httpx2.post(
         f"{live_service.url}/token",
         data={"grant_type": "refresh_token", "refresh_token": refresh, "client_id": client.client_id},
         timeout=30,

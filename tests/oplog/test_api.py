@@ -6,7 +6,7 @@ import datetime as dt
 import uuid
 from typing import get_args
 
-import httpx
+import httpx2
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -142,13 +142,13 @@ def test_it_serves_the_log_over_http_to_a_staff_session(live_service, superuser,
     op = record_sync(plan_id)
     session = _browser(superuser).cookies[settings.SESSION_COOKIE_NAME].value
 
-    answer = httpx.get(
+    answer = httpx2.get(
         f"{live_service.url}{LIST}",
         params={"plan": plan_id},
         cookies={settings.SESSION_COOKIE_NAME: session},
         timeout=10,
     )
-    anonymous = httpx.get(f"{live_service.url}{LIST}", timeout=10)
+    anonymous = httpx2.get(f"{live_service.url}{LIST}", timeout=10)
 
     assert answer.status_code == 200
     assert [row["operation_id"] for row in answer.json()["operations"]] == [op.pk]

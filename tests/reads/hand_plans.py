@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-import httpx
+import httpx2
 from django.utils import timezone
 
 from sandbox.ledger import create_account, create_plan
@@ -47,7 +47,7 @@ def cents(amount: str) -> int:
 class HandPlan:
     plan: Plan
     first_month: date
-    http: httpx.Client = field(repr=False)
+    http: httpx2.Client = field(repr=False)
     ids: Any = None  # what a fixture wants its test to know (ids by role)
 
     @property

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-import httpx
+import httpx2
 from django.conf import settings
 
 from values.money import parse_amount
@@ -36,7 +36,7 @@ class SandboxPlan:
 
     async def _send(self, method: str, path: str, body: Json | None = None) -> Json:
         headers = {"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"}
-        async with httpx.AsyncClient(
+        async with httpx2.AsyncClient(
             base_url=self.base_url, headers=headers, timeout=30, verify=tls_context()
         ) as http:
             response = await http.request(method, f"/plans/{self.plan_id}{path}", json=body)

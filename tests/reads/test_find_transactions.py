@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from datetime import date, timedelta
 
-import httpx
+import httpx2
 import pytest
 from django.conf import settings
 
@@ -144,7 +144,7 @@ async def test_a_transaction_in_ynabs_uncategorized_category_shows_no_category(o
         t for t in expected if t["category_id"] and not t["subtransactions"] and not t["transfer_account_id"]
     )
     body = {"transactions": [{"id": chosen["id"], "category_id": uncategorized.id}]}
-    async with httpx.AsyncClient(timeout=30) as http:
+    async with httpx2.AsyncClient(timeout=30) as http:
         response = await http.patch(
             f"{settings.AVENIR_MCP_YNAB_URL}/plans/{own_demo_plan.id}/transactions",
             json=body,

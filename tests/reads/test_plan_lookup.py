@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from datetime import date
 
-import httpx
+import httpx2
 import pytest
 from asgiref.sync import sync_to_async
 from mcp.server.mcpserver.exceptions import ToolError
@@ -155,7 +155,7 @@ async def test_an_omitted_plan_for_a_token_that_sees_no_plan_says_to_create_one(
     settings.AVENIR_MCP_DEFAULT_PLAN = None
     settings.AVENIR_MCP_YNAB_URL = "https://api.ynab.com/v1"  # mocked: a new YNAB account
     settings.YNAB_API_KEY = f"token-without-plans-{uuid.uuid4()}"
-    no_plans = httpx.MockTransport(lambda request: httpx.Response(200, json={"data": {"plans": []}}))
+    no_plans = httpx2.MockTransport(lambda request: httpx2.Response(200, json={"data": {"plans": []}}))
     monkeypatch.setattr(ynab_client, "_in_process", no_plans)  # for the client of that URL and key
 
     with pytest.raises(Refusal) as refused:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 import pytest
 from django.conf import settings
 
@@ -13,10 +13,10 @@ from ynab_client.client import tls_context
 
 
 @pytest.fixture
-def api(sandbox_url: str) -> Iterator[httpx.Client]:
+def api(sandbox_url: str) -> Iterator[httpx2.Client]:
     """The sandbox's API v1 over real HTTP, with the sandbox's bearer token."""
     headers = {"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"}
-    with httpx.Client(base_url=sandbox_url, headers=headers, timeout=15, verify=tls_context()) as client:
+    with httpx2.Client(base_url=sandbox_url, headers=headers, timeout=15, verify=tls_context()) as client:
         yield client
 
 

@@ -15,7 +15,7 @@ import functools
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import jsonschema
 import pytest
 import yaml
@@ -59,7 +59,7 @@ def operation_ids() -> list[str]:
     ]
 
 
-def check(operation_id: str, response: httpx.Response, status: int | None = None) -> dict[str, Any]:
+def check(operation_id: str, response: httpx2.Response, status: int | None = None) -> dict[str, Any]:
     """Assert the answer has `status` (default: a documented success) and fits the contract."""
     spec = spec_or_skip()
     pointer, schema_name, successes = _response_schema(spec, operation_id, response.status_code)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-import httpx
+import httpx2
 
 from sandbox.ledger import utc_today
 from sandbox.models import Account, BankTransaction, PayeeLocation, Plan
@@ -31,14 +31,14 @@ class Scene:
         return f"/plans/{self.home.id}"
 
 
-def transaction(api: httpx.Client, plan_id: str, **fields) -> dict:
+def transaction(api: httpx2.Client, plan_id: str, **fields) -> dict:
     """Create one transaction through the API; its TransactionDetail."""
     response = api.post(f"/plans/{plan_id}/transactions", json={"transaction": fields})
     assert response.status_code == 201, response.text
     return response.json()["data"]["transaction"]
 
 
-def build_scene(api: httpx.Client) -> Scene:
+def build_scene(api: httpx2.Client) -> Scene:
     home = small_plan("Contract household")
     today = utc_today().isoformat()
     bought = transaction(

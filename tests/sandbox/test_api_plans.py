@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 
 from sandbox.models import Account, Plan
 from tests.sandbox.contract import check
@@ -36,7 +36,7 @@ def test_it_answers_a_plans_settings(api, home):
 
 def test_it_refuses_a_request_without_the_token(sandbox_url):
     for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "Basic sandbox"}):
-        response = httpx.get(f"{sandbox_url}/plans", headers=headers)
+        response = httpx2.get(f"{sandbox_url}/plans", headers=headers)
 
         assert response.status_code == 401
         assert response.json() == {"error": {"id": "401", "name": "unauthorized", "detail": "Unauthorized"}}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 
-import httpx
+import httpx2
 import pytest
 from django.conf import settings
 
@@ -18,24 +18,24 @@ from sandbox.ledger import utc_today
 from tests.sandbox.contract import check, operation_ids, spec_or_skip
 from tests.sandbox.scene import Scene, build_scene
 
-Scenario = Callable[[httpx.Client, Scene], httpx.Response]
+Scenario = Callable[[httpx2.Client, Scene], httpx2.Response]
 TOMORROW = utc_today() + timedelta(days=1)
 CURRENT = "current"
 
 
 @pytest.fixture(scope="module")
-def scene_api(sandbox_url: str) -> Iterator[httpx.Client]:
+def scene_api(sandbox_url: str) -> Iterator[httpx2.Client]:
     headers = {"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"}
-    with httpx.Client(base_url=sandbox_url, headers=headers, timeout=15) as client:
+    with httpx2.Client(base_url=sandbox_url, headers=headers, timeout=15) as client:
         yield client
 
 
 @pytest.fixture(scope="module")
-def scene(scene_api: httpx.Client) -> Scene:
+def scene(scene_api: httpx2.Client) -> Scene:
     return build_scene(scene_api)
 
 
-def _new_transaction(api: httpx.Client, s: Scene) -> httpx.Response:
+def _new_transaction(api: httpx2.Client, s: Scene) -> httpx2.Response:
     item = {
         "account_id": s.home.checking,
         "date": utc_today().isoformat(),
@@ -45,7 +45,7 @@ def _new_transaction(api: httpx.Client, s: Scene) -> httpx.Response:
     return api.post(f"{s.base}/transactions", json={"transaction": item})
 
 
-def _new_transactions(api: httpx.Client, s: Scene) -> httpx.Response:
+def _new_transactions(api: httpx2.Client, s: Scene) -> httpx2.Response:
     items = [
         {
             "account_id": s.home.checking,
@@ -63,11 +63,11 @@ def _new_transactions(api: httpx.Client, s: Scene) -> httpx.Response:
     return api.post(f"{s.base}/transactions", json={"transactions": items})
 
 
-def _throwaway(api: httpx.Client, s: Scene) -> str:
+def _throwaway(api: httpx2.Client, s: Scene) -> str:
     return _new_transaction(api, s).json()["data"]["transaction"]["id"]
 
 
-def _scheduled(api: httpx.Client, s: Scene) -> dict:
+def _scheduled(api: httpx2.Client, s: Scene) -> dict:
     return {
         "account_id": s.home.checking,
         "date": (TOMORROW + timedelta(days=3)).isoformat(),
@@ -200,7 +200,7 @@ def test_the_delta_export_has_the_documented_shape(scene_api, scene):
 
 def test_the_errors_have_ynabs_envelope(sandbox_url, scene_api, scene):
     missing = "00000000-0000-4000-8000-000000000000"
-    unauthorised = httpx.get(f"{sandbox_url}{scene.base}/accounts", timeout=15)
+    unauthorised = httpx2.get(f"{sandbox_url}{scene.base}/accounts", timeout=15)
     not_found = scene_api.get(f"{scene.base}/transactions/{missing}")
     invalid = scene_api.post(f"{scene.base}/transactions", json={"transaction": {"account_id": "nope"}})
     item = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from django.apps import apps
 from django.db.models import ForeignKey
@@ -36,7 +36,7 @@ def test_every_plan_row_is_copied():
     assert set(PLAN_ROWS) == belongs_to_a_plan
 
 
-def test_the_copy_of_the_demo_exports_as_the_demo_does_under_new_ids(api: httpx.Client, demo: Plan):
+def test_the_copy_of_the_demo_exports_as_the_demo_does_under_new_ids(api: httpx2.Client, demo: Plan):
     copy = copy_plan(demo, name="The copy")
     original = get(api, f"/plans/{demo.id}", "plan")
     copied = get(api, f"/plans/{copy.plan.id}", "plan")
@@ -50,7 +50,7 @@ def test_the_copy_of_the_demo_exports_as_the_demo_does_under_new_ids(api: httpx.
     assert len(copied["transactions"]) == len(original["transactions"]) > 100
 
 
-def test_reads_of_a_month_and_a_delta_agree(api: httpx.Client, demo: Plan):
+def test_reads_of_a_month_and_a_delta_agree(api: httpx2.Client, demo: Plan):
     copy = copy_plan(demo)
     month = demo.last_month.isoformat()
     knowledge = demo.server_knowledge
@@ -65,7 +65,7 @@ def test_reads_of_a_month_and_a_delta_agree(api: httpx.Client, demo: Plan):
         assert _in_id_order(_renumbered(original, copy.ids)) == _in_id_order(copied), path
 
 
-def test_rows_read_once_make_copies_that_share_no_id_and_export_alike(api: httpx.Client, demo: Plan):
+def test_rows_read_once_make_copies_that_share_no_id_and_export_alike(api: httpx2.Client, demo: Plan):
     """What the tests do: the original's rows read once, then copied again and again."""
     rows = plan_rows(demo)
     first, second = copy_plan(rows, name="First"), copy_plan(rows, name="Second")
@@ -78,7 +78,7 @@ def test_rows_read_once_make_copies_that_share_no_id_and_export_alike(api: httpx
         assert _in_id_order(expected) == _in_id_order(_without_times(copied, {}))
 
 
-def test_a_write_to_the_copy_leaves_the_original_as_it_was(api: httpx.Client, demo: Plan):
+def test_a_write_to_the_copy_leaves_the_original_as_it_was(api: httpx2.Client, demo: Plan):
     copy = copy_plan(demo)
     before = plan_state(demo.id)
     account = get(api, f"/plans/{copy.plan.id}/accounts", "accounts")[0]

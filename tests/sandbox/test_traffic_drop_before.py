@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import anyio
-import httpx
+import httpx2
 import pytest
 from django.conf import settings
 
@@ -33,13 +33,13 @@ def _assigned_path(home: SmallPlan) -> str:
     return f"/plans/{home.id}/months/{home.this_month.isoformat()}/categories/{home.groceries}"
 
 
-def _assigned(api: httpx.Client, home: SmallPlan) -> int:
+def _assigned(api: httpx2.Client, home: SmallPlan) -> int:
     answer = api.get(_assigned_path(home))
     assert answer.status_code == 200, answer.text
     return answer.json()["data"]["category"]["budgeted"]
 
 
-def _assign(api: httpx.Client, home: SmallPlan, milliunits: int) -> httpx.Response:
+def _assign(api: httpx2.Client, home: SmallPlan, milliunits: int) -> httpx2.Response:
     return api.patch(_assigned_path(home), json={"category": {"budgeted": milliunits}})
 
 
@@ -48,7 +48,7 @@ def test_a_write_dropped_before_it_runs_is_a_transport_error_and_changes_nothing
     fault = inject("drop_before_write", method="PATCH", path=_assigned_path(home))
     mark = last_request_id()
 
-    with pytest.raises(httpx.RemoteProtocolError):
+    with pytest.raises(httpx2.RemoteProtocolError):
         _assign(api, home, 150_000)
 
     assert _assigned(api, home) == 120_000
@@ -62,7 +62,7 @@ def test_a_write_dropped_after_it_ran_looks_the_same_but_is_applied(api, home):
     assert _assign(api, home, 120_000).status_code == 200
     inject("drop_after_write", method="PATCH", path=_assigned_path(home))
 
-    with pytest.raises(httpx.RemoteProtocolError):
+    with pytest.raises(httpx2.RemoteProtocolError):
         _assign(api, home, 150_000)
 
     assert _assigned(api, home) == 150_000
@@ -71,7 +71,7 @@ def test_a_write_dropped_after_it_ran_looks_the_same_but_is_applied(api, home):
 def test_the_fault_is_used_once_then_requests_run_as_usual(api, home):
     fault = inject("drop_before_write", method="PATCH", path=_assigned_path(home))
 
-    with pytest.raises(httpx.RemoteProtocolError):
+    with pytest.raises(httpx2.RemoteProtocolError):
         _assign(api, home, 150_000)
     answered = _assign(api, home, 175_000)
 
@@ -83,7 +83,7 @@ def test_the_fault_is_used_once_then_requests_run_as_usual(api, home):
 
 def test_it_can_be_set_over_http_like_the_other_faults(live_service, api, home):
     faults_url = f"{live_service.url}/sandbox/_faults"
-    created = httpx.post(
+    created = httpx2.post(
         faults_url,
         json={"kind": "drop_before_write", "method": "PATCH", "path": _assigned_path(home)},
         headers={"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"},
@@ -92,7 +92,7 @@ def test_it_can_be_set_over_http_like_the_other_faults(live_service, api, home):
 
     assert created.status_code == 201, created.text
     assert Fault.objects.get(pk=created.json()["fault"]["id"]).kind == Fault.KIND_DROP_BEFORE
-    with pytest.raises(httpx.RemoteProtocolError):
+    with pytest.raises(httpx2.RemoteProtocolError):
         _assign(api, home, 150_000)
 
 

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
-import httpx
+import httpx2
 import pytest
 from django.core.exceptions import ValidationError
 
@@ -24,8 +24,8 @@ def no_faults_left(live_service) -> Iterator[None]:
     clear_faults()
 
 
-def _call(method: str, url: str, **kwargs) -> httpx.Response:
-    return httpx.request(method, url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10, **kwargs)
+def _call(method: str, url: str, **kwargs) -> httpx2.Response:
+    return httpx2.request(method, url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10, **kwargs)
 
 
 def _own_path() -> str:
@@ -95,7 +95,7 @@ def test_a_dropped_answer_is_a_transport_error_not_a_status(sandbox_url):
     fault = inject("drop_after_write", path=path)
     mark = last_request_id()
 
-    with pytest.raises(httpx.RemoteProtocolError):
+    with pytest.raises(httpx2.RemoteProtocolError):
         _call("GET", f"{sandbox_url}{path}")
 
     [entry] = requests_since(mark)

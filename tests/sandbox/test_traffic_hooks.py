@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 import pytest
 
 from sandbox.faults import clear_faults
@@ -32,12 +32,12 @@ def faults_url(live_service) -> str:
 )
 @pytest.mark.parametrize("method", ["GET", "POST", "DELETE"])
 def test_it_needs_the_sandbox_token(faults_url, headers, method):
-    httpx.post(
+    httpx2.post(
         faults_url, json={"kind": "status", "path": "^/kept/$", "status": 500}, headers=SANDBOX, timeout=10
     )
     wanted = {"kind": "status", "path": "^/never/$", "status": 500}
 
-    answer = httpx.request(
+    answer = httpx2.request(
         method,
         faults_url,
         json=wanted,
@@ -54,8 +54,8 @@ def test_it_creates_a_fault_that_then_acts_on_the_api(faults_url, sandbox_url):
     path = f"/plans/{uuid.uuid4()}/payees"
     wanted = {"kind": "status", "method": "GET", "path": path, "status": 502, "count": 1}
 
-    created = httpx.post(faults_url, json=wanted, headers=SANDBOX, timeout=10)
-    hit = httpx.get(f"{sandbox_url}{path}", headers={"Authorization": "Bearer sandbox"}, timeout=10)
+    created = httpx2.post(faults_url, json=wanted, headers=SANDBOX, timeout=10)
+    hit = httpx2.get(f"{sandbox_url}{path}", headers={"Authorization": "Bearer sandbox"}, timeout=10)
 
     assert created.status_code == 201
     fault = created.json()["fault"]
@@ -68,15 +68,15 @@ def test_it_creates_a_fault_that_then_acts_on_the_api(faults_url, sandbox_url):
 
 def test_it_lists_faults_with_what_is_left_of_them(faults_url, sandbox_url):
     path = f"/plans/{uuid.uuid4()}/payees"
-    httpx.post(
+    httpx2.post(
         faults_url,
         json={"kind": "status", "path": path, "status": 500, "count": 2},
         headers=SANDBOX,
         timeout=10,
     )
-    httpx.get(f"{sandbox_url}{path}", timeout=10)
+    httpx2.get(f"{sandbox_url}{path}", timeout=10)
 
-    listed = httpx.get(faults_url, headers=SANDBOX, timeout=10)
+    listed = httpx2.get(faults_url, headers=SANDBOX, timeout=10)
 
     assert listed.status_code == 200
     [fault] = listed.json()["faults"]
@@ -85,13 +85,15 @@ def test_it_lists_faults_with_what_is_left_of_them(faults_url, sandbox_url):
 
 def test_delete_clears_every_fault(faults_url):
     for kind, extra in [("status", {"status": 500}), ("delay", {"delay_ms": 5}), ("drop_after_write", {})]:
-        httpx.post(faults_url, json={"kind": kind, "path": "^/never/$", **extra}, headers=SANDBOX, timeout=10)
+        httpx2.post(
+            faults_url, json={"kind": kind, "path": "^/never/$", **extra}, headers=SANDBOX, timeout=10
+        )
 
-    cleared = httpx.delete(faults_url, headers=SANDBOX, timeout=10)
+    cleared = httpx2.delete(faults_url, headers=SANDBOX, timeout=10)
 
     assert cleared.status_code == 200
     assert cleared.json() == {"deleted": 3}
-    assert httpx.get(faults_url, headers=SANDBOX, timeout=10).json() == {"faults": []}
+    assert httpx2.get(faults_url, headers=SANDBOX, timeout=10).json() == {"faults": []}
 
 
 @pytest.mark.parametrize(
@@ -106,7 +108,7 @@ def test_delete_clears_every_fault(faults_url):
     ],
 )
 def test_it_refuses_a_malformed_fault_with_the_reason(faults_url, payload, reason):
-    answer = httpx.post(faults_url, json=payload, headers=SANDBOX, timeout=10)
+    answer = httpx2.post(faults_url, json=payload, headers=SANDBOX, timeout=10)
 
     assert answer.status_code == 400
     assert answer.json()["error"]["id"] == "400"
@@ -115,7 +117,7 @@ def test_it_refuses_a_malformed_fault_with_the_reason(faults_url, payload, reaso
 
 
 def test_it_refuses_a_body_that_is_not_json(faults_url):
-    answer = httpx.post(faults_url, content=b"kind=status", headers=SANDBOX, timeout=10)
+    answer = httpx2.post(faults_url, content=b"kind=status", headers=SANDBOX, timeout=10)
 
     assert answer.status_code == 400
     assert not Fault.objects.exists()
@@ -125,7 +127,7 @@ def test_it_refuses_a_body_that_is_not_json(faults_url):
 def test_the_fault_hook_does_not_exist_unless_enabled(settings, faults_url, method):
     settings.SANDBOX_FAULTS_ENABLED = False
 
-    answer = httpx.request(
+    answer = httpx2.request(
         method, faults_url, json={"kind": "status", "status": 500}, headers=SANDBOX, timeout=10
     )
 
@@ -136,7 +138,7 @@ def test_the_fault_hook_does_not_exist_unless_enabled(settings, faults_url, meth
 def test_the_request_log_stays_served_when_faults_are_disabled(settings, live_service):
     settings.SANDBOX_FAULTS_ENABLED = False
 
-    answer = httpx.get(f"{live_service.url}/sandbox/_requests", timeout=10)
+    answer = httpx2.get(f"{live_service.url}/sandbox/_requests", timeout=10)
 
     assert answer.status_code == 200
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 import pytest
 
 from sandbox.faults import last_request_id, requests_since, reset_rate_limit
@@ -20,8 +20,8 @@ def limit_of_three(settings, live_service) -> Iterator[None]:
     reset_rate_limit()
 
 
-def _get(sandbox_url: str, token: str) -> httpx.Response:
-    return httpx.get(f"{sandbox_url}/user", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+def _get(sandbox_url: str, token: str) -> httpx2.Response:
+    return httpx2.get(f"{sandbox_url}/user", headers={"Authorization": f"Bearer {token}"}, timeout=10)
 
 
 def _fresh_token() -> str:

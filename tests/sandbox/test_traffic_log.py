@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-import httpx
+import httpx2
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -15,9 +15,9 @@ from sandbox.traffic_log import token_tag
 TOKEN = "sandbox"
 
 
-def _get(url: str, *, token: str | None = TOKEN, params: dict | None = None) -> httpx.Response:
+def _get(url: str, *, token: str | None = TOKEN, params: dict | None = None) -> httpx2.Response:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return httpx.get(url, headers=headers, params=params, timeout=10)
+    return httpx2.get(url, headers=headers, params=params, timeout=10)
 
 
 def _unique_path() -> str:
@@ -71,10 +71,10 @@ def test_it_logs_a_tag_that_is_not_the_token_and_differs_per_token(sandbox_url):
 def test_it_does_not_log_its_own_hooks_or_the_rest_of_the_service(live_service, sandbox_url):
     mark = last_request_id()
 
-    httpx.get(f"{live_service.url}/sandbox/_requests", timeout=10)
-    httpx.get(f"{live_service.url}/sandbox/_faults", timeout=10)
-    httpx.get(f"{live_service.url}/api/health", timeout=10)
-    httpx.get(f"{live_service.url}/sandbox/v2/user", timeout=10)
+    httpx2.get(f"{live_service.url}/sandbox/_requests", timeout=10)
+    httpx2.get(f"{live_service.url}/sandbox/_faults", timeout=10)
+    httpx2.get(f"{live_service.url}/api/health", timeout=10)
+    httpx2.get(f"{live_service.url}/sandbox/v2/user", timeout=10)
 
     assert requests_since(mark) == []
 
@@ -84,7 +84,7 @@ def test_it_serves_the_log_as_json_newest_first(live_service, sandbox_url):
     for path in paths:
         _get(f"{sandbox_url}{path}")
 
-    answer = httpx.get(f"{live_service.url}/sandbox/_requests", params={"limit": 3}, timeout=10)
+    answer = httpx2.get(f"{live_service.url}/sandbox/_requests", params={"limit": 3}, timeout=10)
 
     assert answer.status_code == 200
     listed = answer.json()["requests"]
@@ -101,8 +101,8 @@ def test_it_lists_only_what_came_after_since_id_oldest_first(live_service, sandb
     for path in paths:
         _get(f"{sandbox_url}{path}")
 
-    answer = httpx.get(f"{live_service.url}/sandbox/_requests", params={"since_id": mark}, timeout=10)
-    first_two = httpx.get(
+    answer = httpx2.get(f"{live_service.url}/sandbox/_requests", params={"since_id": mark}, timeout=10)
+    first_two = httpx2.get(
         f"{live_service.url}/sandbox/_requests", params={"since_id": mark, "limit": 2}, timeout=10
     )
 
@@ -115,7 +115,7 @@ def test_it_lists_only_what_came_after_since_id_oldest_first(live_service, sandb
 
 @pytest.mark.parametrize("query", [{"since_id": "-1"}, {"since_id": "x"}, {"limit": "0"}, {"limit": "1001"}])
 def test_it_refuses_a_malformed_log_query_with_a_reason(live_service, query):
-    answer = httpx.get(f"{live_service.url}/sandbox/_requests", params=query, timeout=10)
+    answer = httpx2.get(f"{live_service.url}/sandbox/_requests", params=query, timeout=10)
 
     assert answer.status_code == 400
     assert answer.json()["error"]["id"] == "400"

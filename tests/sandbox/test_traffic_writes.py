@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 import pytest
 
 from sandbox.faults import clear_faults, inject, last_request_id, requests_since
@@ -19,7 +19,7 @@ def no_faults_left(live_service) -> Iterator[None]:
 
 
 @pytest.fixture
-def payee(api: httpx.Client, home) -> dict:
+def payee(api: httpx2.Client, home) -> dict:
     """A payee of the test's own plan, created through the API."""
     created = api.post(f"/plans/{home.id}/payees", json={"payee": {"name": "Corner Shop"}})
     assert created.status_code == 201
@@ -57,7 +57,7 @@ def test_a_dropped_answer_leaves_the_write_applied_and_one_request_logged(api, h
     knowledge = _knowledge(home.id)
     mark = last_request_id()
 
-    with pytest.raises(httpx.RemoteProtocolError):
+    with pytest.raises(httpx2.RemoteProtocolError):
         api.patch(f"/plans/{home.id}/payees/{payee['id']}", json={"payee": {"name": "Renamed"}})
 
     [dropped] = requests_since(mark)

@@ -6,7 +6,7 @@ import html
 import re
 import uuid
 
-import httpx
+import httpx2
 import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.auth.models import Permission, User
@@ -204,7 +204,7 @@ def test_the_page_says_when_nothing_is_left_to_restore(owner, budgets_sync):
 def test_the_owner_undoes_through_the_real_server(live_service, undoer, budgets_sync):
     """The same click under uvicorn: the admin's view waits on the sandbox served by the same process."""
     session = _browser(undoer).cookies["sessionid"].value
-    with httpx.Client(base_url=live_service.url, cookies={"sessionid": session}, timeout=30) as http:
+    with httpx2.Client(base_url=live_service.url, cookies={"sessionid": session}, timeout=30) as http:
         page = http.get(_undo_url(budgets_sync.op)).text
         form_token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
         response = http.post(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-import httpx
+import httpx2
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from mcp import Client
@@ -172,10 +172,10 @@ def _order_free(value: Any) -> Any:
 # --- the sandbox, as YNAB ---------------------------------------------------------------------------
 
 
-def sandbox_http() -> httpx.Client:
+def sandbox_http() -> httpx2.Client:
     """A client of the live sandbox's API v1 with its token (for arranging a plan in a fixture)."""
     headers = {"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"}
-    return httpx.Client(
+    return httpx2.Client(
         base_url=settings.AVENIR_MCP_YNAB_URL, headers=headers, timeout=30, verify=tls_context()
     )
 
@@ -183,7 +183,7 @@ def sandbox_http() -> httpx.Client:
 async def ynab(method: str, path: str, **options: Any) -> dict[str, Any]:
     """The sandbox's `data` for one request, e.g. `await ynab("GET", f"/plans/{plan_id}/transactions")`."""
     headers = {"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"}
-    async with httpx.AsyncClient(
+    async with httpx2.AsyncClient(
         base_url=settings.AVENIR_MCP_YNAB_URL, headers=headers, timeout=30, verify=tls_context()
     ) as http:
         response = await http.request(method, path, **options)

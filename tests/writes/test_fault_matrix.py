@@ -22,7 +22,7 @@ import signal
 import sys
 
 import anyio
-import httpx
+import httpx2
 import pytest
 from anyio.streams.buffered import BufferedByteReceiveStream
 from asgiref.sync import sync_to_async
@@ -59,15 +59,15 @@ def test_every_write_tool_of_the_catalog_is_in_the_matrix():
     assert not missing, f"add a Scenario to tests/writes/fault_matrix.py for: {sorted(missing)}"
 
 
-class _ImpatientFor(httpx.AsyncBaseTransport):
+class _ImpatientFor(httpx2.AsyncBaseTransport):
     """The real transport, with a read timeout shorter than the sandbox's delay for the one
     request a timeout fault holds (every other request keeps the client's own timeout)."""
 
     def __init__(self, target: WriteRequest) -> None:
         self._target = target
-        self._transport = httpx.AsyncHTTPTransport(verify=ynab_client.tls_context())
+        self._transport = httpx2.AsyncHTTPTransport(verify=ynab_client.tls_context())
 
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         if request.method == self._target.method and re.search(self._target.path, request.url.path):
             timeout = dict(request.extensions["timeout"], read=READ_TIMEOUT)
             request.extensions = {**request.extensions, "timeout": timeout}

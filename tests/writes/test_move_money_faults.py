@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 import anyio
-import httpx
+import httpx2
 import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -367,7 +367,7 @@ async def test_a_second_write_answered_2xx_but_unreadable_counts_as_made_and_not
 # --- what happens meanwhile, elsewhere: another request's 429, another app's change ----------------------
 
 
-class MeddlingTransport(httpx.AsyncBaseTransport):
+class MeddlingTransport(httpx2.AsyncBaseTransport):
     """The live sandbox over real HTTP; `meddle()` runs once, around the first request to a path
     ending with `path_end` by `method`: right before it goes out, or right after its answer
     (`after`): what happened meanwhile, elsewhere."""
@@ -375,10 +375,10 @@ class MeddlingTransport(httpx.AsyncBaseTransport):
     def __init__(
         self, method: str, path_end: str, meddle: Callable[[], Awaitable[None]], *, after: bool = False
     ) -> None:
-        self.inner = httpx.AsyncHTTPTransport()
+        self.inner = httpx2.AsyncHTTPTransport()
         self.method, self.path_end, self.meddle, self.after = method, path_end, meddle, after
 
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         meddle = self.meddle
         if request.method != self.method or not request.url.path.endswith(self.path_end):
             meddle = None
@@ -395,7 +395,7 @@ class MeddlingTransport(httpx.AsyncBaseTransport):
         await self.inner.aclose()
 
 
-def sandbox_client(pacer: Pacer, transport: httpx.AsyncBaseTransport | None = None) -> YnabClient:
+def sandbox_client(pacer: Pacer, transport: httpx2.AsyncBaseTransport | None = None) -> YnabClient:
     return YnabClient(
         base_url=settings.AVENIR_MCP_YNAB_URL, token=settings.SANDBOX_TOKEN, pacer=pacer, transport=transport
     )

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import anyio
-import httpx
+import httpx2
 import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -33,7 +33,7 @@ pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 
 async def _sandbox(client, method: str, path: str, body: dict | None = None) -> dict:
     """A write the client has no method for (accounts, schedules), over HTTP all the same."""
-    async with httpx.AsyncClient(base_url=client.base_url, timeout=10) as http:
+    async with httpx2.AsyncClient(base_url=client.base_url, timeout=10) as http:
         answer = await http.request(
             method, path, json=body, headers={"Authorization": f"Bearer {settings.SANDBOX_TOKEN}"}
         )
@@ -279,16 +279,16 @@ async def test_an_unknown_plan_is_a_ynab_404_that_says_which_ids_to_use(client, 
 async def test_a_plan_id_from_ynab_that_could_change_a_url_is_never_used(cache, asked):
     """YNAB's answer names the plan; an id that could climb a path never becomes a key or a URL."""
 
-    def ynab(request: httpx.Request) -> httpx.Response:  # api.ynab.com, answering a broken id
+    def ynab(request: httpx2.Request) -> httpx2.Response:  # api.ynab.com, answering a broken id
         plan = {"id": "../user", "name": "Odd", "server_knowledge": 1}
-        return httpx.Response(200, json={"data": {"plan": plan, "server_knowledge": 1}})
+        return httpx2.Response(200, json={"data": {"plan": plan, "server_knowledge": 1}})
 
     odd = YnabClient(
         base_url="https://api.ynab.com/v1",
         token="t",
         pacer=Pacer(history=False),
         delays=(0, 0),
-        transport=httpx.MockTransport(ynab),
+        transport=httpx2.MockTransport(ynab),
     )
 
     with pytest.raises(MalformedAnswer, match="named a plan id this service cannot use"):
@@ -328,13 +328,13 @@ class MockYnab:
             token="t",
             pacer=Pacer(history=False),
             delays=(0, 0),
-            transport=httpx.MockTransport(self._answer),
+            transport=httpx2.MockTransport(self._answer),
         )
 
-    async def _answer(self, request: httpx.Request) -> httpx.Response:
+    async def _answer(self, request: httpx2.Request) -> httpx2.Response:
         if request.method != "GET":  # a write: one more account, as any change would be
             self.world.put("accounts", pj.account(f"a{self.world.knowledge}"))
-            return httpx.Response(200, json={"data": {"server_knowledge": self.world.commit()}})
+            return httpx2.Response(200, json={"data": {"server_knowledge": self.world.commit()}})
         since = request.url.params.get("last_knowledge_of_server")
         self.queries.append(request.url.path.rsplit("/", 1)[1] + (f"?{since}" if since else ""))
         data = self.world.export() if since is None else self.world.delta_since(int(since))
@@ -344,7 +344,7 @@ class MockYnab:
             reached, release = self._holds.pop(0)
             reached.set()
             await release.wait()
-        return httpx.Response(200, json={"data": data})
+        return httpx2.Response(200, json={"data": data})
 
 
 async def _a_write(client: YnabClient, plan_id: str) -> int:

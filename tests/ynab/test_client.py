@@ -6,7 +6,7 @@ import asyncio
 import logging
 
 import anyio
-import httpx
+import httpx2
 import pytest
 from asgiref.sync import sync_to_async
 from django.db.utils import OperationalError
@@ -163,7 +163,7 @@ def ynab_answering(handler) -> YnabClient:
         token="a-secret-token",
         pacer=Pacer(history=False),
         delays=(0, 0),
-        transport=httpx.MockTransport(handler),
+        transport=httpx2.MockTransport(handler),
     )
 
 
@@ -175,27 +175,27 @@ def _error(error_id: str, detail: str) -> dict:
     ("answer", "said", "error_id"),
     [
         (
-            httpx.Response(404, json=_error("404.1", "No route matches")),
+            httpx2.Response(404, json=_error("404.1", "No route matches")),
             "YNAB does not know this address (404.1). YNAB said: No route matches",
             "404.1",
         ),
         (
-            httpx.Response(302, headers={"Location": "https://elsewhere.example/"}),
+            httpx2.Response(302, headers={"Location": "https://elsewhere.example/"}),
             "YNAB answered with a redirect (302), which this client never follows.",
             None,
         ),
         (
-            httpx.Response(422, json=_error("422", "Something odd")),
+            httpx2.Response(422, json=_error("422", "Something odd")),
             "YNAB refused the request (422). YNAB said: Something odd",
             "422",
         ),
-        (httpx.Response(418, text="<html>I'm a teapot</html>"), "YNAB refused the request (418).", None),
+        (httpx2.Response(418, text="<html>I'm a teapot</html>"), "YNAB refused the request (418).", None),
     ],
 )
 async def test_other_refusals_say_what_ynab_answered_and_are_not_retried(answer, said, error_id):
-    seen: list[httpx.Request] = []
+    seen: list[httpx2.Request] = []
 
-    def ynab(request: httpx.Request) -> httpx.Response:
+    def ynab(request: httpx2.Request) -> httpx2.Response:
         seen.append(request)
         return answer
 
@@ -208,7 +208,7 @@ async def test_other_refusals_say_what_ynab_answered_and_are_not_retried(answer,
 
 @pytest.mark.parametrize("body", [b"<html>maintenance</html>", b'{"data": ["not", "an", "object"]}'])
 async def test_a_read_answer_that_is_not_ynabs_json_is_malformed_not_a_crash(body):
-    client = ynab_answering(lambda request: httpx.Response(200, content=body))
+    client = ynab_answering(lambda request: httpx2.Response(200, content=body))
 
     with pytest.raises(MalformedAnswer) as malformed:
         await client.get_plan("last-used")
@@ -217,11 +217,11 @@ async def test_a_read_answer_that_is_not_ynabs_json_is_malformed_not_a_crash(bod
 
 
 async def test_a_write_lost_to_an_unnamed_network_error_is_an_unknown_outcome_never_resent():
-    sent: list[httpx.Request] = []
+    sent: list[httpx2.Request] = []
 
-    def ynab(request: httpx.Request) -> httpx.Response:
+    def ynab(request: httpx2.Request) -> httpx2.Response:
         sent.append(request)
-        raise httpx.LocalProtocolError("connection state broke", request=request)
+        raise httpx2.LocalProtocolError("connection state broke", request=request)
 
     with pytest.raises(UnknownOutcome) as unknown:
         await ynab_answering(ynab).patch_payee("last-used", "0a1b2c3d-0000-4000-8000-000000000000", "X")
@@ -235,7 +235,7 @@ async def test_a_plan_export_over_a_megabyte_is_read_whole():
     memo = "x" * 1000
     rows = [{"id": f"t{n}", "memo": memo} for n in range(1200)]
     client = ynab_answering(
-        lambda request: httpx.Response(
+        lambda request: httpx2.Response(
             200, json={"data": {"plan": {"transactions": rows}, "server_knowledge": 7}}
         )
     )
@@ -252,7 +252,7 @@ async def test_an_answer_is_returned_even_when_its_record_cannot_be_stored(monke
         raise OperationalError("the database is locked")
 
     monkeypatch.setattr(DatabaseRequestLog, "record", no_database)
-    client = ynab_answering(lambda request: httpx.Response(200, json={"data": {"plans": []}}))
+    client = ynab_answering(lambda request: httpx2.Response(200, json={"data": {"plans": []}}))
 
     with caplog.at_level(logging.ERROR, logger="ynab_client.client"):
         listed = await client.get_plans()
@@ -262,8 +262,8 @@ async def test_an_answer_is_returned_even_when_its_record_cannot_be_stored(monke
 
 
 async def test_the_client_never_shows_its_token_and_closes_only_what_it_opened():
-    def ynab(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(200, json={"data": {"plans": []}})
+    def ynab(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, json={"data": {"plans": []}})
 
     client = ynab_answering(ynab)
 
@@ -279,7 +279,7 @@ async def test_the_client_never_shows_its_token_and_closes_only_what_it_opened()
 
 
 async def test_a_plan_list_not_in_ynabs_shape_is_malformed_and_says_what_is_missing():
-    client = ynab_answering(lambda request: httpx.Response(200, json={"data": {"plans": [{"id": "p1"}]}}))
+    client = ynab_answering(lambda request: httpx2.Response(200, json={"data": {"plans": [{"id": "p1"}]}}))
 
     with pytest.raises(MalformedAnswer) as malformed:
         await client.get_plans()

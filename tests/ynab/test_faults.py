@@ -6,7 +6,7 @@ import socket
 import uuid
 from datetime import UTC, datetime, timedelta
 
-import httpx
+import httpx2
 import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -124,7 +124,7 @@ async def test_a_write_that_times_out_is_reported_as_unknown_not_resent(
         token=settings.SANDBOX_TOKEN,
         pacer=Pacer(history=False),
         delays=(0, 0),
-        timeout=httpx.Timeout(0.3, connect=5),
+        timeout=httpx2.Timeout(0.3, connect=5),
     )
     # The sandbox finishes this request after the test: later tests look only at their own plan's log.
     await inject("delay", method="POST", path=f"{demo_plan_id}/transactions/import", delay_ms=1500)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-import httpx
+import httpx2
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -23,7 +23,7 @@ def warm_plan(demo_plan_id) -> str:
 
 
 def _ynab_health(live_service) -> dict:
-    return httpx.get(f"{live_service.url}/api/health", timeout=10).json()["ynab"]
+    return httpx2.get(f"{live_service.url}/api/health", timeout=10).json()["ynab"]
 
 
 def test_health_counts_the_last_hour_and_lists_cached_plans_by_id_only(live_service, warm_plan):
