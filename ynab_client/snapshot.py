@@ -52,7 +52,7 @@ from collections.abc import Callable, Hashable, ItemsView, Iterable, Iterator, M
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import lru_cache
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, Literal, TypeVar, get_args, overload
 
 from ynab_client.errors import MalformedAnswer
 
@@ -200,6 +200,10 @@ class PayeeLocation:
     longitude: str
 
 
+# YNAB's TransactionClearedStatus.
+ClearedStatus = Literal["cleared", "uncleared", "reconciled"]
+
+
 @dataclass(frozen=True, slots=True)
 class Transaction:
     """A transaction as the export gives it: ids, no names; split lines are separate.
@@ -212,7 +216,7 @@ class Transaction:
     date: date
     amount: int
     memo: str | None
-    cleared: str
+    cleared: ClearedStatus
     approved: bool
     flag_color: str | None
     flag_name: str | None
@@ -798,7 +802,7 @@ def payee_location_from_row(row: Json) -> PayeeLocation:
 def transaction_from_row(row: Json) -> Transaction:
     return Transaction(
         date=_date(row["date"]),
-        cleared=_intern(row["cleared"]),
+        cleared=_cleared(row["cleared"]),
         approved=bool(row["approved"]),
         **_entry_fields(row),
         transfer_transaction_id=_id(row.get("transfer_transaction_id")),
@@ -868,6 +872,17 @@ def _int(value: Any) -> int:
     if type(value) is not int:
         raise TypeError(f"expected an integer amount, got {type(value).__name__}")
     return value
+
+
+_CLEARED_STATUSES: dict[str, ClearedStatus] = {status: status for status in get_args(ClearedStatus)}
+
+
+def _cleared(value: Any) -> ClearedStatus:
+    """A transaction's cleared status: one of YNAB's three, the one shared string of each."""
+    status = _CLEARED_STATUSES.get(value)
+    if status is None:
+        raise ValueError(f"unknown cleared status {str(value)[:20]!r}")
+    return status
 
 
 def _opt_int(value: Any) -> int | None:

@@ -251,6 +251,8 @@ def test_a_month_ynab_reports_deleted_leaves_the_plan_with_its_figures():
         # A required date that is null: once parsed as a dateless transaction (or month, or
         # schedule), which the merge then failed on with an AttributeError.
         (lambda plan: plan["transactions"][0].update(date=None), "expected a date, got NoneType"),
+        (lambda plan: plan["transactions"][0].update(cleared="pending"), "unknown cleared status 'pending'"),
+        (lambda plan: plan["transactions"][0].update(cleared=["cleared"]), "unhashable type: 'list'"),
         (lambda plan: plan["months"][0].update(month=None), "expected a date, got NoneType"),
         (
             lambda plan: plan["scheduled_transactions"][0].update(date_next=None),
