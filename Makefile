@@ -43,6 +43,7 @@ run: $(VENV)/.installed
 TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)')
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check --output-format concise .
+	$(BIN)/mypy
 	rm -f .coverage .coverage.*
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m coverage run -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 	$(BIN)/python -m coverage combine --quiet
@@ -59,6 +60,7 @@ mutation: $(VENV)/.installed-dev
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check --output-format concise .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # The lock files, from the ranges in pyproject.toml: requirements.txt (runtime) and
 # requirements-dev.txt (runtime and the `dev` group, the runtime pins kept as a constraint, so

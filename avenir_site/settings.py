@@ -86,7 +86,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "avenir_site",  # first, so its runserver (ASGI under uvicorn) wins over Django's
-    "django.contrib.admin",
+    "confirmations.apps.AdminConfig",  # django.contrib.admin, with the pending confirmations page
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

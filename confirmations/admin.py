@@ -1,7 +1,8 @@
-"""Adds the "Pending confirmations" page to the admin site, and lists it on the admin index.
+"""The admin site, with a "Pending confirmations" page listed on its index.
 
 Pending confirmations are not database rows (they live in the server's memory only), so
-there is no model to register. Instead the default admin site gets one extra URL, wrapped
+there is no model to register. Instead the admin site is `AdminSite` below (installed by
+`confirmations.apps.AdminConfig` in place of `django.contrib.admin`): one extra URL, wrapped
 in `admin_view` (staff login, CSRF, no caching), and one extra entry in its app list, so
 the page appears on the index and in the sidebar like any other admin page.
 """
@@ -19,23 +20,21 @@ from confirmations import views
 APP_LABEL = "confirmations"
 
 
-_admin_urls = admin.site.get_urls
-_admin_app_list = admin.site.get_app_list
+class AdminSite(admin.AdminSite):
+    """Django's admin site (`admin.site`) and the pending confirmations page."""
 
+    def get_urls(self) -> list[URLResolver | URLPattern]:
+        """The admin's URLs and the page's, in front."""
+        page = self.admin_view(views.pending_confirmations)
+        return [path("confirmations/pending/", page, name=views.PAGE_URL_NAME), *super().get_urls()]
 
-def urls_with_page() -> list[URLPattern | URLResolver]:
-    """The admin's URLs and the page's, in front."""
-    page = admin.site.admin_view(views.pending_confirmations)
-    return [path("confirmations/pending/", page, name=views.PAGE_URL_NAME), *_admin_urls()]
-
-
-def app_list_with_page(request: HttpRequest, app_label: str | None = None) -> list[dict[str, Any]]:
-    """The admin's app list, with the page's entry for staff, in alphabetical order."""
-    app_list = _admin_app_list(request, app_label)
-    if request.user.is_active and request.user.is_staff and app_label in (None, APP_LABEL):
-        app_list.append(_app_entry())
-        app_list.sort(key=lambda app: app["name"].lower())
-    return app_list
+    def get_app_list(self, request: HttpRequest, app_label: str | None = None) -> list[dict[str, Any]]:
+        """The admin's app list, with the page's entry for staff, in alphabetical order."""
+        app_list = super().get_app_list(request, app_label)
+        if request.user.is_active and request.user.is_staff and app_label in (None, APP_LABEL):
+            app_list.append(_app_entry())
+            app_list.sort(key=lambda app: app["name"].lower())
+        return app_list
 
 
 def _app_entry() -> dict[str, Any]:
@@ -55,7 +54,3 @@ def _app_entry() -> dict[str, Any]:
         "has_module_perms": True,
         "models": [page],
     }
-
-
-admin.site.get_urls = urls_with_page
-admin.site.get_app_list = app_list_with_page

@@ -30,11 +30,14 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
+import anyio.to_thread
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
 from mcp.server.mcpserver.prompts import Prompt
+from mcp.server.mcpserver.prompts.base import PromptResult
+from mcp.shared._callable_inspection import is_async_callable
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INVALID_PARAMS,
@@ -102,10 +105,10 @@ class AvenirServer(MCPServer):
         prompts = {prompt.name: prompt for prompt in await self.list_prompts()}
         prompt = prompts.get(name)
         if prompt is None:
-            known = ", ".join(sorted(prompts)) or "none"
+            listed = ", ".join(sorted(prompts)) or "none"
             raise MCPError(
                 code=INVALID_PARAMS,
-                message=f"No prompt {quoted(name, 60)}; prompts/list gives the prompts ({known}).",
+                message=f"No prompt {quoted(name, 60)}; prompts/list gives the prompts ({listed}).",
             )
         given = arguments or {}
         known = [argument.name for argument in prompt.arguments or ()]
@@ -153,14 +156,24 @@ def _spender_of(context: Context[Any, Any] | None) -> str | None:
         return None
 
 
-def _refusals_answered(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+# What `Prompt.fn` holds, as the SDK types it (a plain or an async function), and what it returns.
+PromptReturn = PromptResult | Awaitable[PromptResult]
+PromptFunction = Callable[..., PromptReturn]
+
+
+def _refusals_answered(fn: PromptFunction) -> Callable[..., Awaitable[PromptReturn]]:
     """`fn`, with a refusal (`Refusal`, `ToolError`) raised as the invalid-params error the
-    client gets, carrying exactly its sentence (the SDK passes `MCPError` on unchanged)."""
+    client gets, carrying exactly its sentence (the SDK passes `MCPError` on unchanged).
+
+    A prompt function may be plain or async, as the SDK allows: a plain one runs in a worker
+    thread, as the SDK would run it (the wrapper is async, so the SDK no longer does)."""
 
     @functools.wraps(fn)
-    async def answered(**arguments: Any) -> Any:
+    async def answered(**arguments: Any) -> PromptReturn:
         try:
-            return await fn(**arguments)
+            if is_async_callable(fn):
+                return await fn(**arguments)
+            return await anyio.to_thread.run_sync(functools.partial(fn, **arguments))
         except (Refusal, YnabError, ToolError) as refused:
             raise MCPError(code=INVALID_PARAMS, message=str(refused)) from None
 

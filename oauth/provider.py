@@ -19,6 +19,7 @@ from mcp.server.auth.provider import (
     AuthorizationCode,
     AuthorizationParams,
     AuthorizeError,
+    OAuthAuthorizationServerProvider,
     RefreshToken,
     RegistrationError,
     TokenError,
@@ -80,8 +81,15 @@ def redirect_uri_refusal(uris: list[AnyUrl] | None) -> str | None:
     return None
 
 
-class DjangoOAuthProvider:
-    """`mcp.server.auth.provider.OAuthAuthorizationServerProvider` over the database."""
+class DjangoOAuthProvider(
+    OAuthAuthorizationServerProvider[StoredCode, StoredRefreshToken, StoredAccessToken]
+):
+    """`mcp.server.auth.provider.OAuthAuthorizationServerProvider` over the database.
+
+    Subclassed, not matched structurally: mypy checks each method against the SDK's protocol,
+    and the SDK's default stands for what this service does not offer: the SEP-990 grant
+    (`exchange_identity_assertion`), which its token endpoint does not enable anyway.
+    """
 
     # --- clients (RFC 7591) -------------------------------------------------------------------
 
@@ -137,6 +145,7 @@ class DjangoOAuthProvider:
         if row.used_at is not None:
             # RFC 6749 §4.1.2: a code used twice is refused, and what it gave is revoked.
             logger.warning("OAuth code of client %s used twice: its grant is revoked", client.client_id)
+            assert row.grant_id is not None  # set with used_at, in one transaction (`OAuthCode.exchange`)
             await OAuthGrant.objects.filter(pk=row.grant_id).aupdate(revoked_at=timezone.now())
             return None
         return StoredCode(

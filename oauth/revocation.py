@@ -17,12 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mcp.server.auth.middleware.client_auth import AuthenticationError, ClientAuthenticator
-from mcp.server.auth.provider import AccessToken, RefreshToken
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from oauth.provider import DjangoOAuthProvider
+from oauth.provider import DjangoOAuthProvider, StoredAccessToken, StoredRefreshToken
 
 _NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 
@@ -50,7 +49,9 @@ class TokenRevocationHandler:
             asked = RevocationRequest.model_validate(dict(await request.form()))
         except ValidationError:
             return _error(400, "invalid_request", "Give the token to revoke in the form field token.")
-        token: AccessToken | RefreshToken | None = await self.provider.load_access_token(asked.token)
+        token: StoredAccessToken | StoredRefreshToken | None = await self.provider.load_access_token(
+            asked.token
+        )
         if token is None:
             token = await self.provider.load_refresh_token(client, asked.token)
         if token is not None and token.client_id == client.client_id:

@@ -23,7 +23,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from django.contrib import admin, messages
-from django.contrib.admin.utils import unquote
+from django.contrib.admin.utils import flatten_fieldsets, unquote
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
@@ -115,7 +115,7 @@ class OperationAdmin(admin.ModelAdmin):
         return False
 
     def get_readonly_fields(self, request: HttpRequest, obj: Operation | None = None) -> list[str]:
-        return [field for fieldset in self.fieldsets for field in fieldset[1]["fields"]]
+        return flatten_fieldsets(self.fieldsets)
 
     def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
         """The log, headed by how many operations need attention (a link to them) when any do."""

@@ -37,10 +37,10 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from oplog.models import Operation, new_operation_id
-from oplog.records import Record
 from values.paging import MAX_PAGE, read_cursor, sign_cursor
 from values.paging import InvalidCursor as InvalidCursor  # oplog.InvalidCursor: what page() refuses with
 from values.text import safe_text
+from ynab_client.errors import UndoData
 
 if TYPE_CHECKING:
     from tokens.auth import Principal
@@ -54,14 +54,14 @@ KEYSET_CURSOR = "oplog-keyset"  # the kind of the log's cursors (its salt): neve
 SUMMARY_LENGTH = 200
 
 
-StoredUndo = Record | Mapping[str, Any] | None
+StoredUndo = UndoData
 """Undo data as a transition takes it: a tool's typed value (`oplog.records.Record`), or JSON
 as a row already holds it (what settling read back and keeps)."""
 
 
 def stored_undo_data(undo_data: StoredUndo) -> Any:
     """The row's JSON of `undo_data`: the one place a typed value is serialised."""
-    return undo_data.stored() if isinstance(undo_data, Record) else undo_data
+    return undo_data if undo_data is None or isinstance(undo_data, Mapping) else undo_data.stored()
 
 
 # --- writing the log: each transition of an operation, as one conditional UPDATE ---

@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 import string
 import uuid
-from typing import Literal
+from typing import Literal, get_args
 
 from django.db import models
 from django.utils import timezone
@@ -103,6 +103,16 @@ class Operation(models.Model):
         return f"{self.id} {self.tool} ({self.status})"
 
     @property
+    def status_name(self) -> StatusName:
+        """`status` as the Literal it is (the column holds one of `Status`'s values)."""
+        return _STATUS_NAMES[self.status]
+
+    @property
+    def confirmed_by_name(self) -> ConfirmedByName:
+        """`confirmed_by` as the Literal it is (one of `ConfirmedBy`'s values)."""
+        return _CONFIRMED_BY_NAMES[self.confirmed_by]
+
+    @property
     def can_be_undone(self) -> bool:
         """The tool can reverse it, it is still in effect, not undone, and not itself an undo."""
         return (
@@ -117,6 +127,8 @@ class Operation(models.Model):
 # publish (a Literal must be spelled out; a test keeps these equal to the choices).
 StatusName = Literal["pending", "applied", "failed", "unknown", "undone"]
 ConfirmedByName = Literal["input_required", "elicitation", "code", "none", "admin"]
+_STATUS_NAMES: dict[str, StatusName] = {name: name for name in get_args(StatusName)}
+_CONFIRMED_BY_NAMES: dict[str, ConfirmedByName] = {name: name for name in get_args(ConfirmedByName)}
 
 
 class PlanWriteLock(models.Model):

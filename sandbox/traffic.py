@@ -22,6 +22,7 @@ import json
 import logging
 import math
 import time
+from collections.abc import MutableMapping
 from http import HTTPStatus
 from typing import Any
 
@@ -56,6 +57,7 @@ YNAB_ERRORS = {
 }
 
 Message = dict[str, Any]
+Scope = MutableMapping[str, Any]  # what an ASGI server passes (a dict, typed as starlette does)
 Headers = list[tuple[bytes, bytes]]
 
 
@@ -78,7 +80,7 @@ class SandboxTraffic:
     def __init__(self, app: Any) -> None:
         self.app = app
 
-    async def __call__(self, scope: Message, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         path = scope.get("path", "")
         if scope["type"] == "http" and (path == API_ROOT or path.startswith(API_ROOT + "/")):
             await _Exchange(scope, send).run(self.app, receive)
@@ -89,7 +91,7 @@ class SandboxTraffic:
 class _Exchange:
     """One API request on its way through the traffic layer, and what its log row will say."""
 
-    def __init__(self, scope: Message, send: Any) -> None:
+    def __init__(self, scope: Scope, send: Any) -> None:
         self.scope = scope
         self.client_send = send
         self.started = time.perf_counter()

@@ -25,12 +25,12 @@ class McpTokenAdmin(admin.ModelAdmin):
     actions = ("revoke_tokens",)
     readonly_fields = ("prefix", "created_at", "last_used_at", "revoked_at")
 
-    def get_fields(self, request: HttpRequest, obj: McpToken | None = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: McpToken | None = None) -> tuple[str, ...]:
         if obj is None:
-            return ["name", "scope"]
-        return ["name", "scope", "prefix", "created_at", "last_used_at", "revoked_at"]
+            return ("name", "scope")
+        return ("name", "scope", "prefix", "created_at", "last_used_at", "revoked_at")
 
-    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, str]:
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, str | list[str]]:
         """A new token starts read-only: write access is a choice the owner makes."""
         return {"scope": McpToken.SCOPE_READ, **super().get_changeform_initial_data(request)}
 

@@ -25,8 +25,11 @@ class McpToken(models.Model):
     SCOPE_READ = "read"
     SCOPE_WRITE = "read_write"
     SCOPES = [(SCOPE_READ, "read-only"), (SCOPE_WRITE, "read and write")]
+    NAME_LENGTH = 100
 
-    name = models.CharField(max_length=100, unique=True, help_text="Who uses it, e.g. 'Claude Desktop'.")
+    name = models.CharField(
+        max_length=NAME_LENGTH, unique=True, help_text="Who uses it, e.g. 'Claude Desktop'."
+    )
     token_hash = models.CharField(max_length=64, unique=True, editable=False)
     prefix = models.CharField(max_length=8, editable=False, help_text="First characters, to recognise it.")
     scope = models.CharField(max_length=12, choices=SCOPES, default=SCOPE_WRITE)

@@ -109,15 +109,16 @@ def decimal_separator_of(currency_format: dict | None) -> str:
     """The plan's decimal separator, `.` unless it is one visible character that is not a
     digit or sign (it comes from YNAB's data: a separator that could be misread is not used)."""
     separator = (currency_format or {}).get("decimal_separator")
-    usable = (
+    if (
         isinstance(separator, str)
         and len(separator) == 1
         and separator.isprintable()
         and not separator.isspace()
         and not separator.isdigit()
         and separator not in "+-"
-    )
-    return separator if usable else DEFAULT_DECIMAL_SEPARATOR
+    ):
+        return separator
+    return DEFAULT_DECIMAL_SEPARATOR
 
 
 def format_amount(milliunits: int, currency_format: dict | None, *, statement: bool = False) -> str:

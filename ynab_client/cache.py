@@ -51,11 +51,11 @@ import logging
 import threading
 import time
 from bisect import bisect_left, insort
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Coroutine, Hashable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from functools import lru_cache
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypedDict, TypeVar
 
 import anyio
 from django.conf import settings
@@ -69,8 +69,10 @@ from ynab_client.errors import MalformedAnswer, YnabError
 from ynab_client.pacing import RequestKind, current_kind
 from ynab_client.snapshot import (
     EMPTY_MAP,
+    Category,
     Changes,
     Json,
+    Month,
     PersistentMap,
     PlanDelta,
     PlanSnapshot,
@@ -195,7 +197,7 @@ class PlanCache:
         return [_state(key, entry) for key, entry in entries]
 
     async def _single_flight(
-        self, key: CacheKey, refresh: Callable[[], Awaitable[PlanSnapshot]]
+        self, key: CacheKey, refresh: Callable[[], Coroutine[Any, Any, PlanSnapshot]]
     ) -> PlanSnapshot:
         loop = asyncio.get_running_loop()
         # A write's read does not join a read's: the pacer may refuse reads, never it for them.
@@ -465,7 +467,9 @@ def _merge_categories(base: PlanSnapshot, delta: PlanDelta) -> PlanSnapshot:
 def _merge_months(base: PlanSnapshot, delta: PlanDelta) -> PlanSnapshot:
     if not delta.months:
         return base
-    totals, gone, figures = {}, [], {}
+    totals: dict[date, Month] = {}
+    gone: list[date] = []
+    figures: dict[date, PersistentMap[str, Category]] = {}
     for change in delta.months:
         if change.totals is None:
             gone.append(change.month)
@@ -514,9 +518,18 @@ def _merge_schedules(base: PlanSnapshot, delta: PlanDelta) -> PlanSnapshot:
 # A cold load instead sorts every transaction once and fills the indexes in that order.
 
 Lines = tuple[Subtransaction, ...]
+Transactions = tuple[Transaction, ...]
 # One affected transaction: (before, its lines before, after, its lines after); None = absent.
 Move = tuple[Transaction | None, Lines, Transaction | None, Lines]
-KeysOf = Callable[[Transaction, Lines], set]
+
+
+class TransactionIndexes(TypedDict):
+    """The four transaction indexes of a `PlanSnapshot`, as `replace` takes them."""
+
+    transactions_by_account: PersistentMap[str, Transactions]
+    transactions_by_category: PersistentMap[str, Transactions]
+    transactions_by_payee: PersistentMap[str, Transactions]
+    transactions_by_month: PersistentMap[date, Transactions]
 
 
 def merge_transactions(base: PlanSnapshot, delta: PlanDelta) -> PlanSnapshot:
@@ -526,6 +539,7 @@ def merge_transactions(base: PlanSnapshot, delta: PlanDelta) -> PlanSnapshot:
         return base
     transactions = with_changes(base.transactions, txn_changes)
     subs, subs_by_txn, affected = _merge_lines(base, transactions, txn_changes, sub_changes)
+    indexes: TransactionIndexes
     if base.transactions:
         indexes = _reindex_all(base, transactions, subs_by_txn, affected)
     else:
@@ -540,8 +554,11 @@ def merge_transactions(base: PlanSnapshot, delta: PlanDelta) -> PlanSnapshot:
 
 
 def _merge_lines(
-    base: PlanSnapshot, transactions: PersistentMap, txn_changes: Changes, sub_changes: Changes
-) -> tuple[PersistentMap, PersistentMap, set[str]]:
+    base: PlanSnapshot,
+    transactions: PersistentMap[str, Transaction],
+    txn_changes: Changes[Transaction],
+    sub_changes: Changes[Subtransaction],
+) -> tuple[PersistentMap[str, Subtransaction], PersistentMap[str, Lines], set[str]]:
     """Lines after the merge, their index by parent, and every parent whose lines or self changed."""
     dropped = list(sub_changes.deleted_ids)
     for tid in txn_changes.deleted_ids:  # a deleted parent takes its lines with it
@@ -585,17 +602,12 @@ def _payee_keys(transaction: Transaction, lines: Lines) -> set[str]:
     return keys
 
 
-INDEXES: dict[str, KeysOf] = {
-    "transactions_by_account": _account_keys,
-    "transactions_by_category": _category_keys,
-    "transactions_by_payee": _payee_keys,
-    "transactions_by_month": _month_keys,
-}
-
-
 def _reindex_all(
-    base: PlanSnapshot, transactions: PersistentMap, subs_by_txn: PersistentMap, affected: set[str]
-) -> dict[str, PersistentMap]:
+    base: PlanSnapshot,
+    transactions: PersistentMap[str, Transaction],
+    subs_by_txn: PersistentMap[str, Lines],
+    affected: set[str],
+) -> TransactionIndexes:
     moves: list[Move] = [
         (
             base.transactions.get(tid),
@@ -605,38 +617,61 @@ def _reindex_all(
         )
         for tid in affected
     ]
-    return {name: _reindex(getattr(base, name), moves, keys_of) for name, keys_of in INDEXES.items()}
+    return TransactionIndexes(
+        transactions_by_account=_reindex(base.transactions_by_account, moves, _account_keys),
+        transactions_by_category=_reindex(base.transactions_by_category, moves, _category_keys),
+        transactions_by_payee=_reindex(base.transactions_by_payee, moves, _payee_keys),
+        transactions_by_month=_reindex(base.transactions_by_month, moves, _month_keys),
+    )
 
 
-def _reindex(index: PersistentMap, moves: list[Move], keys_of: KeysOf) -> PersistentMap:
+def _reindex(
+    index: PersistentMap[K, Transactions], moves: list[Move], keys_of: Callable[[Transaction, Lines], set[K]]
+) -> PersistentMap[K, Transactions]:
     """`index` after each affected transaction left its old keys and entered its new ones."""
-    leaving: list[tuple[object, Transaction]] = []
-    entering: list[tuple[object, Transaction]] = []
+    leaving: list[tuple[K, Transaction]] = []
+    entering: list[tuple[K, Transaction]] = []
     for old, old_lines, new, new_lines in moves:
         old_keys = keys_of(old, old_lines) if old else set()
         new_keys = keys_of(new, new_lines) if new else set()
         if old is new and old_keys == new_keys:
             continue
-        for key in old_keys:
-            leaving.append((key, old))
-        for key in new_keys:
-            entering.append((key, new))
+        if old:
+            leaving.extend((key, old) for key in old_keys)
+        if new:
+            entering.extend((key, new) for key in new_keys)
     return update_index(index, leaving, entering, transaction_order)
 
 
-def _build_indexes(transactions: PersistentMap, subs_by_txn: PersistentMap) -> dict[str, PersistentMap]:
+def _build_indexes(
+    transactions: PersistentMap[str, Transaction], subs_by_txn: PersistentMap[str, Lines]
+) -> TransactionIndexes:
     """The four indexes from scratch: one sort, then each key's entries appended in order."""
-    grouped: dict[str, dict[object, list[Transaction]]] = {name: {} for name in INDEXES}
+    by_account: dict[str, list[Transaction]] = {}
+    by_category: dict[str, list[Transaction]] = {}
+    by_payee: dict[str, list[Transaction]] = {}
+    by_month: dict[date, list[Transaction]] = {}
     for transaction in sorted(transactions.values(), key=transaction_order):
         lines = subs_by_txn.get(transaction.id, ())
-        for name, keys_of in INDEXES.items():
-            entries = grouped[name]
-            for key in keys_of(transaction, lines):
-                entries.setdefault(key, []).append(transaction)
-    return {
-        name: PersistentMap({key: tuple(entries) for key, entries in keyed.items()})
-        for name, keyed in grouped.items()
-    }
+        _file_under(by_account, _account_keys(transaction, lines), transaction)
+        _file_under(by_category, _category_keys(transaction, lines), transaction)
+        _file_under(by_payee, _payee_keys(transaction, lines), transaction)
+        _file_under(by_month, _month_keys(transaction, lines), transaction)
+    return TransactionIndexes(
+        transactions_by_account=_frozen_index(by_account),
+        transactions_by_category=_frozen_index(by_category),
+        transactions_by_payee=_frozen_index(by_payee),
+        transactions_by_month=_frozen_index(by_month),
+    )
+
+
+def _file_under(grouped: dict[K, list[Transaction]], keys: set[K], transaction: Transaction) -> None:
+    for key in keys:
+        grouped.setdefault(key, []).append(transaction)
+
+
+def _frozen_index(grouped: dict[K, list[Transaction]]) -> PersistentMap[K, Transactions]:
+    return PersistentMap({key: tuple(entries) for key, entries in grouped.items()})
 
 
 # --- Ordered one-to-many indexes, updated copy-on-write ----------------------------------------
@@ -708,12 +743,12 @@ def _remove(working: list[T], entity: T, order: Order) -> None:
     del working[at]
 
 
-def with_changes(entities: PersistentMap, changes: Changes) -> PersistentMap:
+def with_changes(entities: PersistentMap[str, T], changes: Changes[T]) -> PersistentMap[str, T]:
     """`entities` (by id) with a delta's upserts set and its deletions dropped."""
     return entities.evolve({entity.id: entity for entity in changes.upserts}, changes.deleted_ids)
 
 
-def present(entities: PersistentMap, ids: Iterable[str]) -> Iterator:
+def present(entities: PersistentMap[str, T], ids: Iterable[str]) -> Iterator[T]:
     """The entities among `ids` that `entities` holds, each once."""
     for entity_id in dict.fromkeys(ids):
         entity = entities.get(entity_id)

@@ -22,8 +22,9 @@ what to do next. YNAB's `detail` is quoted in it on one line and cut short.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal, Protocol
 
 from values.text import safe_text
 
@@ -81,6 +82,16 @@ class MalformedAnswer(YnabError):
 WriteOutcome = Literal["failed", "unknown", "pending"]
 
 
+class StorableRecord(Protocol):
+    """A typed value the operation log keeps as JSON (`oplog.records.Record`, a floor above)."""
+
+    def stored(self) -> dict[str, Any]: ...
+
+
+UndoData = StorableRecord | Mapping[str, Any] | None
+"""Undo data as the log takes it: a typed value, or JSON as a row already holds it."""
+
+
 class WriteFailed(YnabError):
     """A failure of YNAB whose outcome `apply` (or an undo handler) knows exactly: the row is
     completed `outcome` (`failed` or `unknown`) with `undo_data` (e.g. which of two writes
@@ -95,7 +106,7 @@ class WriteFailed(YnabError):
         message: str,
         *,
         outcome: WriteOutcome = "failed",
-        undo_data: object = None,
+        undo_data: UndoData = None,
         names_operation: bool = False,
     ) -> None:
         super().__init__(message)

@@ -19,7 +19,7 @@ Entities by id (`Mapping[str, Entity]`; `months` is keyed by the month's first d
     are (filter on `closed`, `hidden`, `internal`). `categories[...]` carry the *current*
     month's budgeted/activity/balance; use `month_category` for another month. Iterating a
     map follows no particular order: sort, or use the ordered indexes below. `.values()`
-    and `.items()` are one-pass iterators (wrap in `list()` to reuse or count).
+    and `.items()` are views, as a dict's are (they walk the buckets, no lookup per key).
 
 Ordered indexes (tuples, computed once per change, never by scanning)
     Transactions, newest first (date descending, then id), each transaction once:
@@ -48,16 +48,17 @@ YNAB's JSON into entities and `PlanDelta`s (which `ynab_client.cache` merges).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, ItemsView, Iterable, Iterator, Mapping, ValuesView
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import lru_cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar, get_args, overload
 
 from ynab_client.errors import MalformedAnswer
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+D = TypeVar("D")
 E = TypeVar("E")
 Json = dict[str, Any]
 
@@ -199,6 +200,10 @@ class PayeeLocation:
     longitude: str
 
 
+# YNAB's TransactionClearedStatus.
+ClearedStatus = Literal["cleared", "uncleared", "reconciled"]
+
+
 @dataclass(frozen=True, slots=True)
 class Transaction:
     """A transaction as the export gives it: ids, no names; split lines are separate.
@@ -211,7 +216,7 @@ class Transaction:
     date: date
     amount: int
     memo: str | None
-    cleared: str
+    cleared: ClearedStatus
     approved: bool
     flag_color: str | None
     flag_name: str | None
@@ -318,7 +323,13 @@ class PersistentMap(Mapping[K, V], Generic[K, V]):
     def __getitem__(self, key: K) -> V:
         return self._buckets[hash(key) & self._mask][key]
 
-    def get(self, key: K, default: V | None = None) -> V | None:
+    @overload
+    def get(self, key: K, /) -> V | None: ...
+    @overload
+    def get(self, key: K, default: V, /) -> V: ...
+    @overload
+    def get(self, key: K, default: D, /) -> V | D: ...
+    def get(self, key: K, default: object = None, /) -> object:
         return self._buckets[hash(key) & self._mask].get(key, default)
 
     def __contains__(self, key: object) -> bool:
@@ -331,13 +342,11 @@ class PersistentMap(Mapping[K, V], Generic[K, V]):
     def __len__(self) -> int:
         return self._len
 
-    def values(self) -> Iterator[V]:  # type: ignore[override]  (an iterator is enough here)
-        for bucket in self._buckets:
-            yield from bucket.values()
+    def values(self) -> ValuesView[V]:
+        return _BucketValues(self)
 
-    def items(self) -> Iterator[tuple[K, V]]:  # type: ignore[override]
-        for bucket in self._buckets:
-            yield from bucket.items()
+    def items(self) -> ItemsView[K, V]:
+        return _BucketItems(self)
 
     def __reduce__(self) -> tuple:
         # Pickled as its entries, never its buckets: a bucket is chosen by hash(key), and
@@ -369,6 +378,28 @@ class PersistentMap(Mapping[K, V], Generic[K, V]):
         evolved._mask = self._mask
         evolved._len = size
         return evolved
+
+
+class _BucketValues(ValuesView[V]):
+    """A map's values, walked bucket by bucket (`ValuesView` would look each key up again)."""
+
+    __slots__ = ()
+    _mapping: PersistentMap[Any, V]
+
+    def __iter__(self) -> Iterator[V]:
+        for bucket in self._mapping._buckets:
+            yield from bucket.values()
+
+
+class _BucketItems(ItemsView[K, V]):
+    """A map's (key, value) pairs, walked bucket by bucket."""
+
+    __slots__ = ()
+    _mapping: PersistentMap[K, V]
+
+    def __iter__(self) -> Iterator[tuple[K, V]]:
+        for bucket in self._mapping._buckets:
+            yield from bucket.items()
 
 
 def _group_by_bucket(mask: int, updates: Mapping, removals: Iterable) -> dict[int, tuple[dict, list]]:
@@ -641,7 +672,7 @@ def _changes(rows: Iterable[Json] | None, build: Callable[[Json], E]) -> Changes
 
 
 def _month_change(row: Json) -> MonthChange:
-    key = _date_or_none(row["month"])
+    key = _date(row["month"])
     if row.get("deleted"):
         return MonthChange(key, None, Changes())
     return MonthChange(key, month_from_row(row), _changes(row.get("categories"), category_from_row))
@@ -743,7 +774,7 @@ def category_from_row(row: Json) -> Category:
 
 def month_from_row(row: Json) -> Month:
     return Month(
-        month=_date_or_none(row["month"]),
+        month=_date(row["month"]),
         note=row.get("note"),
         income=_int(row["income"]),
         budgeted=_int(row["budgeted"]),
@@ -770,8 +801,8 @@ def payee_location_from_row(row: Json) -> PayeeLocation:
 
 def transaction_from_row(row: Json) -> Transaction:
     return Transaction(
-        date=_date_or_none(row["date"]),
-        cleared=_intern(row["cleared"]),
+        date=_date(row["date"]),
+        cleared=_cleared(row["cleared"]),
         approved=bool(row["approved"]),
         **_entry_fields(row),
         transfer_transaction_id=_id(row.get("transfer_transaction_id")),
@@ -793,8 +824,8 @@ def subtransaction_from_row(row: Json) -> Subtransaction:
 
 def scheduled_transaction_from_row(row: Json) -> ScheduledTransaction:
     return ScheduledTransaction(
-        date_first=_date_or_none(row["date_first"]),
-        date_next=_date_or_none(row["date_next"]),
+        date_first=_date(row["date_first"]),
+        date_next=_date(row["date_next"]),
         frequency=_intern(row["frequency"]),
         **_entry_fields(row),
     )
@@ -843,6 +874,17 @@ def _int(value: Any) -> int:
     return value
 
 
+_CLEARED_STATUSES: dict[str, ClearedStatus] = {status: status for status in get_args(ClearedStatus)}
+
+
+def _cleared(value: Any) -> ClearedStatus:
+    """A transaction's cleared status: one of YNAB's three, the one shared string of each."""
+    status = _CLEARED_STATUSES.get(value)
+    if status is None:
+        raise ValueError(f"unknown cleared status {str(value)[:20]!r}")
+    return status
+
+
 def _opt_int(value: Any) -> int | None:
     return None if value is None else _int(value)
 
@@ -854,6 +896,13 @@ def _id(value: str | None) -> str | None:
 @lru_cache(maxsize=8192)
 def _date_from_text(value: str) -> date:
     return date.fromisoformat(value)
+
+
+def _date(value: Any) -> date:
+    """A required date: ISO text only (a null date is a malformed answer, never a plan's)."""
+    if type(value) is not str:
+        raise TypeError(f"expected a date, got {type(value).__name__}")
+    return _date_from_text(value)
 
 
 def _date_or_none(value: str | None) -> date | None:

@@ -43,7 +43,7 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -288,12 +288,16 @@ def _payload(snapshot: PlanSnapshot) -> tuple[bytes, int]:
     return zlib.compress(buffer.getbuffer(), 1), buffer.tell()
 
 
-def _reducer(cls: type) -> Any:
-    values = attrgetter(*_fields(cls))
+# What pickle calls to reduce an entity: (the callable that rebuilds it, its arguments).
+Reducer = Callable[[object], tuple[type, tuple[Any, ...]]]
+
+
+def _reducer(cls: type) -> Reducer:
+    values = attrgetter(*_fields(cls))  # every class has several fields: a tuple of their values
     return lambda entity: (cls, values(entity))
 
 
-_REDUCERS = {cls: _reducer(cls) for cls in _CLASSES if cls is not PlanSnapshot}
+_REDUCERS: dict[type, Reducer] = {cls: _reducer(cls) for cls in _CLASSES if cls is not PlanSnapshot}
 
 
 _ALLOWED = frozenset(

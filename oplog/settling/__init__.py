@@ -192,7 +192,7 @@ async def _settle_one(client: YnabClient, snapshot: PlanSnapshot, op: Operation)
             final=settlement.final,
         )
         if changed and op.undo_of_id is not None:
-            await _undo_settled(op, settlement)
+            await _undo_settled(op, op.undo_of_id, settlement)
         if changed:
             logger.info("Settled operation %s (%s): %s", op.pk, op.tool, settlement.status)
         if settlement.final:
@@ -208,13 +208,13 @@ async def _settle_one(client: YnabClient, snapshot: PlanSnapshot, op: Operation)
         _release(op.pk)
 
 
-async def _undo_settled(undo: Operation, settlement: Settlement) -> None:
-    """An undo settled: landed → its original is `undone` by it; not landed → the original's claim
-    (held when the undo's process stopped mid-write) is given back."""
+async def _undo_settled(undo: Operation, original_id: str, settlement: Settlement) -> None:
+    """An undo settled: landed → its original (`original_id`, its `undo_of`) is `undone` by it; not
+    landed → the original's claim (held when the undo's process stopped mid-write) is given back."""
     if settlement.landed == "all":
-        await log.mark_undone(undo.undo_of_id, undo)
+        await log.mark_undone(original_id, undo)
     else:  # an undo's settlement is always final (`judge.undo_settled`)
-        await log.release_undo_claim(undo.undo_of_id, undo, status=Status.APPLIED)
+        await log.release_undo_claim(original_id, undo, status=Status.APPLIED)
 
 
 def _may_settle(op: Operation) -> bool:

@@ -13,6 +13,7 @@ answers (issue: "The documented texts, exactly"), through the SDK's real client 
 from __future__ import annotations
 
 import functools
+import threading
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -26,6 +27,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, PromptReference, ResourceTemplateReference
 
+from mcp_surface.answers import AvenirServer
 from mcp_surface.arguments import month_arg
 from mcp_surface.plan_lookup import forget_plan_listing, open_plan, today
 from mcp_surface.server import build_server
@@ -198,6 +200,34 @@ async def test_a_prompt_missing_an_argument_or_refusing_one_says_so_clearly(home
         "No account 'a1x' in this plan; list_accounts gives the valid ids.",
     )
     assert rendered.messages[0].content.text == f"Review account {home.checking} of plan {home.id}."
+
+
+async def test_a_plain_prompt_function_runs_in_a_worker_thread_and_its_refusal_is_answered():
+    # The refusal wrapper once awaited whatever the prompt function returned: a plain (not
+    # async) one, which the SDK allows and runs in a worker thread, crashed on every call.
+    server = AvenirServer(name="plain prompt")
+    ran_in: list[str] = []
+
+    def greet(name: str) -> str:
+        """Greets someone by name."""
+        ran_in.append(threading.current_thread().name)
+        if name == "nobody":
+            raise Refusal("Give a name, not nobody.")
+        return f"Hello {name}."
+
+    server.prompt(name="greet")(greet)
+
+    rendered = await server.get_prompt("greet", {"name": "Ann"})
+    with pytest.raises(MCPError) as refused:
+        await server.get_prompt("greet", {"name": "nobody"})
+
+    assert [message.content.text for message in rendered.messages] == ["Hello Ann."]
+    assert (refused.value.error.code, refused.value.error.message) == (
+        INVALID_PARAMS,
+        "Give a name, not nobody.",
+    )
+    assert len(ran_in) == 2
+    assert threading.main_thread().name not in ran_in
 
 
 # --- completion/complete ----------------------------------------------------------------------------

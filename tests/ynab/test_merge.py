@@ -248,11 +248,28 @@ def test_a_month_ynab_reports_deleted_leaves_the_plan_with_its_figures():
         (lambda plan: plan.pop("name"), "missing 'name'"),
         (lambda plan: plan["accounts"][0].update(balance=12.5), "expected an integer amount, got float"),
         (lambda plan: plan["accounts"][0].update(balance="12500"), "expected an integer amount, got str"),
+        # A required date that is null: once parsed as a dateless transaction (or month, or
+        # schedule), which the merge then failed on with an AttributeError.
+        (lambda plan: plan["transactions"][0].update(date=None), "expected a date, got NoneType"),
+        (lambda plan: plan["transactions"][0].update(cleared="pending"), "unknown cleared status 'pending'"),
+        (lambda plan: plan["transactions"][0].update(cleared=["cleared"]), "unhashable type: 'list'"),
+        (lambda plan: plan["months"][0].update(month=None), "expected a date, got NoneType"),
+        (
+            lambda plan: plan["scheduled_transactions"][0].update(date_next=None),
+            "expected a date, got NoneType",
+        ),
+        (
+            lambda plan: plan["scheduled_transactions"][0].update(date_first=20260101),
+            "expected a date, got int",
+        ),
     ],
 )
 def test_an_export_not_in_ynabs_shape_is_refused_as_malformed_never_guessed(spoil, reason):
     world = pj.World()
     world.put("accounts", pj.account("a0", balance=1_000))
+    world.put("transactions", pj.transaction("t0", "a0", date="2026-01-02", amount=-1_000))
+    world.put("scheduled_transactions", pj.scheduled_transaction("x0", "a0", amount=-500))
+    world.put_month_category("2026-01-01", pj.category("c0", "g0"))
     world.commit()
     export = world.export()
     spoil(export["plan"])

@@ -47,3 +47,18 @@ def test_an_evolve_that_changes_nothing_returns_the_same_map():
     mapping = PersistentMap({1: 1})
 
     assert mapping.evolve({}, []) is mapping
+
+
+def test_its_values_and_items_are_views_like_a_mappings_not_one_pass_iterators():
+    # A snapshot hands its maps out as `Mapping`s (`month_categories`): a caller may count
+    # or walk `.values()` twice, as the type promises. They were once bare generators.
+    mapping = PersistentMap({n: n * 10 for n in range(100)})
+
+    values, items = mapping.values(), mapping.items()
+
+    assert (len(values), len(items)) == (100, 100)
+    assert sorted(values) == sorted(values) == [n * 10 for n in range(100)]
+    assert 990 in values
+    assert (99, 990) in items
+    assert (99, 0) not in items
+    assert dict(items) == dict(items) == {n: n * 10 for n in range(100)}

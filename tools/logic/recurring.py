@@ -142,7 +142,7 @@ def charges_in(snapshot: PlanSnapshot, months: Sequence[date], account_ids: Iter
     found = []
     for month in months:
         for t in snapshot.transactions_in_month(month):
-            if t.account_id not in accounts or t.transfer_account_id is not None:
+            if t.account_id not in accounts or t.transfer_account_id is not None or t.payee_id is None:
                 continue
             merchant = merchants.get(t.payee_id)
             if merchant is not None:

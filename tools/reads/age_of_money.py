@@ -11,7 +11,7 @@ from mcp_surface.arguments import PlanIdArg
 from mcp_surface.plan_lookup import open_plan, today
 from mcp_surface.presenting import PlanResult, plural, tool_result
 from mcp_surface.registry import read_tool
-from tools.logic.age_of_money import STEADY_DAYS, ages, overall_change, trend
+from tools.logic.age_of_money import STEADY_DAYS, MonthAge, ages, overall_change, trend
 from tools.logic.trends import MAX_MONTHS
 from values.months import add_months, month_start
 
@@ -60,13 +60,17 @@ async def get_age_of_money(
     months = [add_months(current, -back) for back in range(months_count - 1, -1, -1)]
     months = [m for m in months if snapshot.first_month is None or m >= snapshot.first_month] or [current]
     rows = ages(snapshot, months)
-    latest = next((row for row in reversed(rows) if row.days is not None), None)
+    # The newest month YNAB gives a figure for: (month, days).
+    latest = next(((row.month, row.days) for row in reversed(rows) if row.days is not None), None)
     change = overall_change(rows)
     direction = trend(change)
+    days: int | None = None
+    as_of: str | None = None
     if latest is None:
         message = "YNAB gives no age of money for these months yet (it needs some spending history)."
     else:
-        message = f"Age of money is {plural(latest.days, 'day')} as of {latest.month.isoformat()}"
+        as_of, days = latest[0].isoformat(), latest[1]
+        message = f"Age of money is {plural(days, 'day')} as of {as_of}"
         if change is not None:
             message += f", {direction} by {plural(abs(change), 'day')} since {_first_known(rows)}"
         message += "."
@@ -76,8 +80,8 @@ async def get_age_of_money(
     result = AgeOfMoney(
         plan_id=snapshot.plan_id,
         message=message,
-        days=latest.days if latest else None,
-        as_of=latest.month.isoformat() if latest else None,
+        days=days,
+        as_of=as_of,
         months=[MonthAgeEntry(month=row.month.isoformat(), days=row.days, change=row.change) for row in rows],
         change=change,
         trend=direction,
@@ -86,5 +90,5 @@ async def get_age_of_money(
     return tool_result(result, message)
 
 
-def _first_known(rows) -> str:
+def _first_known(rows: list[MonthAge]) -> str:
     return next(row.month.isoformat() for row in rows if row.days is not None)

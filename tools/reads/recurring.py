@@ -81,12 +81,13 @@ async def find_recurring_charges(
     current = month_start(today())
     months = [add_months(current, -back) for back in range(LOOKBACK_MONTHS, 0, -1)]
     found = recurring_in_plan(snapshot, months, include_income=include_income)
+    month_keys = [m.isoformat() for m in months]
     query = {
         "tool": "find_recurring_charges",
         "plan": snapshot.plan_id,
-        "months": [m.isoformat() for m in months],
+        "months": month_keys,
+        "income": include_income,
     }
-    query["income"] = include_income
     page = paginate(found, limit=limit, cursor=cursor, query=query)
     covered = scheduled_merchants(snapshot)
     yearly = sum(12 * item.amount for item in found if not item.is_income)
@@ -94,7 +95,7 @@ async def find_recurring_charges(
         plan_id=snapshot.plan_id,
         charges=[_entry(snapshot, item, covered) for item in page.items],
         yearly_total=money(snapshot, yearly),
-        months_looked_at=query["months"],
+        months_looked_at=month_keys,
         next_cursor=page.next_cursor,
     )
     charges = sum(1 for item in found if not item.is_income)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Literal
+from typing import Annotated
 
 from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
@@ -37,10 +37,9 @@ from mcp_surface.registry import read_tool
 from tools.logic.recategorise import shown_category_id
 from tools.logic.search import Criteria, matching
 from values.paging import paginate
-from ynab_client.snapshot import PlanSnapshot, Transaction
+from ynab_client.snapshot import ClearedStatus, PlanSnapshot, Transaction
 
 MAX_PAYEE_TEXT = 200
-Cleared = Literal["cleared", "uncleared", "reconciled"]
 
 
 class TransactionEntry(BaseModel):
@@ -52,7 +51,7 @@ class TransactionEntry(BaseModel):
     account: str = Field(description="The account's name.")
     category: str | None = Field(description="The category's name; null when it has none or is split.")
     split: bool = Field(description="Split into lines with their own categories.")
-    cleared: Cleared = Field(description="uncleared, cleared (by the bank) or reconciled.")
+    cleared: ClearedStatus = Field(description="uncleared, cleared (by the bank) or reconciled.")
     approved: bool = Field(description="Approved (reviewed) in YNAB.")
     flag: str | None = Field(description="Flag colour (red, orange, yellow, green, blue, purple), or null.")
 

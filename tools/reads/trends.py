@@ -60,15 +60,12 @@ async def get_spending_trends(
     snapshot = await open_plan(plan_id)
     months = full_months_before(today(), months_count, snapshot.first_month)
     trends = spending_trends(snapshot, months, decimal_digits(snapshot))
-    query = {
-        "tool": "get_spending_trends",
-        "plan": snapshot.plan_id,
-        "months": [month.isoformat() for month in months],
-    }
+    month_keys = [month.isoformat() for month in months]
+    query = {"tool": "get_spending_trends", "plan": snapshot.plan_id, "months": month_keys}
     page = paginate(trends, limit=limit, cursor=cursor, query=query)
     result = SpendingTrends(
         plan_id=snapshot.plan_id,
-        months=query["months"],
+        months=month_keys,
         categories=[_entry(snapshot, trend) for trend in page.items],
         next_cursor=page.next_cursor,
     )

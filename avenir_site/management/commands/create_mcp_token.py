@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tokens.client_config import client_setup
 from tokens.models import McpToken
 
-_NAME_LENGTH = McpToken._meta.get_field("name").max_length
+_NAME_LENGTH = McpToken.NAME_LENGTH
 
 
 class Command(BaseCommand):
