@@ -6,14 +6,14 @@
   the summary line, then the structured content as compact JSON), so a client that hands the
   model only `content` and one that hands it only `structuredContent` both see every id and
   amount. A refusal (a `values.refusal.Refusal` raised anywhere in a tool) or a failure
-  of YNAB put in words (a `ToolError`: the plan lookup, the write flow) reaches the client as
+  of YNAB (a `ynab_client.errors.YnabError`, in its own words) reaches the client as
   exactly its sentence, turned into the tool's error result here and nowhere else: the SDK would put
   `Error executing tool <name>: ` before it, and would answer arguments that break the
   input schema with pydantic's multi-line text; here they are one line naming the argument
   and what to give (`mcp_surface.presenting.argument_sentence`). A crash stays the SDK's generic
   `Error executing tool <name>` (details only in the server log).
 - `prompts/get`: an unknown prompt, an unknown or missing argument, or a refused one (a
-  prompt raising `Refusal`, or `ToolError` for YNAB's answer, e.g. an unknown plan) is an invalid-params error
+  prompt raising `Refusal`, or `YnabError` for YNAB's answer) is an invalid-params error
   with one clear sentence, not an internal error with a traceback in the log.
 - `completion/complete`: ids by name prefix (`mcp_surface.completion`), for every prompt and
   resource template argument named `plan_id`, `account_id` or `category_id`.
@@ -162,7 +162,7 @@ PromptFunction = Callable[..., PromptReturn]
 
 
 def _refusals_answered(fn: PromptFunction) -> Callable[..., Awaitable[PromptReturn]]:
-    """`fn`, with a refusal (`Refusal`, `ToolError`) raised as the invalid-params error the
+    """`fn`, with a refusal (`Refusal`, `YnabError`) raised as the invalid-params error the
     client gets, carrying exactly its sentence (the SDK passes `MCPError` on unchanged).
 
     A prompt function may be plain or async, as the SDK allows: a plain one runs in a worker
@@ -174,7 +174,7 @@ def _refusals_answered(fn: PromptFunction) -> Callable[..., Awaitable[PromptRetu
             if is_async_callable(fn):
                 return await fn(**arguments)
             return await anyio.to_thread.run_sync(functools.partial(fn, **arguments))
-        except (Refusal, YnabError, ToolError) as refused:
+        except (Refusal, YnabError) as refused:
             raise MCPError(code=INVALID_PARAMS, message=str(refused)) from None
 
     return answered

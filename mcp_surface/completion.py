@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import (
     Completion,
     CompletionArgument,
@@ -59,7 +58,7 @@ async def complete(
     chosen_plan = (context.arguments or {}).get("plan_id") if context is not None else None
     try:
         named = await candidates(chosen_plan or None)
-    except (Refusal, ToolError, ynab_client.YnabError) as error:
+    except (Refusal, ynab_client.YnabError) as error:
         logger.info("Nothing to complete %s with: %s", argument.name, error)
         return Completion(values=[], total=0, has_more=False)
     found = [identifier for identifier, name in named if _matches(argument.value, identifier, name)]

@@ -7,7 +7,7 @@ YNAB request once warm, none within the freshness window); then check what needs
 (`require_account`, `require_month`, ...).
 
 - `open_plan(plan_id)`: the snapshot of the plan the agent means (an id, `last-used`, or
-  omitted: the default plan), YNAB's refusals and pacing as one-line `ToolError`s (YNAB's
+  omitted: the default plan), YNAB's refusals and pacing as one-line `YnabError`s (YNAB's
   answer in words; no plan to default to, or an id not among the key's plans, is a `Refusal`
   and sends no request for the plan);
   `plan_listing(max_age)`: the plans the token sees, reused for `max_age` seconds;
@@ -32,7 +32,6 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.utils import timezone
-from mcp.server.mcpserver.exceptions import ToolError
 
 import ynab_client
 from mcp_surface.arguments import ID_SOURCES, id_arg
@@ -64,7 +63,8 @@ def today() -> date:
 async def open_plan(
     plan_id: str | None, *, fresh: bool = False, exclusive: bool = False
 ) -> ynab_client.PlanSnapshot:
-    """The plan the agent means, current as of this call; YNAB's refusals as `ToolError`.
+    """The plan the agent means, current as of this call; YNAB's failures as `YnabError`, a plan
+    YNAB does not know (404) as a `Refusal`.
 
     `plan_id` is checked against the id pattern before anything is sent. Omitted, it is
     `AVENIR_MCP_DEFAULT_PLAN`, else the plan `list_plans` marks as default (YNAB's default,
@@ -84,7 +84,9 @@ async def open_plan(
     try:
         return await ynab_client.plan_snapshot(chosen, fresh=fresh, exclusive=exclusive)
     except ynab_client.YnabError as error:
-        raise ToolError(_ynab_refusal(error, chosen)) from error
+        if error.status == 404:
+            raise _unknown_plan_refusal(error, chosen) from error
+        raise
 
 
 async def _require_listed(plan_id: str) -> None:
@@ -123,13 +125,11 @@ def _listed(listing: ynab_client.PlanList, plan_id: str) -> bool:
     return any(plan.id == plan_id for plan in listing.plans)
 
 
-def _ynab_refusal(error: ynab_client.YnabError, plan_id: str) -> str:
-    """YNAB's refusal in one line, keeping its status and detail (`message` quotes both)."""
-    if error.status == 404:
-        said = f" YNAB said: {short_detail(error.detail)}" if error.detail else ""
-        shown = quoted(plan_id, 40)
-        return f"No plan {shown} for this YNAB token (404); list_plans gives the valid ids.{said}"
-    return error.message
+def _unknown_plan_refusal(error: ynab_client.YnabError, plan_id: str) -> Refusal:
+    """YNAB does not know the plan (404): which ids to give instead, with YNAB's detail."""
+    said = f" YNAB said: {short_detail(error.detail)}" if error.detail else ""
+    shown = quoted(plan_id, 40)
+    return Refusal(f"No plan {shown} for this YNAB token (404); list_plans gives the valid ids.{said}")
 
 
 async def real_plan_id(plan_id: str | None) -> str:
@@ -181,7 +181,7 @@ async def plan_listing(max_age: float = PLAN_LISTING_SECONDS) -> ynab_client.Pla
     """`GET /plans`, or the listing got less than `max_age` seconds ago (per YNAB and token).
 
     `list_plans` passes the freshness window (`AVENIR_MCP_FRESHNESS_SECONDS`); choosing the
-    default plan reuses it for a few minutes. YNAB's refusals as `ToolError`.
+    default plan reuses it for a few minutes. YNAB's failures as `YnabError`.
     """
     return (await _listing(max_age))[0]
 
@@ -194,10 +194,7 @@ async def _listing(max_age: float) -> tuple[ynab_client.PlanList, bool]:
         kept = _listings.get(key)
     if kept is not None and time.monotonic() - kept[0] < max_age:
         return kept[1], False
-    try:
-        listing = await ynab_client.list_plans(client=client)
-    except ynab_client.YnabError as error:
-        raise ToolError(error.message) from error
+    listing = await ynab_client.list_plans(client=client)
     with _listings_lock:
         _listings[key] = (time.monotonic(), listing)
     return listing, True

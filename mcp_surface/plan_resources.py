@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.server.mcpserver.exceptions import ResourceError
 
 import ynab_client
 from mcp_surface.arguments import id_arg
@@ -116,7 +116,7 @@ async def _refusing(read: Callable[[], Awaitable[T]]) -> T:
     """`read()`, with refusals (ours and YNAB's) as the one-line `ResourceError` MCP expects."""
     try:
         return await read()
-    except (Refusal, ToolError) as refusal:
+    except Refusal as refusal:
         raise ResourceError(str(refusal)) from None
     except ynab_client.YnabError as error:
         raise ResourceError(error.message) from error

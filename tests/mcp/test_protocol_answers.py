@@ -23,7 +23,6 @@ import pytest
 from django.conf import settings
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, PromptReference, ResourceTemplateReference
 
@@ -62,7 +61,7 @@ async def review_account(plan_id: str, account_id: str) -> str:
     """Review one account with the person (a prompt built like the product's own)."""
     snapshot = await open_plan(plan_id)
     if account_id not in snapshot.accounts:
-        raise ToolError(f"No account '{account_id}' in this plan; list_accounts gives the valid ids.")
+        raise Refusal(f"No account '{account_id}' in this plan; list_accounts gives the valid ids.")
     return f"Review account {account_id} of plan {plan_id}."
 
 

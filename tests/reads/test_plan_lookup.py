@@ -9,7 +9,6 @@ from datetime import date
 import httpx2
 import pytest
 from asgiref.sync import sync_to_async
-from mcp.server.mcpserver.exceptions import ToolError
 
 from mcp_surface import arguments, plan_lookup
 from sandbox.faults import inject
@@ -17,6 +16,7 @@ from sandbox.ledger import create_plan
 from sandbox.models import Plan
 from values.refusal import Refusal
 from ynab_client import client as ynab_client
+from ynab_client.errors import YnabError
 
 pytestmark = pytest.mark.anyio
 
@@ -142,7 +142,7 @@ async def test_an_omitted_plan_when_ynab_refuses_the_listing_is_refused_with_yna
     settings.AVENIR_MCP_DEFAULT_PLAN = None
     await sync_to_async(inject)("status", method="GET", path="^/plans$", status=401)
 
-    with pytest.raises(ToolError) as refused:
+    with pytest.raises(YnabError) as refused:
         await plan_lookup.open_plan(None)
 
     assert str(refused.value).startswith("YNAB refused the token (401): it is invalid, expired or revoked.")
@@ -257,7 +257,7 @@ async def test_a_plan_deleted_in_ynab_after_it_was_read_is_refused_with_ynabs_40
     await plan_lookup.open_plan(gone.id)  # held by this process from now on: no listing asked again
     await Plan.objects.filter(pk=gone.id).adelete()
 
-    with pytest.raises(ToolError) as refused:
+    with pytest.raises(Refusal) as refused:
         await plan_lookup.open_plan(gone.id)
 
     said = str(refused.value)

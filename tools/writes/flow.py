@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypeVar as DefaultedTypeVar
@@ -60,7 +59,7 @@ from oplog.models import Operation
 from oplog.records import Subject
 from tokens.auth import principal_of
 from values.refusal import Refusal
-from ynab_client import PlanSnapshot, RequestKind, YnabClient, YnabError, request_kind
+from ynab_client import PlanSnapshot, RequestKind, YnabClient, request_kind
 
 WriteStatus = Literal["applied", "declined", "confirmation_required", "nothing_to_do"]
 
@@ -259,7 +258,7 @@ async def confirmed_write(
 
     `plan_id` is the tool's argument as given (an id, `last-used`, or None for the default).
     Refusals (the tool's, the confirmation step's) propagate as `Refusal`s; YNAB's failures,
-    once logged, as `ToolError`s.
+    once logged, as `YnabError`s naming the operation.
 
     A call that carries the person's answer (a code, an input-required answer) is refused at
     once when that answer is not waiting (nothing read: an invented code costs YNAB nothing);
@@ -370,12 +369,9 @@ async def unconfirmed_write(
 async def _logged(
     logged: LoggedWrite[Any], write: WriteTool[Any, Any, Any, Any], *, confirmed_by: str, preview: str
 ) -> CallToolResult:
-    """The log row around `write.apply`, and the tool's answer; YNAB's failure as a `ToolError`
+    """The log row around `write.apply`, and the tool's answer; YNAB's failure as a `YnabError`
     naming the operation (the log's words)."""
-    try:
-        done = await logged.run(write.apply, confirmed_by=confirmed_by, preview=preview)
-    except YnabError as failed:
-        raise ToolError(failed.message) from None
+    done = await logged.run(write.apply, confirmed_by=confirmed_by, preview=preview)
     shown = preview if confirmed_by != Operation.ConfirmedBy.NONE else None
     return logged_answer(write.result, logged.snapshot.plan_id, done, shown)
 
