@@ -35,7 +35,9 @@ run: $(VENV)/.installed
 # other (`--dist worksteal`) so none idles at the end while another runs a long queue: 4 min 42 s.
 # The suite runs under coverage.py (lines and branches, in every process: the xdist workers and
 # the processes tests start; see [tool.coverage.*] in pyproject.toml); the whole suite fails
-# under the gate there (fail_under), a subset (PYTEST_ARGS given) only prints its figures.
+# under the gate there (fail_under), a subset (PYTEST_ARGS given) only prints its figures. The
+# figures are combined and printed whether or not a test failed; the target then fails with
+# pytest's status, or with the report's when every test passed.
 # Bytecode is cached even where the environment says not to (PYTHONDONTWRITEBYTECODE): every
 # process the tests start (stdio, runserver, a killed writer) would otherwise compile the project
 # again, and collecting the suite costs twice the CPU without the cache.
@@ -43,9 +45,13 @@ TEST_WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1
 test: $(VENV)/.installed-dev
 	$(BIN)/ruff check --output-format concise .
 	rm -f .coverage .coverage.*
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m coverage run -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
-	$(BIN)/python -m coverage combine --quiet
-	$(BIN)/python -m coverage report $(if $(PYTEST_ARGS),--fail-under=0)
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m coverage run -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS); \
+	tests=$$?; \
+	$(BIN)/python -m coverage combine --quiet; \
+	$(BIN)/python -m coverage report $(if $(PYTEST_ARGS),--fail-under=0); \
+	report=$$?; \
+	if [ $$tests -ne 0 ]; then exit $$tests; fi; \
+	exit $$report
 
 # Mutation testing of the confirmation contract and the write flow ([tool.mutmut] in
 # pyproject.toml; docs/mutation.md lists what survives and why). A developer's tool, not CI's:
