@@ -14,6 +14,7 @@ changed files in the checkout fails, `tests.helpers.checkout`).
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,6 +32,9 @@ from tests.served import ServedApp
 # `HYPOTHESIS_PROFILE=default` explores new examples instead.
 hypothesis.settings.register_profile("suite", derandomize=True, deadline=None, database=None)
 hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+# Hypothesis also caches Unicode tables, under ./.hypothesis unless told: outside the checkout.
+HYPOTHESIS_CACHE = Path(tempfile.gettempdir()) / "avenir-mcp-hypothesis"
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(HYPOTHESIS_CACHE))
 
 _CHECKOUT_BEFORE = pytest.StashKey[dict]()
 
