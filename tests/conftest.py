@@ -37,6 +37,17 @@ HYPOTHESIS_CACHE = Path(tempfile.gettempdir()) / "avenir-mcp-hypothesis"
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(HYPOTHESIS_CACHE))
 
 _CHECKOUT_BEFORE = pytest.StashKey[dict]()
+# Folders whose every test starts a process (Chromium): marked `subprocesses` as a whole. Elsewhere
+# a test (or module) that starts one carries the mark itself.
+_STARTING_PROCESSES = ("browser",)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by mark
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    folders = [Path(__file__).parent / name for name in _STARTING_PROCESSES]
+    for item in items:
+        if any(item.path.is_relative_to(folder) for folder in folders):
+            item.add_marker(pytest.mark.subprocesses)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -19,7 +19,7 @@ from tests.helpers.stdio import measured, stdio_server
 from tools.client_config import stdio_entry
 from tools.resources import GUIDE_URI, guide_text
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.subprocesses]
 
 
 @pytest.fixture

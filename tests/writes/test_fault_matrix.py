@@ -123,6 +123,7 @@ async def test_after_settling_ynab_and_the_log_agree(tool, request_name, fault, 
     await _original_agrees(op)
 
 
+@pytest.mark.subprocesses
 @pytest.mark.parametrize(
     ("tool", "request_name"), STOPS, ids=[f"{tool}, killed before {name} was sent" for tool, name in STOPS]
 )
