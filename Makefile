@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 export PORT
 
-.PHONY: run test lint mutation bench clean
+.PHONY: run test check lint mutation bench clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] >= (3, 11) else "avenir-mcp needs Python 3.11 or newer")'
@@ -52,6 +52,15 @@ test: $(VENV)/.installed-dev
 	report=$$?; \
 	if [ $$tests -ne 0 ]; then exit $$tests; fi; \
 	exit $$report
+
+# The inner loop: lint and format check, then the tests that start no process and are no sweep
+# (markers `subprocesses` and `matrix`, pyproject.toml), without coverage, on the same workers:
+# 1,961 of 2,574 tests, 3 min 32 s of CPU (about 2 minutes on 2 idle cores; 5 min 2 s measured
+# at a load average of 11). `make test` runs everything, under coverage.
+check: $(VENV)/.installed-dev
+	$(BIN)/ruff check --output-format concise .
+	$(BIN)/ruff format --check .
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -m "not subprocesses and not matrix" -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # Mutation testing of the confirmation contract and the write flow ([tool.mutmut] in
 # pyproject.toml; docs/mutation.md lists what survives and why). A developer's tool, not CI's:

@@ -84,6 +84,7 @@ def _impatient_for(target: WriteRequest, monkeypatch) -> None:
     monkeypatch.setitem(ynab_client._clients, key, impatient)
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize(("tool", "request_name", "fault"), CELLS, ids=[" × ".join(cell) for cell in CELLS])
 async def test_after_settling_ynab_and_the_log_agree(tool, request_name, fault, monkeypatch):
     scenario = SCENARIOS[tool]
