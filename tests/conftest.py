@@ -52,9 +52,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """What the checkout holds before the run (once, in the process that reports: not in an
-    xdist worker)."""
-    if not hasattr(session.config, "workerinput"):
-        session.stash[_CHECKOUT_BEFORE] = files_in(Path(settings.BASE_DIR))
+    xdist worker). Only in a git checkout: `make mutation` runs the tests in mutmut's copy
+    (mutants/), where mutmut itself writes while they run."""
+    root = Path(settings.BASE_DIR)
+    if not hasattr(session.config, "workerinput") and (root / ".git").exists():
+        session.stash[_CHECKOUT_BEFORE] = files_in(root)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
