@@ -14,6 +14,7 @@ changed files in the checkout fails, `tests.helpers.checkout`).
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,15 +32,31 @@ from tests.served import ServedApp
 # `HYPOTHESIS_PROFILE=default` explores new examples instead.
 hypothesis.settings.register_profile("suite", derandomize=True, deadline=None, database=None)
 hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+# Hypothesis also caches Unicode tables, under ./.hypothesis unless told: outside the checkout.
+HYPOTHESIS_CACHE = Path(tempfile.gettempdir()) / "avenir-mcp-hypothesis"
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(HYPOTHESIS_CACHE))
 
 _CHECKOUT_BEFORE = pytest.StashKey[dict]()
+# Folders whose every test starts a process (Chromium): marked `subprocesses` as a whole. Elsewhere
+# a test (or module) that starts one carries the mark itself.
+_STARTING_PROCESSES = ("browser",)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by mark
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    folders = [Path(__file__).parent / name for name in _STARTING_PROCESSES]
+    for item in items:
+        if any(item.path.is_relative_to(folder) for folder in folders):
+            item.add_marker(pytest.mark.subprocesses)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """What the checkout holds before the run (once, in the process that reports: not in an
-    xdist worker)."""
-    if not hasattr(session.config, "workerinput"):
-        session.stash[_CHECKOUT_BEFORE] = files_in(Path(settings.BASE_DIR))
+    xdist worker). Only in a git checkout: `make mutation` runs the tests in mutmut's copy
+    (mutants/), where mutmut itself writes while they run."""
+    root = Path(settings.BASE_DIR)
+    if not hasattr(session.config, "workerinput") and (root / ".git").exists():
+        session.stash[_CHECKOUT_BEFORE] = files_in(root)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -51,6 +51,7 @@ def prepared(env: dict[str, str], umask: int) -> str:
     return re.search(r"MCP token created \(shown once; only its hash is kept\): (\S+)", done.stdout)[1]
 
 
+@pytest.mark.subprocesses
 async def test_the_database_and_the_data_folder_are_private_whatever_the_umask(tmp_path):
     """Started under the loosest umask (0o000), with a data folder already there and open to all:
     the service makes its own files and folders private, and tightens the folder it was given."""

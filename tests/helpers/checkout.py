@@ -24,7 +24,6 @@ NOT_THE_TESTS = {
     "__pycache__",
     ".ruff_cache",
     ".pytest_cache",
-    ".hypothesis",
     "mutants",
     "htmlcov",
 }

@@ -117,6 +117,7 @@ def test_the_printed_http_entry_reaches_the_service(live_service, issue_token):
     assert response.status_code == 200
 
 
+@pytest.mark.subprocesses
 def test_create_mcp_token_follows_port_and_ends_with_the_token_in_a_terminal():
     name = f"cli {uuid.uuid4().hex[:8]}"
     env = {**os.environ, "DATABASE_URL": this_runs_database_url(), "PORT": "8701", "AVENIR_MCP_SELF_URL": ""}
@@ -133,6 +134,7 @@ def test_create_mcp_token_follows_port_and_ends_with_the_token_in_a_terminal():
     assert McpToken.objects.get(name=f"{name} 2").token_hash == hashlib.sha256(last_line.encode()).hexdigest()
 
 
+@pytest.mark.subprocesses
 def test_bootstrap_on_a_fresh_install_seeds_the_demo_and_creates_a_working_admin_login(tmp_path):
     """What `make run` does on a new machine: migrate, then bootstrap (twice: a second run is quiet)."""
     database = tmp_path / "fresh.sqlite3"

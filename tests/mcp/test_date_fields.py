@@ -197,6 +197,7 @@ async def test_every_date_field_is_listed(live_service, token):
     assert published == set(CALLS) | PROMPT_MONTHS
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("tool", sorted({tool for tool, _field in CALLS}))
 async def test_each_date_gets_a_result_or_a_one_sentence_refusal_and_writes_nothing(
     live_service, token, ids, tool

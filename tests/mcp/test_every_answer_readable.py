@@ -258,6 +258,7 @@ def test_every_tool_has_a_case():
     assert not missing, f"No readable-answer case for {', '.join(missing)}: add one to CASES."
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("tool", TOOLS)
 async def test_a_text_only_client_finds_every_id_and_amount_of_the_answer(tool, mode, demo):

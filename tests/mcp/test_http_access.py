@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.db.utils import OperationalError
 
-from mcp_surface.http import McpHttpApp
+from mcp_surface.http import AnswerEnd, McpHttpApp
 from mcp_surface.server import HttpServers
 from tests.helpers.raw_mcp import INITIALIZE, post_mcp
 from tokens.models import McpToken
@@ -197,3 +197,42 @@ def test_a_token_is_accepted_when_its_last_use_cannot_be_recorded(
     assert response.status_code == 200
     assert f"Could not record the last use of MCP token {row.pk}" in caplog.text
     assert McpToken.objects.get(pk=row.pk).last_used_at is None  # the next request tries again
+
+
+START = {"type": "http.response.start", "status": 200, "headers": []}
+EVENT = {"type": "http.response.body", "body": b"data: {}\n\n", "more_body": True}
+LAST = {"type": "http.response.body", "body": b"", "more_body": False}
+
+
+@pytest.mark.anyio
+async def test_a_stream_left_open_at_shutdown_gets_its_last_empty_body():
+    """The SDK's SSE streams return without their last body message when the server stops
+    (Ctrl+C): the answer is ended for them, so uvicorn has no unfinished response to log.
+    (tests/mcp/test_runserver.py stops a real server with a stream open.)"""
+    sent = []
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    answer = AnswerEnd(send)
+    await answer.send(START)
+    await answer.send(EVENT)
+    await answer.finish()
+
+    assert sent == [START, EVENT, LAST]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("messages", [[START, LAST], []], ids=["complete", "never started"])
+async def test_an_answer_complete_or_never_started_is_left_as_it_is(messages):
+    sent = []
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    answer = AnswerEnd(send)
+    for message in messages:
+        await answer.send(message)
+    await answer.finish()
+
+    assert sent == messages

@@ -14,7 +14,7 @@ from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.stdio import stdio_server
 from ynab_client import store
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.subprocesses]
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from tests.helpers.mcp_http import mcp_over_http
 from tests.helpers.processes import port_nobody_serves
 from tests.helpers.runserver import Served
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.subprocesses]
 
 
 PROJECT = (  # the checkout's packages (but the tests), which the reloader watches

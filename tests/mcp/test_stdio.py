@@ -19,7 +19,7 @@ from tests.helpers.processes import port_nobody_serves, this_runs_database_url
 from tests.helpers.stdio import measured, stdio_server
 from tokens.client_config import stdio_entry
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.subprocesses]
 
 
 @pytest.fixture

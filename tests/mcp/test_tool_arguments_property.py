@@ -89,6 +89,7 @@ def test_every_registered_tool_is_listed_and_covered(schemas):
     assert sorted(schemas) == sorted(TOOL_NAMES)
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("tool", TOOL_NAMES)
 def test_valid_arguments_get_a_result_or_a_one_line_refusal(tool, agent, portal, schemas, known, plan):
     confirmed = "confirmation" in schemas[tool].get("properties", {})
@@ -106,6 +107,7 @@ def test_valid_arguments_get_a_result_or_a_one_line_refusal(tool, agent, portal,
     check()
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("tool", TOOL_NAMES)
 def test_hostile_arguments_are_refused_never_a_crash(tool, agent, portal, schemas, known, plan):
     confirmed = "confirmation" in schemas[tool].get("properties", {})

@@ -9,6 +9,8 @@ import sys
 import pytest
 from django.conf import settings
 
+pytestmark = pytest.mark.subprocesses
+
 
 def check_with(public_url: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "AVENIR_MCP_PUBLIC_URL": public_url}

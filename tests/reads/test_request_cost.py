@@ -52,6 +52,7 @@ def is_cheap(entry: RequestLogEntry, plan_id: str) -> bool:
     return entry.method == "GET" and (delta or entry.path.endswith("/plans"))
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("tool", read_tool_names())
 async def test_a_read_tool_called_twice_on_a_warm_plan_costs_at_most_one_request_each_time(
     shared_demo_plan, tool

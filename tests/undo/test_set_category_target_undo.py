@@ -68,6 +68,7 @@ def _without_uncopyable(fields: tuple, kind_text: str) -> tuple:
     return tuple(kept)
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize(("name", "shown", "recreatable"), DEMO_TARGETS)
 async def test_every_demo_target_kind_round_trips_or_is_said_not_to(
     demo_plan: Plan, name, shown, recreatable

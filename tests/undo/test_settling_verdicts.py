@@ -214,6 +214,7 @@ async def test_an_undo_whose_answer_was_lost_before_it_landed_is_failed_and_can_
     assert await budgets.current() == budgets.after
 
 
+@pytest.mark.subprocesses
 async def test_a_pending_row_whose_writer_still_runs_on_this_host_is_left_to_it(budgets):
     op = await logged(budgets.plan_id, status="pending", undo_data=budgets.op.undo_data)
     log.finished_writing(op)  # not written by this process: by another one on this host

@@ -12,17 +12,23 @@ the whole matrix against it:
         with case_shared_by_module(...) as case:   # the same case, made once on a plan of its own
             yield case
 
+    @pytest.mark.matrix
     @pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))  # UNCONFIRMED_PATHS for approve
     async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
         await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
 
+    @pytest.mark.matrix
     @pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
     async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
         await CONFIRMED_PATHS[path](shared_case, Env(settings, monkeypatch))
 
+    @pytest.mark.matrix
     @pytest.mark.parametrize("path", FAULT_PATHS)
     async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
         await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+
+Each is marked `matrix` (pyproject.toml): `make test` runs every cell, `make check` leaves them
+to it and runs the tool's other tests.
 
 Every path goes through the SDK's real client (in memory, the catalog's server with writes),
 then checks YNAB's side through the sandbox: the state is `expected_after` exactly when the

@@ -39,16 +39,19 @@ def shared_case(live_service) -> Iterator[WriteCase]:
         yield case
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
     await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
 async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
     await CONFIRMED_PATHS[path](shared_case, Env(settings, monkeypatch))
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", FAULT_PATHS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
     await FAULT_PATHS[path](case, Env(settings, monkeypatch))

@@ -38,11 +38,13 @@ def case(home: Household) -> WriteCase:
     return approving(home, home.market, home.salary, home.split)
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", UNCONFIRMED_PATHS)
 async def test_each_client_gets_it_applied_at_once_and_logged(path, case, settings, monkeypatch):
     await UNCONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", FAULT_PATHS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
     await FAULT_PATHS[path](case, Env(settings, monkeypatch))

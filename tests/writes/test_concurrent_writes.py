@@ -249,6 +249,7 @@ async def answered_while_held(
         yield holder, answers
 
 
+@pytest.mark.subprocesses
 async def test_a_write_waits_for_another_process_and_applies_on_what_it_left(budget, live_service, caplog):
     caplog.set_level(logging.INFO, logger="oplog.plan_lock")
     dining, groceries = budget.home.dining, budget.home.groceries
@@ -277,6 +278,7 @@ async def test_a_write_waits_for_another_process_and_applies_on_what_it_left(bud
     assert await assigned(budget, groceries) == groceries_before + 10_000
 
 
+@pytest.mark.subprocesses
 async def test_a_killed_holder_frees_the_plan_at_once(budget, live_service, caplog):
     caplog.set_level(logging.INFO, logger="oplog.plan_lock")
     arguments = budget_arguments(budget)

@@ -56,11 +56,13 @@ def shared_case(live_service) -> Iterator[WriteCase]:
         yield case
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", paths_that_write(PATHS))
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
     await PATHS[path](case, Env(settings, monkeypatch))
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", paths_that_write_nothing(PATHS))
 async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
     await PATHS[path](shared_case, Env(settings, monkeypatch))
@@ -111,6 +113,7 @@ async def test_a_name_taken_in_ynab_before_the_answer_is_refused_and_nothing_is_
     assert await Operation.objects.filter(plan_id=budget.id).acount() == 0
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", FAULT_PATHS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
     await FAULT_PATHS[path](case, Env(settings, monkeypatch))

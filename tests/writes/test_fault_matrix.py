@@ -84,6 +84,7 @@ def _impatient_for(target: WriteRequest, monkeypatch) -> None:
     monkeypatch.setitem(ynab_client._clients, key, impatient)
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize(("tool", "request_name", "fault"), CELLS, ids=[" × ".join(cell) for cell in CELLS])
 async def test_after_settling_ynab_and_the_log_agree(tool, request_name, fault, monkeypatch):
     scenario = SCENARIOS[tool]
@@ -123,6 +124,7 @@ async def test_after_settling_ynab_and_the_log_agree(tool, request_name, fault, 
     await _original_agrees(op)
 
 
+@pytest.mark.subprocesses
 @pytest.mark.parametrize(
     ("tool", "request_name"), STOPS, ids=[f"{tool}, killed before {name} was sent" for tool, name in STOPS]
 )

@@ -39,11 +39,13 @@ def case(home: Household, linked: str) -> WriteCase:
     return importing(home, linked)
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", UNCONFIRMED_PATHS)
 async def test_each_client_gets_the_import_at_once_and_logged(path, case, settings, monkeypatch):
     await UNCONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", FAULT_PATHS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
     await FAULT_PATHS[path](case, Env(settings, monkeypatch))

@@ -62,11 +62,13 @@ def shared_case(live_service) -> Iterator[WriteCase]:
         yield case
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", paths_that_write(PATHS))
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
     await PATHS[path](case, Env(settings, monkeypatch))
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", paths_that_write_nothing(PATHS))
 async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
     await PATHS[path](shared_case, Env(settings, monkeypatch))

@@ -68,16 +68,19 @@ def shared_adjusting(live_service) -> Iterator[WriteCase]:
         yield case
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))
 async def test_each_path_marks_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
     await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
 async def test_each_path_without_a_yes_marks_nothing(path, shared_case, settings, monkeypatch):
     await CONFIRMED_PATHS[path](shared_case, Env(settings, monkeypatch))
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))
 async def test_each_path_adjusts_and_marks_exactly_when_the_person_agreed(
     path, adjusting, settings, monkeypatch
@@ -85,6 +88,7 @@ async def test_each_path_adjusts_and_marks_exactly_when_the_person_agreed(
     await CONFIRMED_PATHS[path](adjusting, Env(settings, monkeypatch))
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
 async def test_each_path_without_a_yes_adjusts_and_marks_nothing(
     path, shared_adjusting, settings, monkeypatch
@@ -114,6 +118,7 @@ async def test_the_same_request_is_accepted_when_the_count_to_mark_moved_before_
     assert await cleared_balance(home.id, home.home.checking) == case.extra["bank"]
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("path", FAULT_PATHS)
 async def test_each_fault_of_the_marking_leaves_an_honest_log_and_nothing_resent(
     path, case, settings, monkeypatch

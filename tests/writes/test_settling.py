@@ -195,6 +195,7 @@ async def test_the_admin_counts_what_needs_attention_and_filters_it(budget, case
     assert op.pk in filtered.content.decode()
 
 
+@pytest.mark.subprocesses
 async def test_the_service_settles_what_a_dead_process_left_pending_when_it_starts(budget):
     """The ASGI lifespan (what uvicorn runs at start-up) settles a row a killed process left pending."""
     h = budget.home
