@@ -40,7 +40,7 @@ import anyio
 from oplog.records import Record
 from tools.logic.assigned import AssignedWords, Logged, PairOutcome
 from ynab_client import PacingRefused, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
-from ynab_client.errors import WriteFailed
+from ynab_client.errors import WriteFailed, WriteOutcome
 
 MOST_REQUESTS = 5
 """The worst case: first write, its read-back, second write, its read-back, setting the first back."""
@@ -124,7 +124,7 @@ def _pair_failure(
         # half_done: the first is changed and not yet put back; settling keeps putting it back. A lost
         # request read back as not made may still land: unknown, settling checks.
         unknown = kind == "unknown" or still_open
-        outcome = "unknown" if unknown else "pending" if kind == "half_done" else "failed"
+        outcome: WriteOutcome = "unknown" if unknown else "pending" if kind == "half_done" else "failed"
         return WriteFailed(message, outcome=outcome, undo_data=record)
     # an undo's pair: the person is told what to set
     if kind == "half_done":
@@ -233,6 +233,7 @@ def set_back_wait(client: YnabClient, cause: YnabError) -> float | None:
     """Seconds to wait before a set-back after `cause`; None when YNAB asked for longer than
     `SET_BACK_WAIT_LIMIT` (settling sends it later). 0 unless YNAB answered 429 or pacing
     is waiting one out: a rollback passes pacing's count, never YNAB's `Retry-After`."""
+    seconds: float
     if cause.status == 429:
         seconds = cause.retry_after if cause.retry_after is not None else SET_BACK_WAIT_LIMIT + 1
     elif isinstance(cause, PacingRefused) and client.sender.pacer.paused_until() is not None:

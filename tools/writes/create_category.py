@@ -105,8 +105,9 @@ class CreateCategory(
         assert subject is not None  # build always sets it
         sent = {"name": subject.name, "category_group_id": subject.category_group_id}
         answer = await client.post_category(snapshot.plan_id, sent, check_hint=CHECK)
-        created = answer.get("category") if isinstance(answer.get("category"), dict) else {}
-        category_id = created.get("id") if isinstance(created.get("id"), str) else None
+        created = answer.get("category")
+        found = created.get("id") if isinstance(created, dict) else None
+        category_id = found if isinstance(found, str) else None
         return Applied(
             fields=change.fields.model_copy(update={"category_id": category_id}),
             undo_data=CategoryCreation(category_id=category_id, group_id=subject.category_group_id),

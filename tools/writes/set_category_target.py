@@ -186,6 +186,7 @@ class SetCategoryTarget(WriteTool[Targeting, TargetSubject, TargetSetFields, Tar
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[TargetPatch]
     ) -> UndoRecord:
         (item,) = plan.restorable
+        assert item.fields is not None, "a target YNAB's API cannot set again is logged not undoable"
         await client.patch_category(snapshot.plan_id, item.category_id, item.fields, check_hint=CHECK)
         before = TargetChange.from_stored(op.undo_data).stored()["before"]
         return UndoRecord(restored=({"category_id": item.category_id, "target": before},))
