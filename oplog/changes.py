@@ -31,7 +31,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeAlias, TypeVar
 
 import anyio
 from pydantic import BaseModel, ConfigDict
@@ -81,39 +81,47 @@ class Change(Generic[S, F, U]):
 
     `subject` is the exact change as data (fingerprinted; the log keeps `subject.stored()`);
     `preview` what the person sees (also the log's summary for unconfirmed tools); `fields` the
-    tool's own result fields; `undo_data` what undo needs, as far as it is known before sending;
-    `check` the read that tells whether the change landed when no answer comes back.
-    `nothing_to_do` holds the message when nothing would be asked or written (`Change.nothing`),
-    and `outcome` the status that answer carries: `nothing_to_do`, or reconcile_account's
-    `difference_found`. An undo sets `undo_of`, the operation it reverses, and `hold`.
+    tool's own result fields; `undo_data` what undo (and settling) needs, as far as it is known
+    before sending; `check` the read that tells whether the change landed when no answer comes
+    back. An undo sets `undo_of`, the operation it reverses, and `hold`.
     """
 
-    subject: S | None
+    subject: S
     preview: Preview
     fields: F
+    undo_data: U
     undoable: bool = True
-    undo_data: U | None = None
     check: str = DEFAULT_CHECK
-    nothing_to_do: str | None = None
-    outcome: str = "nothing_to_do"
     undo_of: Operation | None = None
     hold: Hold | None = None
 
-    @classmethod
-    def nothing(cls, message: str, fields: F, *, outcome: str = "nothing_to_do") -> Change[Any, F, Any]:
-        """Nothing is asked or written: the result has status `outcome` (`nothing_to_do`, or
-        `difference_found` for a reconciliation that must first be talked through) and `message`."""
-        return Change(
-            subject=None, preview=Preview(question=""), fields=fields, nothing_to_do=message, outcome=outcome
-        )
+    @staticmethod
+    def nothing(message: str, fields: F, *, outcome: str = "nothing_to_do") -> Nothing[F]:
+        """What `build` returns when nothing is to be asked or written (`Nothing`)."""
+        return Nothing(message, fields, outcome)
 
     def fingerprint(self, plan_id: str) -> str:
         """What the person's answer confirms: the plan and the whole subject."""
-        return fingerprint(plan_id, self.subject.fingerprinted() if self.subject is not None else {})
+        return fingerprint(plan_id, self.subject.fingerprinted())
 
     @property
     def stored_subject(self) -> dict[str, Any]:
-        return self.subject.stored() if self.subject is not None else {}
+        return self.subject.stored()
+
+
+@dataclass(frozen=True)
+class Nothing(Generic[F]):
+    """Nothing is asked or written: the answer has status `outcome` (`nothing_to_do`, or
+    `difference_found` for a reconciliation that must first be talked through), `message` and the
+    tool's result `fields`."""
+
+    message: str
+    fields: F
+    outcome: str = "nothing_to_do"
+
+
+Built: TypeAlias = Change[S, F, U] | Nothing[F]
+"""What a tool's `build` returns: the change to ask about and make, or nothing to do."""
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,12 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from typing import Any
 
 import ynab_client
 from confirmations.preview import render
 from oplog import plan_lock, settling
-from oplog.changes import agreed_write
+from oplog.changes import Change, Nothing, agreed_write
 from oplog.models import Operation
 from oplog.undo import UndoPlan, nothing_to_restore_message, undo_preview
 from oplog.undo_write import TOOL, UndoWrite, target_of
@@ -110,15 +111,16 @@ async def _undo_checked(op: Operation, *, digest: str, username: str) -> AdminOu
             snapshot = await ynab_client.plan_snapshot(op.plan_id, exclusive=True)
     except ynab_client.YnabError as error:
         return AdminOutcome(f"The plan could not be read, so nothing was undone: {error.message}")
-    proposal = _proposal(op, undo.plan(snapshot))
-    if proposal.digest != digest or not proposal.can_proceed:
+    proposal, change = _proposal(op, undo.plan(snapshot)), undo.build(snapshot)
+    if proposal.digest != digest or isinstance(change, Nothing):
         said = "The plan changed since the page was shown: nothing was undone; review the undo again."
         return AdminOutcome(said, proposal=proposal)
-    return await _run(undo, snapshot, username)
+    return await _run(undo, snapshot, change, username)
 
 
-async def _run(undo: UndoWrite, snapshot: ynab_client.PlanSnapshot, username: str) -> AdminOutcome:
-    change = undo.build(snapshot)
+async def _run(
+    undo: UndoWrite, snapshot: ynab_client.PlanSnapshot, change: Change[Any, Any, Any], username: str
+) -> AdminOutcome:
     try:
         logged = await agreed_write(
             tool=TOOL,

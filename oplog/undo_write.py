@@ -35,7 +35,7 @@ import anyio
 from pydantic import BaseModel, ConfigDict, Field
 
 from oplog import log
-from oplog.changes import Applied, Change, Hold
+from oplog.changes import Applied, Built, Change, Hold
 from oplog.kinds import WriteKind, kind_of
 from oplog.models import Operation
 from oplog.records import Subject
@@ -191,7 +191,7 @@ class UndoWrite:
             self._planned = (snapshot, plan)
         return self._planned[1]
 
-    def build(self, snapshot: PlanSnapshot) -> Change[UndoSubject, UndoFields, UndoRecord]:
+    def build(self, snapshot: PlanSnapshot) -> Built[UndoSubject, UndoFields, UndoRecord]:
         op, plan = self.target.op, self.plan(snapshot)
         fields = result_fields(op, plan)
         if plan.nothing_to_restore:

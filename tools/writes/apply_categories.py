@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from confirmations.preview import Preview
 from mcp_surface.arguments import MAX_IDS, check_ids, id_arg
 from mcp_surface.presenting import category_name, money
-from oplog.changes import Applied, Change
+from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord
@@ -108,7 +108,7 @@ class ApplyCategories(
 
     def build(
         self, snapshot: PlanSnapshot, arguments: Assignments
-    ) -> Change[RecategorisationSubject, CategoriesAppliedFields, RecategorisationUndo]:
+    ) -> Built[RecategorisationSubject, CategoriesAppliedFields, RecategorisationUndo]:
         found = recategorisation(snapshot, arguments.pairs)
         fields = CategoriesAppliedFields(
             changes=[_entry(snapshot, c) for c in found.changes], unchanged_count=found.unchanged_count
@@ -139,7 +139,6 @@ class ApplyCategories(
         snapshot: PlanSnapshot,
         change: Change[RecategorisationSubject, CategoriesAppliedFields, RecategorisationUndo],
     ) -> Applied[CategoriesAppliedFields]:
-        assert change.undo_data is not None, "build sets it on every change it sends"
         items = [{"id": item.id, "category_id": item.after} for item in change.undo_data.transactions]
         await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
         return Applied(lead=f"Recategorised {len(items)} transaction(s).")

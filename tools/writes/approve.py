@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from confirmations.preview import Preview
 from mcp_surface.arguments import MAX_IDS, check_ids
-from oplog.changes import Applied, Change
+from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord
@@ -68,7 +68,7 @@ class ApproveTransactions(WriteTool[Approving, ApprovalSubject, TransactionsAppr
 
     def build(
         self, snapshot: PlanSnapshot, arguments: Approving
-    ) -> Change[ApprovalSubject, TransactionsApprovedFields, ApprovalUndo]:
+    ) -> Built[ApprovalSubject, TransactionsApprovedFields, ApprovalUndo]:
         found = approvals(snapshot, arguments.transaction_ids)
         fields = TransactionsApprovedFields(
             approved=len(found.to_approve), unchanged_count=found.unchanged_count
@@ -93,7 +93,6 @@ class ApproveTransactions(WriteTool[Approving, ApprovalSubject, TransactionsAppr
         snapshot: PlanSnapshot,
         change: Change[ApprovalSubject, TransactionsApprovedFields, ApprovalUndo],
     ) -> Applied[TransactionsApprovedFields]:
-        assert change.undo_data is not None  # build sets it on every change it sends
         ids = change.undo_data.approved_ids
         items = [{"id": transaction_id, "approved": True} for transaction_id in ids]
         await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)

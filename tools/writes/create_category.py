@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from confirmations.preview import Preview
 from mcp_surface.arguments import given_text, id_arg
 from mcp_surface.presenting import name as shown_name
-from oplog.changes import Applied, Change
+from oplog.changes import Applied, Built, Change
 from oplog.kinds import PREFIX, Settlement
 from oplog.models import Operation
 from oplog.records import Record, Subject
@@ -77,7 +77,7 @@ class CreateCategory(
 
     def build(
         self, snapshot: PlanSnapshot, arguments: NewCategory
-    ) -> Change[CategoryCreationSubject, CategoryCreatedFields, CategoryCreation]:
+    ) -> Built[CategoryCreationSubject, CategoryCreatedFields, CategoryCreation]:
         group = destination_group(snapshot, arguments.category_group_id, creating=True)
         name = arguments.name
         if name_holder(snapshot, group.id, name) is not None:
@@ -102,7 +102,6 @@ class CreateCategory(
         change: Change[CategoryCreationSubject, CategoryCreatedFields, CategoryCreation],
     ) -> Applied[CategoryCreatedFields]:
         subject = change.subject
-        assert subject is not None  # build always sets it
         sent = {"name": subject.name, "category_group_id": subject.category_group_id}
         answer = await client.post_category(snapshot.plan_id, sent, check_hint=CHECK)
         created = answer.get("category")

@@ -321,7 +321,6 @@ def _checked_lines(transactions: list[TransactionToCreate]) -> tuple[NewLine, ..
 
 
 def _subject(change: Creation) -> CreationSubject:
-    assert change.subject is not None  # `apply` is only ever given a change to make
     return change.subject
 
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from confirmations.preview import Preview
 from mcp_surface.arguments import MAX_IDS, check_ids
 from mcp_surface.presenting import money
-from oplog.changes import Applied, Change
+from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord
@@ -99,7 +99,7 @@ class FlagTransactions(WriteTool[Flagging, FlagSubject, FlagsChangedFields, Flag
 
     def build(
         self, snapshot: PlanSnapshot, arguments: Flagging
-    ) -> Change[FlagSubject, FlagsChangedFields, FlagUndo]:
+    ) -> Built[FlagSubject, FlagsChangedFields, FlagUndo]:
         found = flag_changes(snapshot, arguments.flags)
         fields = FlagsChangedFields(
             changes=[_entry(snapshot, c) for c in found.changes], unchanged_count=found.unchanged_count
@@ -125,7 +125,6 @@ class FlagTransactions(WriteTool[Flagging, FlagSubject, FlagsChangedFields, Flag
         snapshot: PlanSnapshot,
         change: Change[FlagSubject, FlagsChangedFields, FlagUndo],
     ) -> Applied[FlagsChangedFields]:
-        assert change.undo_data is not None, "build sets it on every change it sends"
         items = [{"id": item.id, "flag_color": item.after} for item in change.undo_data.flags]
         await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
         return Applied(lead=f"Changed the flag of {len(items)} transaction(s).")

@@ -53,7 +53,7 @@ from mcp_surface.plan_lookup import open_plan, real_plan_id
 from mcp_surface.presenting import tool_result
 from mcp_surface.registry import Toolset, register_tool
 from oplog import kinds, plan_lock
-from oplog.changes import Applied, Change, Logged, LoggedWrite
+from oplog.changes import Applied, Built, Change, Logged, LoggedWrite, Nothing
 from oplog.kinds import WriteKind
 from oplog.models import Operation
 from oplog.records import Subject
@@ -126,7 +126,7 @@ class WriteTool(WriteKind, Generic[A, S, F, U]):
     result: ClassVar[type[WriteResult[Any]]]
     confirmed: ClassVar[bool] = True
 
-    def build(self, snapshot: PlanSnapshot, arguments: A) -> Change[S, F, U]:
+    def build(self, snapshot: PlanSnapshot, arguments: A) -> Built[S, F, U]:
         raise NotImplementedError
 
     async def apply(self, client: YnabClient, snapshot: PlanSnapshot, change: Change[S, F, U]) -> Applied[F]:
@@ -300,7 +300,7 @@ class _ConfirmedWrite(Generic[A]):
     async def decide(self, snapshot: PlanSnapshot) -> CallToolResult | InputRequiredResult:
         """Build on `snapshot`, ask, and write once the person agreed."""
         change = self.write.build(snapshot, self.arguments)
-        if change.nothing_to_do is not None or change.subject is None:
+        if isinstance(change, Nothing):
             return _nothing_to_do(self.write, snapshot, change)
         decision = await ask(
             self.ctx,
@@ -327,7 +327,7 @@ class _ConfirmedWrite(Generic[A]):
         rebuilt: the same, or refused."""
         snapshot = await open_plan(plan_id, exclusive=True)
         change = self.write.build(snapshot, self.arguments)
-        if change.nothing_to_do is not None or change.fingerprint(plan_id) != decision.fingerprint:
+        if isinstance(change, Nothing) or change.fingerprint(plan_id) != decision.fingerprint:
             raise Refusal(messages.PLAN_CHANGED)
         return snapshot, change
 
@@ -358,7 +358,7 @@ async def unconfirmed_write(
         with request_kind(RequestKind.WRITE):
             snapshot = await open_plan(plan, exclusive=True)
             change = write.build(snapshot, arguments)
-            if change.nothing_to_do is not None:
+            if isinstance(change, Nothing):
                 return _nothing_to_do(write, snapshot, change)
             logged = LoggedWrite(principal_of(ctx), write.name, snapshot, change)
             return await _logged(
@@ -377,14 +377,14 @@ async def _logged(
 
 
 def _nothing_to_do(
-    write: WriteTool[Any, Any, Any, Any], snapshot: PlanSnapshot, change: Change[Any, Any, Any]
+    write: WriteTool[Any, Any, Any, Any], snapshot: PlanSnapshot, nothing: Nothing[Any]
 ) -> CallToolResult:
     return write_answer(
         write.result,
         snapshot.plan_id,
-        change.fields,
-        status=change.outcome,
-        message=change.nothing_to_do or "",
+        nothing.fields,
+        status=nothing.outcome,
+        message=nothing.message,
     )
 
 

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from confirmations.preview import Preview
-from oplog.changes import Applied, Change
+from oplog.changes import Applied, Built, Change
 from oplog.kinds import PREFIX, Settlement
 from oplog.models import Operation
 from oplog.records import Record, Subject
@@ -79,7 +79,7 @@ class ImportTransactions(WriteTool[None, ImportSubject, TransactionsImportedFiel
 
     def build(
         self, snapshot: PlanSnapshot, arguments: None
-    ) -> Change[ImportSubject, TransactionsImportedFields, ImportRecord]:
+    ) -> Built[ImportSubject, TransactionsImportedFields, ImportRecord]:
         fields = TransactionsImportedFields(imported=0, transaction_ids=[])
         if not any(account.direct_import_linked for account in snapshot.accounts.values()):
             return Change.nothing(NO_LINKED_ACCOUNT, fields)

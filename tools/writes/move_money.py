@@ -23,7 +23,7 @@ from confirmations.preview import Preview
 from mcp_surface.arguments import AmountValue, MonthArg, amount_arg, id_arg, month_arg
 from mcp_surface.plan_lookup import require_month, today
 from mcp_surface.presenting import money
-from oplog.changes import Applied, Change
+from oplog.changes import Applied, Built, Change
 from oplog.kinds import PREFIX, Settlement
 from oplog.models import Operation
 from oplog.records import Subject
@@ -96,7 +96,7 @@ class MoveMoney(WriteTool[Moving, MoveSubject, MoneyMovedFields, AssignedUndo]):
 
     def build(
         self, snapshot: PlanSnapshot, arguments: Moving
-    ) -> Change[MoveSubject, MoneyMovedFields, AssignedUndo]:
+    ) -> Built[MoveSubject, MoneyMovedFields, AssignedUndo]:
         month = require_month(snapshot, arguments.month)
         source, destination, amount = arguments.from_category_id, arguments.to_category_id, arguments.amount
         move = money_move(snapshot, month, source, destination, amount)
@@ -132,7 +132,6 @@ class MoveMoney(WriteTool[Moving, MoveSubject, MoneyMovedFields, AssignedUndo]):
         change: Change[MoveSubject, MoneyMovedFields, AssignedUndo],
     ) -> Applied[MoneyMovedFields]:
         logged = change.undo_data
-        assert logged is not None  # build always sets it
         month, (source, destination) = logged.month, logged.categories
         names = change.fields.from_category.name, change.fields.to_category.name
         pair = Pair(

@@ -27,7 +27,7 @@ from confirmations.preview import Preview
 from mcp_surface.arguments import AmountValue, amount_arg, id_arg
 from mcp_surface.plan_lookup import today
 from mcp_surface.presenting import account_name, money, name
-from oplog.changes import Applied, Change
+from oplog.changes import Applied, Built, Change
 from oplog.kinds import PREFIX, Settlement
 from oplog.models import Operation
 from oplog.records import Record, Subject
@@ -167,7 +167,9 @@ class ReconcileAccount(
     name = "reconcile_account"
     result = AccountReconciled
 
-    def build(self, snapshot: PlanSnapshot, arguments: Reconciling) -> Reconcile:
+    def build(
+        self, snapshot: PlanSnapshot, arguments: Reconciling
+    ) -> Built[ReconcileSubject, AccountReconciledFields, LoggedReconciliation]:
         day = today()
         found = reconciliation(snapshot, arguments.account_id, arguments.bank_balance, day)
         account, difference, count = found.account, found.difference, len(found.to_reconcile)
@@ -212,7 +214,7 @@ class ReconcileAccount(
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, change: Reconcile
     ) -> Applied[AccountReconciledFields]:
-        subject, logged = _made(change)
+        subject, logged = change.subject, change.undo_data
         account, difference = snapshot.accounts[subject.account_id], subject.difference
         ids = list(logged.reconciled_ids)
         entered: dict[str, Any] | None = None
@@ -392,13 +394,6 @@ def reconcile_account(
         bank_balance=amount_arg(bank_balance, field="bank_balance"),
         adjust=adjust,
     )
-
-
-def _made(change: Reconcile) -> tuple[ReconcileSubject, LoggedReconciliation]:
-    """The subject and undo data `build` always sets on a change to make."""
-    assert change.subject is not None  # `apply` never gets a `Change.nothing`
-    assert change.undo_data is not None
-    return change.subject, change.undo_data
 
 
 def _analysis(snapshot: PlanSnapshot, found: Reconciliation) -> Analysis:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from confirmations.preview import Preview
 from mcp_surface.arguments import given_text, id_arg
 from mcp_surface.presenting import name as shown_name
-from oplog.changes import Applied, Change
+from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.undo import Conflict, UndoPlan, UndoRecord, item_state
@@ -87,7 +87,7 @@ class RenamePayee(WriteTool[Renaming, PayeeRenameSubject, PayeeRenamedFields, Pa
 
     def build(
         self, snapshot: PlanSnapshot, arguments: Renaming
-    ) -> Change[PayeeRenameSubject, PayeeRenamedFields, PayeeRename]:
+    ) -> Built[PayeeRenameSubject, PayeeRenamedFields, PayeeRename]:
         renaming = payee_renaming(snapshot, arguments.payee_id, arguments.name)
         fields = PayeeRenamedFields(
             payee_id=renaming.payee.id,
@@ -115,7 +115,6 @@ class RenamePayee(WriteTool[Renaming, PayeeRenameSubject, PayeeRenamedFields, Pa
         change: Change[PayeeRenameSubject, PayeeRenamedFields, PayeeRename],
     ) -> Applied[PayeeRenamedFields]:
         logged = change.undo_data
-        assert logged is not None  # build always sets it
         await client.patch_payee(snapshot.plan_id, logged.payee_id, logged.after, check_hint=CHECK)
         return Applied(lead=f"Renamed payee {in_quotes(logged.before)} to {in_quotes(logged.after)}.")
 

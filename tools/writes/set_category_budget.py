@@ -21,7 +21,7 @@ from confirmations.preview import Preview
 from mcp_surface.arguments import AmountValue, MonthArg, amount_arg, id_arg, month_arg
 from mcp_surface.plan_lookup import require_month, today
 from mcp_surface.presenting import money
-from oplog.changes import Applied, Change
+from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Subject
 from oplog.undo import UndoPlan, UndoRecord
@@ -73,7 +73,7 @@ class SetCategoryBudget(WriteTool[Budgeting, BudgetSubject, BudgetSetFields, Ass
 
     def build(
         self, snapshot: PlanSnapshot, arguments: Budgeting
-    ) -> Change[BudgetSubject, BudgetSetFields, AssignedUndo]:
+    ) -> Built[BudgetSubject, BudgetSetFields, AssignedUndo]:
         month = require_month(snapshot, arguments.month)
         setting = budget_setting(snapshot, month, arguments.category_id, arguments.amount)
         words = AssignedWords.of(snapshot)
@@ -103,7 +103,6 @@ class SetCategoryBudget(WriteTool[Budgeting, BudgetSubject, BudgetSetFields, Ass
         change: Change[BudgetSubject, BudgetSetFields, AssignedUndo],
     ) -> Applied[BudgetSetFields]:
         logged = change.undo_data
-        assert logged is not None  # build always sets it
         month, (item,) = logged.month, logged.categories
         await client.patch_month_category(
             snapshot.plan_id, month, item.category_id, item.after, check_hint=CHECK

@@ -21,7 +21,7 @@ from confirmations.preview import Preview
 from mcp_surface.arguments import AmountValue, amount_arg, date_arg, id_arg
 from mcp_surface.plan_lookup import today
 from mcp_surface.presenting import money
-from oplog.changes import Applied, Change
+from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.undo import Conflict, UndoPlan, UndoRecord, item_state
@@ -108,7 +108,7 @@ class SetCategoryTarget(WriteTool[Targeting, TargetSubject, TargetSetFields, Tar
 
     def build(
         self, snapshot: PlanSnapshot, arguments: Targeting
-    ) -> Change[TargetSubject, TargetSetFields, TargetChange]:
+    ) -> Built[TargetSubject, TargetSetFields, TargetChange]:
         setting = target_setting(snapshot, arguments.category_id, arguments.request)
         words = AssignedWords.of(snapshot)
         name = words.name(setting.category)
@@ -145,8 +145,6 @@ class SetCategoryTarget(WriteTool[Targeting, TargetSubject, TargetSetFields, Tar
         change: Change[TargetSubject, TargetSetFields, TargetChange],
     ) -> Applied[TargetSetFields]:
         logged, subject = change.undo_data, change.subject
-        assert logged is not None  # build always sets it
-        assert subject is not None  # build always sets it
         answer = await client.patch_category(
             snapshot.plan_id, logged.category_id, subject.fields, check_hint=CHECK
         )

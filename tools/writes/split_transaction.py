@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from confirmations.preview import Preview
 from mcp_surface.arguments import MAX_IDS, AmountValue, amount_arg, given_text, id_arg
 from mcp_surface.presenting import category_name, memo, money
-from oplog.changes import Applied, Change
+from oplog.changes import Applied, Built, Change
 from oplog.kinds import PREFIX, Settlement
 from oplog.models import Operation
 from oplog.records import Record, Subject
@@ -116,7 +116,7 @@ class SplitTransaction(WriteTool[Splitting, SplitSubject, TransactionSplitFields
 
     def build(
         self, snapshot: PlanSnapshot, arguments: Splitting
-    ) -> Change[SplitSubject, TransactionSplitFields, SplitRecord]:
+    ) -> Built[SplitSubject, TransactionSplitFields, SplitRecord]:
         lines = arguments.lines
         transaction, categories = checked_split(snapshot, arguments.transaction_id, lines)
         payee = payee_shown(snapshot, transaction)
@@ -156,7 +156,6 @@ class SplitTransaction(WriteTool[Splitting, SplitSubject, TransactionSplitFields
         change: Change[SplitSubject, TransactionSplitFields, SplitRecord],
     ) -> Applied[TransactionSplitFields]:
         split = change.subject
-        assert split is not None, "only a change with a subject is sent"
         transaction = snapshot.transactions[split.transaction_id]
         fields = {
             **current_fields(transaction),

@@ -21,7 +21,7 @@ from mcp_surface.arguments import PlanIdArg
 from mcp_surface.plan_lookup import real_plan_id
 from mcp_surface.registry import register_tool
 from oplog import settling
-from oplog.changes import Applied, Change
+from oplog.changes import Applied, Built, Change
 from oplog.undo import UndoRecord
 from oplog.undo_write import TOOL, UndoFields, UndoSubject, UndoWrite, choose_target
 from tools.writes.flow import WriteResult, WriteTool, answer_held, confirmed_write
@@ -43,7 +43,7 @@ class UndoTool(WriteTool[None, UndoSubject, UndoFields, UndoRecord]):
     def __init__(self, undo: UndoWrite) -> None:
         self.undo_write = undo
 
-    def build(self, snapshot: PlanSnapshot, arguments: None) -> Change[UndoSubject, UndoFields, UndoRecord]:
+    def build(self, snapshot: PlanSnapshot, arguments: None) -> Built[UndoSubject, UndoFields, UndoRecord]:
         return self.undo_write.build(snapshot)
 
     async def apply(

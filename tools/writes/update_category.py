@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from confirmations.preview import Preview
 from mcp_surface.arguments import given_text, id_arg
 from mcp_surface.presenting import name as shown_name
-from oplog.changes import Applied, Change
+from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.undo import Conflict, UndoPlan, UndoRecord
@@ -98,7 +98,7 @@ class UpdateCategory(WriteTool[CategoryEdit, CategoryUpdateSubject, CategoryUpda
 
     def build(
         self, snapshot: PlanSnapshot, arguments: CategoryEdit
-    ) -> Change[CategoryUpdateSubject, CategoryUpdatedFields, CategoryUpdate]:
+    ) -> Built[CategoryUpdateSubject, CategoryUpdatedFields, CategoryUpdate]:
         move = category_move(snapshot, arguments.category_id, arguments.name, arguments.category_group_id)
         before = CategoryPlace(
             name=move.from_name,
@@ -135,7 +135,6 @@ class UpdateCategory(WriteTool[CategoryEdit, CategoryUpdateSubject, CategoryUpda
         change: Change[CategoryUpdateSubject, CategoryUpdatedFields, CategoryUpdate],
     ) -> Applied[CategoryUpdatedFields]:
         logged = change.undo_data
-        assert logged is not None  # build always sets it
         sent = sent_fields(logged.before, logged.after)
         await client.patch_category(snapshot.plan_id, logged.category_id, sent, check_hint=CHECK)
         return Applied(lead=f"Changed {_change_words(logged.before, logged.after)}.")
