@@ -34,7 +34,7 @@ import anyio.to_thread
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError, UnexpectedToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.prompts import Prompt
 from mcp.server.mcpserver.prompts.base import PromptResult
 from mcp.shared._callable_inspection import is_async_callable
@@ -95,8 +95,6 @@ class AvenirServer(MCPServer):
         if isinstance(cause, ValidationError):
             schemas = {tool.name: tool.input_schema for tool in await self.list_tools()}
             return argument_sentence(cause, schemas.get(name, {}))
-        if isinstance(cause, ToolError | ResourceError):
-            return str(cause)
         return str(error)  # raised by the SDK itself, e.g. `Unknown tool: x`
 
     async def get_prompt(

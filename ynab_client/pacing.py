@@ -500,8 +500,9 @@ class RequestLog(Protocol):
     def requests_last_hour(self, token_tag: str) -> int: ...
 
 
-class _NoLog:
-    """Until a log is installed: nothing kept, an empty hour (a process without the database)."""
+class NoRequestLog:
+    """Until a log is installed (`use_request_log`): nothing kept, an empty hour, for a process
+    that has no database (a script using the client alone)."""
 
     async def record(self, attempt: Attempt) -> None:
         return None
@@ -513,7 +514,7 @@ class _NoLog:
         return 0
 
 
-request_log: RequestLog = _NoLog()
+request_log: RequestLog = NoRequestLog()
 
 
 def use_request_log(log: RequestLog) -> None:

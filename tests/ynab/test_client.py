@@ -13,6 +13,7 @@ from django.db.utils import OperationalError
 
 from tests.helpers.sandbox_side import inject
 from values.ids import IdError
+from ynab_client import pacing
 from ynab_client.client import YnabClient
 from ynab_client.errors import MalformedAnswer, UnknownOutcome, YnabError
 from ynab_client.pacing import Pacer
@@ -287,3 +288,21 @@ async def test_a_plan_list_not_in_ynabs_shape_is_malformed_and_says_what_is_miss
     assert malformed.value.message.startswith(
         "YNAB's answer for the plan list was not in the shape this service expects (missing 'name'); "
     )
+
+
+async def test_without_a_request_log_the_client_keeps_no_record_and_starts_from_an_empty_hour(monkeypatch):
+    """A process with no database (a script using the client alone) paces from its own count."""
+    monkeypatch.setattr(pacing, "request_log", pacing.NoRequestLog())
+    client = YnabClient(
+        base_url="https://api.ynab.com/v1",
+        token="a-secret-token",
+        pacer=Pacer(limit=180),  # seeded from the log's hour: empty
+        delays=(0, 0),
+        transport=httpx2.MockTransport(lambda request: httpx2.Response(200, json={"data": {"plans": []}})),
+    )
+
+    listed = await client.get_plans()
+
+    assert listed.plans == ()
+    assert client.sender.pacer.used() == 1  # counted here, in this process only
+    assert pacing.request_log.requests_last_hour(client.token_tag) == 0

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -118,7 +119,7 @@ F = TypeVar("F", bound=BaseModel)
 U = TypeVar("U")
 
 
-class WriteTool(WriteKind, Generic[A, S, F, U]):
+class WriteTool(WriteKind, ABC, Generic[A, S, F, U]):
     """One write tool's behaviour (module docstring): `build` and `apply` here, `undo_plan`,
     `undo` and `settle` from `oplog.kinds.WriteKind`. `A` is its checked arguments, `S` its
     subject, `F` its result fields, `U` its undo data."""
@@ -126,11 +127,13 @@ class WriteTool(WriteKind, Generic[A, S, F, U]):
     result: ClassVar[type[WriteResult[Any]]]
     confirmed: ClassVar[bool] = True
 
+    @abstractmethod
     def build(self, snapshot: PlanSnapshot, arguments: A) -> Built[S, F, U]:
-        raise NotImplementedError
+        """The change `arguments` ask for on `snapshot` (pure), a `Refusal`, or nothing to do."""
 
+    @abstractmethod
     async def apply(self, client: YnabClient, snapshot: PlanSnapshot, change: Change[S, F, U]) -> Applied[F]:
-        raise NotImplementedError
+        """The YNAB request(s) making `change`; what YNAB's answers taught."""
 
 
 def write_tool(
