@@ -2,8 +2,8 @@
 
 Amounts stay `int` milliunits through every computation and become text only here, with
 the plan's decimal digits (`money(snapshot, -42500)` → `"-42.50"`); in sentences meant to be
-read (one-line summaries, messages) amounts are `shown_money`, in the plan's own format like
-the previews (`-42,50` in a plan with a decimal comma). Text from YNAB or
+read (one-line summaries, messages) amounts are `values.money.shown_amount`, in the plan's own
+format like the previews (`-42,50` in a plan with a decimal comma). Text from YNAB or
 banks (payee, memo, account, category and group names) goes through `name` / `memo`:
 one line, invisible characters removed, at most 80 characters. `tool_result` makes the
 `CallToolResult` every tool returns: one short line of text plus the structured content.
@@ -26,8 +26,7 @@ from typing import Any
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field, ValidationError
 
-from tools.logic.transaction_lines import currency_format
-from values.money import DEFAULT_DECIMAL_DIGITS, amount_text, format_amount
+from values.money import amount_text
 from values.text import safe_text
 from ynab_client.snapshot import PlanSnapshot
 
@@ -50,24 +49,10 @@ class PagedResult(PlanResult):
     )
 
 
-def decimal_digits(snapshot: PlanSnapshot) -> int:
-    """The plan's decimal digits (0-3), 2 when YNAB gives no currency format."""
-    currency = snapshot.settings.currency_format
-    if currency is None or type(currency.decimal_digits) is not int:
-        return DEFAULT_DECIMAL_DIGITS
-    return min(max(currency.decimal_digits, 0), 3)
-
-
 def money(snapshot: PlanSnapshot, milliunits: int) -> str:
-    """Milliunits as a decimal string in currency units, with the plan's decimal digits:
-    `-42500` → `"-42.50"`; never drops a milliunit (`1234` → `"1.234"`)."""
-    return amount_text(milliunits, decimal_digits(snapshot))
-
-
-def shown_money(snapshot: PlanSnapshot, milliunits: int) -> str:
-    """Milliunits as the person reads them in this plan's previews and messages: its decimal
-    digits and separator, no symbol, no grouping, `-` when negative (`-42,50`)."""
-    return format_amount(milliunits, currency_format(snapshot))
+    """A result field's amount: `values.money.amount_text` in this plan's currency format
+    (`-42500` → `"-42.50"`; never drops a milliunit: `1234` → `"1.234"`)."""
+    return amount_text(snapshot.settings.currency_format, milliunits)
 
 
 def name(text: str | None) -> str:

@@ -4,12 +4,19 @@ YNAB counts money in milliunits (1 unit = 1000, whatever the currency's decimal 
 Every sum and comparison in avenir-mcp is on `int` milliunits; these functions are the only
 crossings between that and the decimal text an agent gives or reads. None of them goes
 through a float: a float's binary value is not the decimal the person wrote.
+
+In: `parse_amount`. Out, two texts, both in the plan's currency format (a `DecimalFormat`:
+the snapshot's `CurrencyFormat`, or None when YNAB gives none) and one decimal-digits rule
+(`decimal_digits`): `amount_text` for tool results (machine-readable, `.` before the
+decimals) and `shown_amount` for what a person reads (previews, summaries, messages: the
+plan's own separator; `statement=True` as a bank statement shows a transaction).
 """
 
 from __future__ import annotations
 
 import re
 from decimal import Decimal
+from typing import Protocol
 
 from values.refusal import Refusal
 from values.text import quoted
@@ -80,35 +87,71 @@ def _within_range(milliunits: int, field: str, given: str | int) -> int:
     raise Refusal(f"{field} {quoted(given)} is beyond ±{MAX_UNITS:,} units: give a smaller amount.")
 
 
-def amount_text(milliunits: int, decimal_digits: int = DEFAULT_DECIMAL_DIGITS) -> str:
-    """Machine-readable decimal text for tool results: `-` when negative, `.` separator.
+class DecimalFormat(Protocol):
+    """What the money text reads of a plan's currency format: its decimal digits and separator.
 
-    At least `decimal_digits` decimals (0 to 3), more only when the milliunits need them, so
-    no milliunit is ever lost: 150000 → `150.00`, -42500 → `-42.50`, 1234 → `1.234`;
-    with 0 digits 5000 → `5` and 5500 → `5.5`. `parse_amount` reads it back exactly.
+    The snapshot's `CurrencyFormat` is one. Its values come from YNAB's data, so they are
+    checked where they are read (`decimal_digits`, `shown_amount`), never trusted.
     """
-    whole, fraction = divmod(abs(milliunits), MILLIUNITS_PER_UNIT)
-    decimals = f"{fraction:03d}".rstrip("0").ljust(decimal_digits, "0")
-    sign = "-" if milliunits < 0 else ""
-    return f"{sign}{whole}.{decimals}" if decimals else f"{sign}{whole}"
+
+    @property
+    def decimal_digits(self) -> int: ...
+
+    @property
+    def decimal_separator(self) -> str: ...
 
 
-def decimal_digits_of(currency_format: dict | None) -> int:
+def decimal_digits(currency: DecimalFormat | None) -> int:
     """The plan's decimal digits (0 to 3), 2 when the plan has no usable currency format.
 
     Milliunits hold 3 decimals at most, so a larger value could only add zeros; it is
     clamped to 3. A missing or non-integer value falls back to 2.
     """
-    digits = (currency_format or {}).get("decimal_digits")
-    if isinstance(digits, bool) or not isinstance(digits, int):
+    digits = currency.decimal_digits if currency is not None else None
+    if type(digits) is not int:
         return DEFAULT_DECIMAL_DIGITS
     return min(max(digits, 0), 3)
 
 
-def decimal_separator_of(currency_format: dict | None) -> str:
+def amount_text(currency: DecimalFormat | None, milliunits: int) -> str:
+    """Machine-readable decimal text for tool results: `-` when negative, `.` separator.
+
+    At least the plan's decimal digits (0 to 3, `decimal_digits`), more only when the
+    milliunits need them, so no milliunit is ever lost: 150000 → `150.00`, -42500 → `-42.50`,
+    1234 → `1.234`; with 0 digits 5000 → `5` and 5500 → `5.5`. `parse_amount` reads it back
+    exactly.
+    """
+    return _decimal_text(milliunits, decimal_digits(currency))
+
+
+def shown_amount(currency: DecimalFormat | None, milliunits: int, *, statement: bool = False) -> str:
+    """Person-readable text for previews and sentences: the plan's decimal digits and
+    separator, no symbol, no grouping.
+
+    `statement=False` (assigned, available, moved, targets): `-` when negative, `-12.00`.
+    `statement=True` (transactions, as a bank statement reads): outflow bare (-86400 →
+    `86.40`), inflow with `+` (`+86.40`), zero `0.00`. Like `amount_text`, never drops a
+    milliunit: 1234 in a 2-digit plan shows `1.234`.
+    """
+    digits = _decimal_text(abs(milliunits), decimal_digits(currency))
+    shown = digits.replace(".", _decimal_separator(currency))
+    if statement:
+        return f"+{shown}" if milliunits > 0 else shown
+    return f"-{shown}" if milliunits < 0 else shown
+
+
+def _decimal_text(milliunits: int, digits: int) -> str:
+    """`milliunits` in units with at least `digits` decimals, `.` before them."""
+    whole, fraction = divmod(abs(milliunits), MILLIUNITS_PER_UNIT)
+    decimals = f"{fraction:03d}".rstrip("0").ljust(digits, "0")
+    sign = "-" if milliunits < 0 else ""
+    return f"{sign}{whole}.{decimals}" if decimals else f"{sign}{whole}"
+
+
+def _decimal_separator(currency: DecimalFormat | None) -> str:
     """The plan's decimal separator, `.` unless it is one visible character that is not a
     digit or sign (it comes from YNAB's data: a separator that could be misread is not used)."""
-    separator = (currency_format or {}).get("decimal_separator")
+    separator = currency.decimal_separator if currency is not None else None
     if (
         isinstance(separator, str)
         and len(separator) == 1
@@ -119,18 +162,3 @@ def decimal_separator_of(currency_format: dict | None) -> str:
     ):
         return separator
     return DEFAULT_DECIMAL_SEPARATOR
-
-
-def format_amount(milliunits: int, currency_format: dict | None, *, statement: bool = False) -> str:
-    """Human text for previews: the plan's decimal digits and separator, no symbol, no grouping.
-
-    `statement=False` (assigned, available, moved, targets): `-` when negative, `-12.00`.
-    `statement=True` (transactions, as a bank statement reads): outflow bare (-86400 →
-    `86.40`), inflow with `+` (`+86.40`), zero `0.00`. Like `amount_text`, never drops a
-    milliunit: 1234 in a 2-digit plan shows `1.234`.
-    """
-    digits = amount_text(abs(milliunits), decimal_digits_of(currency_format))
-    shown = digits.replace(".", decimal_separator_of(currency_format))
-    if statement:
-        return f"+{shown}" if milliunits > 0 else shown
-    return f"-{shown}" if milliunits < 0 else shown

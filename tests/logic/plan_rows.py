@@ -6,9 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 from ynab_client.cache import apply_delta
-from ynab_client.snapshot import PlanSnapshot, parse_plan_delta
+from ynab_client.snapshot import CurrencyFormat, PlanSnapshot, parse_plan_delta
 
 Row = dict[str, Any]
+
+
+def currency(decimal_digits: Any = 2, decimal_separator: Any = ".") -> CurrencyFormat:
+    """A plan's currency format as the snapshot holds it; the fields the money text does not
+    read are USD's. YNAB's data is not checked on parsing, so any value may come."""
+    return CurrencyFormat(
+        iso_code="USD", example_format="123,456.78", decimal_digits=decimal_digits,
+        decimal_separator=decimal_separator, symbol_first=True, group_separator=",",
+        currency_symbol="$", display_symbol=True,
+    )  # fmt: skip
 
 
 def account(id: str, name: str = "Checking", **fields: Any) -> Row:

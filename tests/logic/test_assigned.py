@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.logic.month_plans import category, figures, group, month, plan
+from tests.logic.plan_rows import currency
 from tools.logic.assigned import (
     AssignedWords,
     Logged,
@@ -173,8 +174,8 @@ def test_a_deleted_category_is_a_conflict_and_takes_its_partner_with_it():
 
 
 def test_amounts_use_the_plans_digits_and_separator_without_symbol_or_grouping():
-    euros = AssignedWords({"decimal_digits": 2, "decimal_separator": ",", "group_separator": "."})
-    yen = AssignedWords({"decimal_digits": 0, "decimal_separator": "."})
+    euros = AssignedWords(currency(2, ","))  # with a group separator, never shown
+    yen = AssignedWords(currency(0, "."))
 
     assert euros.budget_question("Restaurants", SEPT, 120_000, 1_500_000) == (
         "Budget Restaurants for 2026-09-01: 120,00 → 1500,00?"

@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_surface.presenting import decimal_digits, money
-from tests.logic.plan_rows import account, snapshot
+from mcp_surface.presenting import money
+from tests.logic.plan_rows import account, currency, snapshot
 from values.money import (
     amount_text,
-    format_amount,
+    decimal_digits,
     parse_amount,
+    shown_amount,
 )
 from values.refusal import Refusal
 
@@ -24,12 +25,12 @@ SEPARATORS = st.sampled_from([".", ",", "٫"])
 
 @given(AMOUNTS, DIGITS)
 def test_it_reads_back_every_amount_it_writes(milliunits, digits):
-    assert parse_amount(amount_text(milliunits, digits)) == milliunits
+    assert parse_amount(amount_text(currency(digits), milliunits)) == milliunits
 
 
 @given(AMOUNTS, DIGITS)
 def test_it_writes_at_least_the_currency_digits_and_at_most_three(milliunits, digits):
-    text = amount_text(milliunits, digits)
+    text = amount_text(currency(digits), milliunits)
     decimals = text.partition(".")[2]
 
     assert digits <= len(decimals) <= 3
@@ -38,8 +39,7 @@ def test_it_writes_at_least_the_currency_digits_and_at_most_three(milliunits, di
 
 @given(AMOUNTS, DIGITS, SEPARATORS, st.booleans())
 def test_its_preview_amounts_never_lose_a_milliunit(milliunits, digits, separator, statement):
-    currency_format = {"decimal_digits": digits, "decimal_separator": separator}
-    text = format_amount(milliunits, currency_format, statement=statement)
+    text = shown_amount(currency(digits, separator), milliunits, statement=statement)
     magnitude = parse_amount(text.replace(separator, ".").lstrip("+-"))
 
     assert magnitude == abs(milliunits)
@@ -65,7 +65,7 @@ def test_its_preview_amounts_never_lose_a_milliunit(milliunits, digits, separato
     ],
 )
 def test_it_writes_amount_text_with_the_currency_digits(milliunits, digits, expected):
-    assert amount_text(milliunits, digits) == expected
+    assert amount_text(currency(digits), milliunits) == expected
 
 
 @pytest.mark.parametrize(
@@ -159,30 +159,33 @@ def test_it_refuses_a_huge_integer_without_failing_to_print_it():
     ],
 )
 def test_it_formats_preview_amounts_without_symbol_or_grouping(milliunits, statement, expected):
-    usd = {"decimal_digits": 2, "decimal_separator": ".", "group_separator": ",", "currency_symbol": "$"}
+    usd = currency(2, ".")  # with a group separator "," and the symbol "$", neither shown
 
-    assert format_amount(milliunits, usd, statement=statement) == expected
+    assert shown_amount(usd, milliunits, statement=statement) == expected
 
 
 @pytest.mark.parametrize(
     ("currency_format", "milliunits", "expected"),
     [
-        ({"decimal_digits": 2, "decimal_separator": ","}, -1234560, "-1234,56"),
-        ({"decimal_digits": 0, "decimal_separator": "."}, 5000, "5"),
-        ({"decimal_digits": 0, "decimal_separator": "."}, 5500, "5.5"),
-        ({"decimal_digits": 3, "decimal_separator": "."}, 1500, "1.500"),
+        (currency(2, ","), -1234560, "-1234,56"),
+        (currency(0, "."), 5000, "5"),
+        (currency(0, "."), 5500, "5.5"),
+        (currency(3, "."), 1500, "1.500"),
         (None, 150000, "150.00"),
-        ({}, -150000, "-150.00"),
-        ({"decimal_digits": 7, "decimal_separator": "."}, 1500, "1.500"),
-        ({"decimal_digits": "2", "decimal_separator": ""}, 1500, "1.50"),
-        ({"decimal_digits": 2, "decimal_separator": "5"}, 1500, "1.50"),
-        ({"decimal_digits": 2, "decimal_separator": "\u202e"}, 1500, "1.50"),
+        (None, -150000, "-150.00"),
+        (currency(7, "."), 1500, "1.500"),
+        (currency(-1, "."), 1500, "1.5"),
+        (currency("2", ""), 1500, "1.50"),
+        (currency(None, None), 1500, "1.50"),
+        (currency(True, "."), 1500, "1.50"),
+        (currency(2, "5"), 1500, "1.50"),
+        (currency(2, "\u202e"), 1500, "1.50"),
     ],
 )
 def test_it_formats_in_the_plans_digits_and_separator_when_they_are_usable(
     currency_format, milliunits, expected
 ):
-    assert format_amount(milliunits, currency_format) == expected
+    assert shown_amount(currency_format, milliunits) == expected
 
 
 def test_a_plan_without_a_currency_format_shows_two_decimals():
@@ -190,5 +193,5 @@ def test_a_plan_without_a_currency_format_shows_two_decimals():
     plan = snapshot(accounts=[account("a1")])
 
     assert plan.settings.currency_format is None
-    assert decimal_digits(plan) == 2
+    assert decimal_digits(plan.settings.currency_format) == 2
     assert (money(plan, 1_234_500), money(plan, -42_005)) == ("1234.50", "-42.005")

@@ -10,7 +10,8 @@ from tests.logic.plan_rows import account, category, group, line, payee, snapsho
 from tools.logic.approvals import approvals
 from tools.logic.approvals import undo_state as approval_undo_state
 from tools.logic.recategorise import recategorisation, undo_state
-from tools.logic.transaction_lines import category_shown, statement_amount, transaction_line
+from tools.logic.transaction_lines import category_shown, transaction_line
+from values.money import shown_amount
 from values.refusal import Refusal
 
 EURO = {
@@ -140,7 +141,7 @@ def test_a_transaction_line_reads_like_a_statement_in_the_plans_own_format():
 def test_a_statement_amount_never_loses_a_milliunit_and_shows_direction_by_its_sign(milliunits):
     plan = household()
 
-    shown = statement_amount(plan, milliunits)
+    shown = shown_amount(plan.settings.currency_format, milliunits, statement=True)
 
     digits = shown.removeprefix("+")
     whole, _, fraction = digits.partition(".")

@@ -20,6 +20,7 @@ from oplog.kinds import WriteKind
 from oplog.models import Operation
 from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord, item_state
 from tools.logic.assigned import AssignedWords
+from values.money import shown_amount
 from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from ynab_client.errors import WriteFailed
 
@@ -38,11 +39,12 @@ class BudgetsUndo(WriteKind):
             state = item_state(current, before=item["before"], after=item["after"])
             name = figures.name if figures is not None else item["category_id"]
             if state == "restore":
-                items.restore(item, f"{name}: {words.amount(item['after'])} → {words.amount(item['before'])}")
+                items.restore(item, f"{name}: {words.shift(item['after'], item['before'])}")
             elif state == "already_as_before":
                 items.already_as_before()
             else:
-                now = "it was deleted" if current is None else f"assigned is now {words.amount(current)}"
+                assigned = shown_amount(words.currency, current) if current is not None else None
+                now = "it was deleted" if assigned is None else f"assigned is now {assigned}"
                 items.conflict(Conflict(item["category_id"], name, now))
         return items.plan(f"Undo: budget {items.restored} category(ies) for {month.isoformat()}?")
 

@@ -9,7 +9,7 @@ from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import inject, request_mark, writes_after
 from tests.helpers.undo import agent, assigned, fresh, set_assigned, undo, undo_with_code, write_with_code
 from tests.sandbox.plans import SmallPlan, small_plan
-from values.money import format_amount
+from values.money import shown_amount
 
 pytestmark = pytest.mark.anyio
 
@@ -42,7 +42,7 @@ async def test_it_puts_the_assigned_amount_back(home):
     first, second = await undo_with_code(home.id, operation_id=op_id)
 
     month = home.this_month.isoformat()
-    expected = f"Undo: budget Groceries for {month}: 150.00 → {format_amount(before, None)}?"
+    expected = f"Undo: budget Groceries for {month}: 150.00 → {shown_amount(None, before)}?"
     assert first["preview"].splitlines()[0] == expected
     assert (second["status"], second["restored"]) == ("applied", 1)
     assert await groceries(home) == before

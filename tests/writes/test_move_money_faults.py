@@ -45,7 +45,6 @@ from tests.writes.harness import (
     error_text,
     writes_since,
 )
-from tools.logic.assigned import AssignedWords
 from tools.writes.assigned_pair import MOST_REQUESTS, Pair, Step, write_pair
 from ynab_client import YnabClient, YnabError, get_ynab_client
 from ynab_client.errors import WriteFailed
@@ -409,7 +408,7 @@ def the_move(budget: BudgetHome, *, settled_later: bool = True) -> Pair:
         month=h.this_month,
         first=Step(h.groceries, "Groceries", GROCERIES_ASSIGNED, GROCERIES_ASSIGNED - MOVED),
         second=Step(h.dining, "Dining Out", DINING_ASSIGNED, DINING_ASSIGNED + MOVED),
-        words=AssignedWords(None),
+        currency=None,
         check_hint="Check both categories.",
         settled_later=settled_later,
     )

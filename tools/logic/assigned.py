@@ -34,12 +34,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Literal
+from typing import Literal
 
 from tools.logic.budget import is_internal
-from tools.logic.transaction_lines import currency_format
 from values.ids import not_in_plan
-from values.money import format_amount
+from values.money import DecimalFormat, shown_amount
 from values.refusal import Refusal
 from values.text import quoted, safe_text
 from ynab_client.snapshot import Category, PlanSnapshot
@@ -237,17 +236,14 @@ def standing_together(items: Sequence[AssignedNow]) -> tuple[AssignedNow, ...]:
 
 @dataclass(frozen=True)
 class AssignedWords:
-    """Amounts and names as one plan shows them."""
+    """Amounts and names as one plan shows them: amounts are `values.money.shown_amount` in
+    the plan's currency format (`150.00`, `-12,50`)."""
 
-    currency_format: dict[str, Any] | None
+    currency: DecimalFormat | None
 
     @classmethod
     def of(cls, snapshot: PlanSnapshot) -> AssignedWords:
-        return cls(currency_format(snapshot))
-
-    def amount(self, milliunits: int) -> str:
-        """`150.00`, `-12.50`: the plan's digits and separator, no symbol, no grouping."""
-        return format_amount(milliunits, self.currency_format)
+        return cls(snapshot.settings.currency_format)
 
     @staticmethod
     def name(category: Category | None, fallback_id: str = "") -> str:
@@ -256,13 +252,17 @@ class AssignedWords:
             return f"category {fallback_id}"
         return safe_text(category.name, NAME_LIMIT) or f"category {category.id}"
 
+    def shift(self, before: int, after: int) -> str:
+        """`120.00 → 150.00`."""
+        return f"{shown_amount(self.currency, before)} → {shown_amount(self.currency, after)}"
+
     # --- set_category_budget -------------------------------------------------------------
 
     def budget_question(self, name: str, month: date, before: int, after: int, *, undo: bool = False) -> str:
         """`Budget Restaurants for 2026-09-01: 120.00 → 150.00?`; with `undo`,
         `Undo: budget Restaurants for 2026-09-01: 150.00 → 120.00?` (before and after as undo sets them)."""
         verb = "Undo: budget" if undo else "Budget"
-        return f"{verb} {name} for {month.isoformat()}: {self.amount(before)} → {self.amount(after)}?"
+        return f"{verb} {name} for {month.isoformat()}: {self.shift(before, after)}?"
 
     # --- move_money ------------------------------------------------------------------------
 
@@ -272,15 +272,16 @@ class AssignedWords:
         """`Move 30.00 from Tennis to Restaurants for 2026-09-01?`; with `undo`,
         `Undo: move 30.00 from Restaurants to Tennis for 2026-09-01?` (the names as undo moves)."""
         verb = "Undo: move" if undo else "Move"
-        return f"{verb} {self.amount(amount)} from {from_name} to {to_name} for {month.isoformat()}?"
+        moved = shown_amount(self.currency, amount)
+        return f"{verb} {moved} from {from_name} to {to_name} for {month.isoformat()}?"
 
     def assigned_line(
         self, name: str, before: int, after: int, available_before: int, available_after: int
     ) -> str:
         """`Tennis: assigned 80.00 → 50.00, available 32.00 → 2.00` (without the `- `)."""
         return (
-            f"{name}: assigned {self.amount(before)} → {self.amount(after)}, "
-            f"available {self.amount(available_before)} → {self.amount(available_after)}"
+            f"{name}: assigned {self.shift(before, after)}, "
+            f"available {self.shift(available_before, available_after)}"
         )
 
     def line_of(self, change: AssignedChange) -> str:
@@ -296,7 +297,5 @@ class AssignedWords:
         """A warning when the move leaves the source overspent (allowed, but the person should see it)."""
         if change.available_after >= 0:
             return None
-        return (
-            f"This leaves {self.name(change.category)} overspent by {self.amount(-change.available_after)} "
-            f"for {change.month.isoformat()}."
-        )
+        overspent, month = shown_amount(self.currency, -change.available_after), change.month.isoformat()
+        return f"This leaves {self.name(change.category)} overspent by {overspent} for {month}."

@@ -17,9 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tools.logic.recategorise import assignable_category
-from tools.logic.transaction_lines import currency_format
 from values.ids import not_in_plan
-from values.money import amount_text, decimal_digits_of
+from values.money import amount_text
 from values.refusal import Refusal
 from values.text import quoted
 from ynab_client.snapshot import Category, PlanSnapshot, Transaction
@@ -72,9 +71,9 @@ def checked_split(
         )
     total = sum(line.amount for line in lines)
     if total != transaction.amount:
-        digits = decimal_digits_of(currency_format(snapshot))
+        currency = snapshot.settings.currency_format
         raise Refusal(
-            f"The lines add up to {amount_text(total, digits)}, not the transaction's "
-            f"{amount_text(transaction.amount, digits)}: make them add up to its amount exactly."
+            f"The lines add up to {amount_text(currency, total)}, not the transaction's "
+            f"{amount_text(currency, transaction.amount)}: make them add up to its amount exactly."
         )
     return transaction, [assignable_category(snapshot, line.category_id) for line in lines]

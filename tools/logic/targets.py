@@ -36,6 +36,7 @@ Urgency, in funding order: `due_date` (a target with a date: soonest first), `re
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal
@@ -82,11 +83,12 @@ class Target:
         """Whether YNAB's API can set this target again (the list of docs/undo.md#set_category_target)."""
         return self.kind in RECREATABLE and not self.snoozed
 
-    def text(self, amount_text: Any) -> str:
-        """As YNAB's app shows it; `amount_text(milliunits)` writes the amount."""
+    def text(self, write_amount: Callable[[int], str]) -> str:
+        """As YNAB's app shows it; `write_amount(milliunits)` writes the amount (a result's text
+        or a preview's, bound to the plan's currency format)."""
         if self.kind == "none" or self.amount is None:
             return "no target"
-        amount = amount_text(self.amount)
+        amount = write_amount(self.amount)
         if self.kind in ("monthly", "card_monthly", "weekly", "yearly"):
             shown = f"{amount} {self.kind.removeprefix('card_')}"
         elif self.kind in ("by_date", "card_by_date") and self.by_date is not None:

@@ -8,27 +8,13 @@ are made safe the same way, `(uncategorised)` when there is none.
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Any
-
-from values.money import format_amount
+from values.money import shown_amount
 from values.text import safe_text
 from ynab_client.snapshot import PlanSnapshot, Transaction
 
 NAME_LIMIT = 80
 NO_PAYEE = "(no payee)"
 UNCATEGORISED = "(uncategorised)"
-
-
-def currency_format(snapshot: PlanSnapshot) -> dict[str, Any] | None:
-    """The plan's currency format as `format_amount` reads it (None when YNAB gives none)."""
-    currency = snapshot.settings.currency_format
-    return asdict(currency) if currency is not None else None
-
-
-def statement_amount(snapshot: PlanSnapshot, milliunits: int) -> str:
-    """A transaction amount for a preview: `86.40` out, `+86.40` in."""
-    return format_amount(milliunits, currency_format(snapshot), statement=True)
 
 
 def shown_name(text: str | None, empty: str) -> str:
@@ -55,5 +41,5 @@ def category_shown(snapshot: PlanSnapshot, category_id: str | None) -> str:
 
 def transaction_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
     """`2026-09-12, Market, 86.40`: how the person recognises a transaction."""
-    amount = statement_amount(snapshot, transaction.amount)
+    amount = shown_amount(snapshot.settings.currency_format, transaction.amount, statement=True)
     return f"{transaction.date.isoformat()}, {payee_shown(snapshot, transaction)}, {amount}"

@@ -12,10 +12,11 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import AmountValue, PlanIdArg, amount_arg, given_text
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import PlanResult, decimal_digits, money, name, tool_result
+from mcp_surface.presenting import PlanResult, money, name, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.debts import Debt, PayoffPlan, Strategy, debts_of, past_payments, simulate
 from tools.logic.trends import smallest_unit
+from values.money import decimal_digits
 from values.months import add_months, month_start
 from values.refusal import Refusal
 from ynab_client.snapshot import PlanSnapshot
@@ -148,7 +149,7 @@ async def get_debt_payoff_plan(
                 "months: "
                 "give monthly_budget (what can go to debts each month) or overrides with minimum_payment."
             )
-    unit = smallest_unit(decimal_digits(snapshot))
+    unit = smallest_unit(decimal_digits(snapshot.settings.currency_format))
     strategies: list[Strategy] = ["avalanche", "snowball"] if strategy == "both" else [strategy]
     plans = [simulate(debts, budget, chosen, max_months, unit) for chosen in strategies]
     saved_interest = saved_months = None

@@ -22,7 +22,6 @@ from mcp_surface.plan_lookup import open_plan, require_account, today
 from mcp_surface.presenting import (
     PlanResult,
     account_name,
-    decimal_digits,
     money,
     name,
     payee_name,
@@ -32,6 +31,7 @@ from mcp_surface.presenting import (
 from mcp_surface.registry import read_tool
 from tools.logic.flows import CASH_TYPES
 from tools.logic.forecast import AVERAGE_MONTHS, MAX_MONTHS_AHEAD, Forecast, OneOff, project
+from values.money import decimal_digits
 from values.months import add_months, month_end, month_start
 from values.refusal import Refusal
 from ynab_client.snapshot import PlanSnapshot
@@ -182,7 +182,7 @@ async def forecast_balance(
         today=now,
         until=last_month,
         account_ids=chosen,
-        decimal_digits=decimal_digits(snapshot),
+        decimal_digits=decimal_digits(snapshot.settings.currency_format),
         monthly_income=income,
         variable_monthly=variable,
         one_offs=extras,

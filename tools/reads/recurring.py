@@ -12,7 +12,6 @@ from mcp_surface.plan_lookup import open_plan, today
 from mcp_surface.presenting import (
     PagedResult,
     category_name,
-    decimal_digits,
     money,
     name,
     plural,
@@ -26,6 +25,7 @@ from tools.logic.recurring import (
     find_recurring,
     scheduled_merchants,
 )
+from values.money import decimal_digits
 from values.months import add_months, month_start
 from values.paging import paginate
 from ynab_client.snapshot import PlanSnapshot
@@ -111,7 +111,8 @@ async def find_recurring_charges(
 def recurring_in_plan(snapshot: PlanSnapshot, months: list, *, include_income: bool) -> list[Recurring]:
     """The recurring merchants of the plan's open on-budget accounts over `months`."""
     accounts = [a.id for a in snapshot.accounts.values() if a.on_budget and not a.closed]
-    found = find_recurring(charges_in(snapshot, months, accounts), months, decimal_digits(snapshot))
+    digits = decimal_digits(snapshot.settings.currency_format)
+    found = find_recurring(charges_in(snapshot, months, accounts), months, digits)
     return [item for item in found if include_income or not item.is_income]
 
 

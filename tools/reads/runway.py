@@ -10,11 +10,12 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import PlanIdArg, given_text
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import PlanResult, decimal_digits, money, name, plural, tool_result
+from mcp_surface.presenting import PlanResult, money, name, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.flows import complete_months, first_activity_month
 from tools.logic.runway import liquid, money_out, runway_tenths
 from tools.logic.trends import MAX_MONTHS, average
+from values.money import decimal_digits
 from values.refusal import Refusal
 from ynab_client.snapshot import CategoryGroup, PlanSnapshot
 
@@ -97,7 +98,7 @@ async def get_runway(
     essential_categories = {c.id for c in snapshot.categories.values() if c.category_group_id in group_ids}
     months = complete_months(today(), months_count, first_activity_month(snapshot))
     rows = money_out(snapshot, months, essential_categories)
-    digits = decimal_digits(snapshot)
+    digits = decimal_digits(snapshot.settings.currency_format)
     monthly = average([row.spending for row in rows], digits)
     at_hand = liquid(snapshot, include_savings=include_savings)
     runway = _months(runway_tenths(at_hand.total, monthly))

@@ -10,11 +10,12 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import PlanIdArg
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import PlanResult, decimal_digits, money, plural, tool_result
+from mcp_surface.presenting import PlanResult, money, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.flows import complete_months, first_activity_month
 from tools.logic.savings import MonthSavings, rate_tenths, savings_by_month
 from tools.logic.trends import MAX_MONTHS, average
+from values.money import decimal_digits
 from ynab_client.snapshot import PlanSnapshot
 
 
@@ -73,6 +74,7 @@ async def get_savings_rate(
     best = max(rated, key=lambda row: (row.rate_tenths, row.month), default=None)
     worst = min(rated, key=lambda row: (row.rate_tenths, row.month), default=None)
     message = _message(snapshot, rate, saved, income, len(months))
+    average_saved = average([row.saved for row in rows], decimal_digits(snapshot.settings.currency_format))
     result = SavingsRate(
         plan_id=snapshot.plan_id,
         message=message,
@@ -81,7 +83,7 @@ async def get_savings_rate(
         spending=money(snapshot, spending),
         saved=money(snapshot, saved),
         rate=rate,
-        average_saved=money(snapshot, average([row.saved for row in rows], decimal_digits(snapshot))),
+        average_saved=money(snapshot, average_saved),
         best_month=best.month.isoformat() if best else None,
         worst_month=worst.month.isoformat() if worst else None,
         moved_to_tracking=money(snapshot, sum(row.moved_to_tracking for row in rows)),

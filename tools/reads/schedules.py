@@ -29,11 +29,11 @@ from mcp_surface.presenting import (
     money,
     payee_name,
     plural,
-    shown_money,
     tool_result,
 )
 from mcp_surface.registry import read_tool
 from tools.logic.schedules import Occurrence, is_transfer, totals, upcoming
+from values.money import shown_amount
 from values.paging import paginate
 from ynab_client.snapshot import PlanSnapshot
 
@@ -123,7 +123,8 @@ async def list_scheduled_transactions(
         outflows=money(snapshot, window.outflows),
         next_cursor=page.next_cursor,
     )
-    in_out = shown_money(snapshot, window.inflows), shown_money(snapshot, window.outflows)
+    currency = snapshot.settings.currency_format
+    in_out = shown_amount(currency, window.inflows), shown_amount(currency, window.outflows)
     return tool_result(listing, _summary(listing, in_out, total=len(occurrences)))
 
 

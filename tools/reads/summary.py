@@ -11,11 +11,12 @@ from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import MonthArg, PlanIdArg
-from mcp_surface.presenting import PlanResult, money, name, plural, shown_money, tool_result
+from mcp_surface.presenting import PlanResult, money, name, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.budget import MonthTotals, month_totals
 from tools.logic.pending import PendingTotal, pending_in_month
 from tools.reads.month_figures import open_plan_at
+from values.money import shown_amount
 from values.paging import MAX_PAGE
 from ynab_client.snapshot import PlanSnapshot
 
@@ -112,7 +113,7 @@ def _summary(snapshot: PlanSnapshot, totals: MonthTotals, pending: PendingTotal)
     """One line, amounts in the plan's format, e.g. `2026-09-01: income 3150.00, assigned 2900.00,
     activity -2750.25, spending -2980.25, Ready to Assign 12.34, age of money 41 days,
     2 uncategorised transactions (-45.10), 1 overspent category.`"""
-    amount = partial(shown_money, snapshot)
+    amount = partial(shown_amount, snapshot.settings.currency_format)
     age = f"{totals.age_of_money} days" if totals.age_of_money is not None else "unknown"
     uncategorised = plural(pending.count, "uncategorised transaction")
     if pending.count:

@@ -9,9 +9,10 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import CursorArg, LimitArg, PlanIdArg
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import PagedResult, decimal_digits, money, name, plural, tool_result
+from mcp_surface.presenting import PagedResult, money, name, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.trends import MAX_MONTHS, CategoryTrend, full_months_before, spending_trends
+from values.money import decimal_digits
 from values.paging import paginate
 from ynab_client.snapshot import PlanSnapshot
 
@@ -59,7 +60,7 @@ async def get_spending_trends(
     """
     snapshot = await open_plan(plan_id)
     months = full_months_before(today(), months_count, snapshot.first_month)
-    trends = spending_trends(snapshot, months, decimal_digits(snapshot))
+    trends = spending_trends(snapshot, months, decimal_digits(snapshot.settings.currency_format))
     month_keys = [month.isoformat() for month in months]
     query = {"tool": "get_spending_trends", "plan": snapshot.plan_id, "months": month_keys}
     page = paginate(trends, limit=limit, cursor=cursor, query=query)

@@ -33,12 +33,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from functools import partial
 from typing import Any, Literal
 
 import anyio
 
 from oplog.records import Record
-from tools.logic.assigned import AssignedWords, Logged, PairOutcome
+from tools.logic.assigned import Logged, PairOutcome
+from values.money import DecimalFormat, shown_amount
 from ynab_client import PacingRefused, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 from ynab_client.errors import WriteFailed, WriteOutcome
 
@@ -93,7 +95,8 @@ class Pair:
     month: date
     first: Step
     second: Step
-    words: AssignedWords
+    currency: DecimalFormat | None
+    """The plan's currency format, for the amounts its failures name (`values.money.shown_amount`)."""
     check_hint: str
     settled_later: bool = False
     """True when the operation stays pending after a half write and `oplog.settling` keeps setting the
@@ -205,7 +208,7 @@ async def _write_second(client: YnabClient, pair: Pair) -> tuple[str, YnabError]
 async def _set_first_back(client: YnabClient, pair: Pair, reason: str, cause: YnabError) -> None:
     """Put the first category back (a rollback, waiting out a short 429 first); raises
     the pair's failure saying whether that worked."""
-    first, second, amount = pair.first, pair.second, pair.words.amount
+    first, second, amount = pair.first, pair.second, partial(shown_amount, pair.currency)
     waited = False
     while True:
         wait = set_back_wait(client, cause)
@@ -272,7 +275,7 @@ async def _read_back(client: YnabClient, pair: Pair, step: Step) -> tuple[ReadBa
         return "made", ""
     if type(assigned) is int and assigned == step.before:
         return "not_made", ""
-    shown = pair.words.amount(assigned) if type(assigned) is int else repr(assigned)
+    shown = shown_amount(pair.currency, assigned) if type(assigned) is int else repr(assigned)
     return "unsure", f"reading it back shows {shown}, neither the amount before nor the one sent"
 
 
@@ -280,7 +283,7 @@ async def _read_back(client: YnabClient, pair: Pair, step: Step) -> tuple[ReadBa
 
 
 def _first_unknown_failure(pair: Pair, lost: UnknownOutcome, why: str) -> YnabError:
-    first, month, amount = pair.first, pair.month.isoformat(), pair.words.amount
+    first, month, amount = pair.first, pair.month.isoformat(), partial(shown_amount, pair.currency)
     return _pair_failure(
         pair,
         f"No answer came back for the change of {first.name} to {amount(first.after)} ({lost.reason}) and "
@@ -293,7 +296,12 @@ def _first_unknown_failure(pair: Pair, lost: UnknownOutcome, why: str) -> YnabEr
 
 
 def _second_unknown_failure(pair: Pair, lost: UnknownOutcome, why: str) -> YnabError:
-    first, second, month, amount = pair.first, pair.second, pair.month.isoformat(), pair.words.amount
+    first, second, month, amount = (
+        pair.first,
+        pair.second,
+        pair.month.isoformat(),
+        partial(shown_amount, pair.currency),
+    )
     return _pair_failure(
         pair,
         f"Only half of the change may be in YNAB: {first.name} is now {amount(first.after)}, but no answer "
@@ -308,7 +316,12 @@ def _second_unknown_failure(pair: Pair, lost: UnknownOutcome, why: str) -> YnabE
 
 
 def _half_done_failure(pair: Pair, reason: str, failed: YnabError) -> YnabError:
-    first, second, month, amount = pair.first, pair.second, pair.month.isoformat(), pair.words.amount
+    first, second, month, amount = (
+        pair.first,
+        pair.second,
+        pair.month.isoformat(),
+        partial(shown_amount, pair.currency),
+    )
     lost = isinstance(failed, UnknownOutcome)
     if lost:
         setting_back = "got no answer"

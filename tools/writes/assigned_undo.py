@@ -20,6 +20,7 @@ from datetime import date
 from oplog.undo import Conflict, UndoPlan, UndoRecord
 from tools.logic.assigned import AssignedNow, AssignedWords, assignments_now, standing_together
 from tools.writes.assigned_pair import AssignedUndo, Pair, Step, write_pair
+from values.money import shown_amount
 from ynab_client import PlanSnapshot, YnabClient
 
 
@@ -66,13 +67,12 @@ async def put_back(
     """
     steps = list(plan.restorable)
     if len(steps) == 2:
-        words = AssignedWords.of(snapshot)
         pair = Pair(
             snapshot.plan_id,
             month,
             steps[0],
             steps[1],
-            words,
+            snapshot.settings.currency_format,
             check_hint,
             logged=AssignedUndo(month=month),
         )
@@ -91,8 +91,8 @@ def changed_since(words: AssignedWords, now: AssignedNow, name: str) -> Conflict
     if now.category is None or now.assigned is None:
         return Conflict(now.logged.category_id, name, "it was deleted")
     reason = (
-        f"its assigned amount is now {words.amount(now.assigned)}, "
-        f"not the {words.amount(now.logged.after)} the operation set"
+        f"its assigned amount is now {shown_amount(words.currency, now.assigned)}, "
+        f"not the {shown_amount(words.currency, now.logged.after)} the operation set"
     )
     return Conflict(now.logged.category_id, name, reason)
 

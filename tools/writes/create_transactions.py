@@ -47,8 +47,9 @@ from tools.logic.new_transactions import (
     transaction_digest,
     undo_state,
 )
-from tools.logic.transaction_lines import category_shown, shown_name, statement_amount, transaction_line
+from tools.logic.transaction_lines import category_shown, shown_name, transaction_line
 from tools.writes.flow import WriteResult, WriteTool, write_tool
+from values.money import shown_amount
 from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from ynab_client.errors import WriteFailed
 from ynab_client.snapshot import Transaction, parse_plan_delta
@@ -329,7 +330,7 @@ def _line(snapshot: PlanSnapshot, item: CheckedLine) -> str:
     parts = [
         line.date.isoformat(),
         shown_name(line.payee_name, "(no payee)"),
-        statement_amount(snapshot, line.amount),
+        shown_amount(snapshot.settings.currency_format, line.amount, statement=True),
         category_shown(snapshot, line.category_id),
     ]
     text = ", ".join(parts)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from functools import partial
 from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -39,6 +40,7 @@ from tools.logic.assigned import (
 from tools.writes.assigned_pair import AssignedUndo, Pair, Step, write_pair
 from tools.writes.assigned_undo import move_undo_plan, put_back
 from tools.writes.flow import WriteResult, WriteTool, write_tool
+from values.money import shown_amount
 from values.refusal import Refusal
 from ynab_client import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 
@@ -139,13 +141,13 @@ class MoveMoney(WriteTool[Moving, MoveSubject, MoneyMovedFields, AssignedUndo]):
             month=month,
             first=Step(source.category_id, names[0], source.before, source.after),
             second=Step(destination.category_id, names[1], destination.before, destination.after),
-            words=AssignedWords.of(snapshot),
+            currency=snapshot.settings.currency_format,
             check_hint=CHECK,
             settled_later=True,
             logged=logged,
         )
         await write_pair(client, pair)
-        amount = pair.words.amount(destination.after - destination.before)
+        amount = shown_amount(pair.currency, destination.after - destination.before)
         return Applied(lead=f"Moved {amount} from {names[0]} to {names[1]} for {month.isoformat()}.")
 
     def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Step]:
@@ -192,16 +194,16 @@ class MoveMoney(WriteTool[Moving, MoveSubject, MoneyMovedFields, AssignedUndo]):
         rollback. Answered → `failed`, nothing moved; otherwise the row stays pending and the
         next round tries again (waiting out YNAB's pause after a 429)."""
         logged, month = landed.logged, move.month.isoformat()
-        name = words.name(landed.category, logged.category_id)
+        name, amount = words.name(landed.category, logged.category_id), partial(shown_amount, words.currency)
         half = (
-            f"{PREFIX} half of the move is in YNAB: {name} is {words.amount(logged.after)} for {month}, the "
+            f"{PREFIX} half of the move is in YNAB: {name} is {amount(logged.after)} for {month}, the "
             "other category as before."
         )
         paused = client.sender.pacer.paused_until()
         if paused is not None:
             return Settlement(
                 "pending",
-                f"{half} YNAB asked to wait (429); {name} is set back to {words.amount(logged.before)} after "
+                f"{half} YNAB asked to wait (429); {name} is set back to {amount(logged.before)} after "
                 f"{paused:%H:%M} UTC.",
                 "part",
                 final=False,
@@ -219,8 +221,8 @@ class MoveMoney(WriteTool[Moving, MoveSubject, MoneyMovedFields, AssignedUndo]):
             return Settlement("pending", said, "part", final=False)
         record = move.model_copy(update={"outcome": "nothing_moved", "landed": (), "unsure": ()})
         said = (
-            f"{PREFIX} nothing moved: half of the move had landed ({name} at {words.amount(logged.after)}), "
-            f"and {name} was set back to {words.amount(logged.before)}; both categories are as before."
+            f"{PREFIX} nothing moved: half of the move had landed ({name} at {amount(logged.after)}), "
+            f"and {name} was set back to {amount(logged.before)}; both categories are as before."
         )
         return Settlement("failed", said, "none", undo_data=record)
 
@@ -229,21 +231,21 @@ class MoveMoney(WriteTool[Moving, MoveSubject, MoneyMovedFields, AssignedUndo]):
         source's write is known to have landed, else `unknown`; either way naming the amount to
         set in YNAB to put the move back (what it holds now plus the amount moved)."""
         logged, now, month = source.logged, source.assigned or 0, move.month.isoformat()
-        name = words.name(source.category, logged.category_id)
+        name, amount = words.name(source.category, logged.category_id), partial(shown_amount, words.currency)
         moved = logged.before - logged.after
-        put_back = f"set {name} for {month} to {words.amount(now + moved)} in YNAB"
+        put_back = f"set {name} for {month} to {amount(now + moved)} in YNAB"
         if logged.category_id in move.landed:
             said = (
-                f"{PREFIX} half of the move was in YNAB, but {name} changed since (now {words.amount(now)}, "
-                f"not {words.amount(logged.after)}), so it was left as it is. To put the move back, "
-                f"{put_back} (what it holds now plus the {words.amount(moved)} the move took); the other "
+                f"{PREFIX} half of the move was in YNAB, but {name} changed since (now {amount(now)}, "
+                f"not {amount(logged.after)}), so it was left as it is. To put the move back, "
+                f"{put_back} (what it holds now plus the {amount(moved)} the move took); the other "
                 "category is as before."
             )
             half_done = move.model_copy(update={"outcome": "half_done"})
             return Settlement("failed", said, "part", undo_data=half_done)
         said = (
             f"{PREFIX} YNAB cannot tell whether the move's first change landed: {name} is now "
-            f"{words.amount(now)} (neither {words.amount(logged.before)} nor {words.amount(logged.after)}) "
+            f"{amount(now)} (neither {amount(logged.before)} nor {amount(logged.after)}) "
             f"and the other category is as before. If it had landed, {put_back} to put the move back."
         )
         return Settlement("unknown", said, "unsure")

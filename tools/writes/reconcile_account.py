@@ -45,9 +45,10 @@ from tools.logic.reconcile import (
     reconciled_state,
     reconciliation,
 )
-from tools.logic.transaction_lines import payee_shown, statement_amount, transaction_line
+from tools.logic.transaction_lines import payee_shown, transaction_line
 from tools.writes.assigned_pair import set_back_wait
 from tools.writes.flow import STATUS_DESCRIPTION, WriteResult, WriteTool, write_tool
+from values.money import shown_amount
 from ynab_client import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 from ynab_client.errors import WriteFailed
 from ynab_client.snapshot import Transaction
@@ -189,7 +190,7 @@ class ReconcileAccount(
             return Change.nothing(message, fields)
         notes = []
         if difference:
-            amount = statement_amount(snapshot, difference)
+            amount = shown_amount(snapshot.settings.currency_format, difference, statement=True)
             notes.append(
                 f"An adjustment of {amount} dated {day.isoformat()} is entered first, so the cleared balance "
                 "equals the bank's."
@@ -239,7 +240,8 @@ class ReconcileAccount(
         lead = f"Marked {len(ids)} transaction(s) on {name(account.name)} reconciled"
         fields = None
         if entered is not None:
-            lead += f", after entering an adjustment of {statement_amount(snapshot, difference)}"
+            entered_amount = shown_amount(snapshot.settings.currency_format, difference, statement=True)
+            lead += f", after entering an adjustment of {entered_amount}"
             done = Adjustment(
                 transaction_id=entered["id"], date=entered["date"], amount=money(snapshot, difference)
             )
@@ -265,7 +267,10 @@ class ReconcileAccount(
             if state == "restore" and entered is not None:
                 line = f"{transaction_line(snapshot, entered)}: deleted"
                 items.restore(Revert(logged.adjustment_id, delete=True), line)
-                deleting = f" and delete the {statement_amount(snapshot, entered.amount)} adjustment"
+                entered_amount = shown_amount(
+                    snapshot.settings.currency_format, entered.amount, statement=True
+                )
+                deleting = f" and delete the {entered_amount} adjustment"
             elif state == "already_as_before":
                 items.already_as_before()
             else:
@@ -334,7 +339,7 @@ class ReconcileAccount(
         record = logged.model_copy(
             update={"adjustment_id": found.id, "adjustment_digest": transaction_digest(found)}
         )
-        amount = statement_amount(snapshot, found.amount)
+        amount = shown_amount(snapshot.settings.currency_format, found.amount, statement=True)
         if marked:
             said = (
                 f"{PREFIX} the adjustment of {amount} (transaction {found.id}) and the reconciled marks of "
@@ -432,8 +437,9 @@ def _adjustment_lost(
     snapshot: PlanSnapshot, body: dict[str, Any], logged: LoggedReconciliation
 ) -> WriteFailed:
     """No answer to the adjustment's POST: it may be in YNAB; nothing was marked (never sent)."""
+    amount = shown_amount(snapshot.settings.currency_format, body["amount"], statement=True)
     message = (
-        f"No answer came back to entering the adjustment of {statement_amount(snapshot, body['amount'])}: it "
+        f"No answer came back to entering the adjustment of {amount}: it "
         f"may or may not be in YNAB (find_transactions on the account shows a '{body['payee_name']}' dated "
         f"{body['date']} if it is), nothing was marked reconciled, and nothing is sent again."
     )
@@ -452,7 +458,7 @@ async def _half_done_failure(
     """The adjustment landed, the marking may have (no answer: say exactly that, settling reads it)
     or did not (refused): the adjustment is deleted again, or left pending for settling to delete."""
     count = len(logged.reconciled_ids) + 1
-    amount = statement_amount(snapshot, difference)
+    amount = shown_amount(snapshot.settings.currency_format, difference, statement=True)
     if isinstance(error, UnknownOutcome):
         message = (
             f"The adjustment of {amount} is in YNAB (transaction {entered['id']}), but no answer came back "

@@ -29,6 +29,7 @@ from tools.logic.assigned import AssignedWords, budget_setting
 from tools.writes.assigned_pair import AssignedUndo, Step
 from tools.writes.assigned_undo import budget_undo_plan, put_back
 from tools.writes.flow import WriteResult, WriteTool, write_tool
+from values.money import shown_amount
 from ynab_client import PlanSnapshot, YnabClient
 
 CHECK = "Check the category's assigned amount for that month with get_category_balances before trying again."
@@ -86,7 +87,8 @@ class SetCategoryBudget(WriteTool[Budgeting, BudgetSubject, BudgetSetFields, Ass
             to_amount=money(snapshot, setting.after),
         )
         if setting.unchanged:
-            already = f"{name} already has {words.amount(arguments.amount)} assigned for {month.isoformat()}"
+            amount = shown_amount(words.currency, arguments.amount)
+            already = f"{name} already has {amount} assigned for {month.isoformat()}"
             return Change.nothing(f"Nothing to change: {already}.", fields)
         return Change(
             subject=BudgetSubject(category_id=setting.category_id, month=month, amount=setting.after),
@@ -107,8 +109,7 @@ class SetCategoryBudget(WriteTool[Budgeting, BudgetSubject, BudgetSetFields, Ass
         await client.patch_month_category(
             snapshot.plan_id, month, item.category_id, item.after, check_hint=CHECK
         )
-        words = AssignedWords.of(snapshot)
-        shown = f"{words.amount(item.before)} → {words.amount(item.after)}"
+        shown = AssignedWords.of(snapshot).shift(item.before, item.after)
         return Applied(lead=f"Budgeted {change.fields.category} for {month.isoformat()}: {shown}.")
 
     def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Step]:

@@ -38,6 +38,7 @@ from tools.logic.targets import (
     target_setting,
 )
 from tools.writes.flow import WriteResult, WriteTool, write_tool
+from values.money import shown_amount
 from values.refusal import Refusal
 from ynab_client import PlanSnapshot, YnabClient
 from ynab_client.snapshot import category_from_row as parsed_category
@@ -151,8 +152,8 @@ class SetCategoryTarget(WriteTool[Targeting, TargetSubject, TargetSetFields, Tar
         before = logged.before
         left = _left_by(answer, snapshot, logged.category_id) or logged.after
         restore = restore_fields(before, left) if change.undoable else None
-        words = AssignedWords.of(snapshot)
-        shift = f"{before.text(words.amount)} → {left.text(words.amount)}"
+        shown = partial(shown_amount, snapshot.settings.currency_format)
+        shift = f"{before.text(shown)} → {left.text(shown)}"
         return Applied(
             fields=change.fields.model_copy(update={"after": left.text(partial(money, snapshot))}),
             undo_data=logged.model_copy(update={"after": left, "restore": restore}),
@@ -176,7 +177,8 @@ class SetCategoryTarget(WriteTool[Targeting, TargetSubject, TargetSetFields, Tar
             return UndoPlan(question=question, restorable=(TargetPatch(category.id, logged.restore),))
         if state == "already_as_before":
             return UndoPlan(question=question, already_as_before=1)
-        now_text, left = now.text(words.amount), after.text(words.amount)
+        shown = partial(shown_amount, words.currency)
+        now_text, left = now.text(shown), after.text(shown)
         reason = f"its target is now {now_text}, not the {left} the operation set"
         return UndoPlan(question=question, conflicts=(Conflict(category.id, name, reason),))
 
@@ -192,15 +194,16 @@ class SetCategoryTarget(WriteTool[Targeting, TargetSubject, TargetSetFields, Tar
 
 def _question(words: AssignedWords, name: str, before: Target, after: Target, *, undo: bool = False) -> str:
     """`Set the target of Holidays: no target → 1200.00 by 2027-06-01?` (`Undo: set …` with `undo`)."""
-    verb = "Undo: set" if undo else "Set"
-    return f"{verb} the target of {name}: {before.text(words.amount)} → {after.text(words.amount)}?"
+    verb, shown = "Undo: set" if undo else "Set", partial(shown_amount, words.currency)
+    return f"{verb} the target of {name}: {before.text(shown)} → {after.text(shown)}?"
 
 
 def _notes(words: AssignedWords, setting: TargetSetting) -> list[str]:
     if setting.before.recreatable:
         return []
+    current = setting.before.text(partial(shown_amount, words.currency))
     return [
-        f"Note: the current target ({setting.before.text(words.amount)}) is a kind YNAB's API cannot set, "
+        f"Note: the current target ({current}) is a kind YNAB's API cannot set, "
         "so undo_operation will not bring it back."
     ]
 

@@ -27,8 +27,9 @@ from oplog.models import Operation
 from oplog.records import Record, Subject
 from tools.logic.recategorise import shown_category_id
 from tools.logic.splits import SplitLine, checked_split, split_lines_refusal
-from tools.logic.transaction_lines import category_shown, payee_shown, shown_name, statement_amount
+from tools.logic.transaction_lines import category_shown, payee_shown, shown_name
 from tools.writes.flow import WriteResult, WriteTool, write_tool
+from values.money import shown_amount
 from values.refusal import Refusal
 from ynab_client import PlanSnapshot, YnabClient
 from ynab_client.snapshot import Category, Transaction
@@ -120,7 +121,7 @@ class SplitTransaction(WriteTool[Splitting, SplitSubject, TransactionSplitFields
         lines = arguments.lines
         transaction, categories = checked_split(snapshot, arguments.transaction_id, lines)
         payee = payee_shown(snapshot, transaction)
-        amount = statement_amount(snapshot, transaction.amount)
+        amount = shown_amount(snapshot.settings.currency_format, transaction.amount, statement=True)
         shown_lines = zip(lines, categories, strict=True)
         return Change(
             subject=SplitSubject(transaction_id=transaction.id, lines=lines),
@@ -237,7 +238,8 @@ def split_transaction(
 
 
 def _line(snapshot: PlanSnapshot, line: SplitLine, category: Category) -> str:
-    text = f"{category_shown(snapshot, category.id)}: {statement_amount(snapshot, line.amount)}"
+    amount = shown_amount(snapshot.settings.currency_format, line.amount, statement=True)
+    text = f"{category_shown(snapshot, category.id)}: {amount}"
     if line.memo is not None:
         text += f", memo: {shown_name(line.memo, '')}"
     return text
