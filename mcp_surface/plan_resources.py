@@ -19,9 +19,10 @@ from mcp.server.mcpserver.exceptions import ResourceError
 import ynab_client
 from mcp_surface.arguments import id_arg
 from mcp_surface.plan_lookup import open_plan
-from mcp_surface.presenting import money, name
+from mcp_surface.presenting import money
 from tools.logic.accounts import listed_accounts
 from values.refusal import Refusal
+from values.text import shown_name
 
 PLANS_URI = "ynab://plans"
 CATEGORIES_URI = "ynab://plans/{plan_id}/categories"
@@ -64,7 +65,7 @@ async def plans_resource() -> str:
         [
             {
                 "plan_id": plan.id,
-                "name": name(plan.name),
+                "name": shown_name(plan.name),
                 "last_modified_on": plan.last_modified_on.isoformat() if plan.last_modified_on else None,
             }
             for plan in listing.plans
@@ -83,11 +84,11 @@ async def categories_resource(plan_id: str) -> str:
 
 def _group(group: dict[str, Any]) -> dict[str, Any]:
     categories = [
-        {"category_id": category["id"], "name": name(category.get("name"))}
+        {"category_id": category["id"], "name": shown_name(category.get("name"))}
         for category in group.get("categories") or ()
         if _shown(category)
     ]
-    return {"group": name(group.get("name")), "categories": categories}
+    return {"group": shown_name(group.get("name")), "categories": categories}
 
 
 def _shown(entity: dict[str, Any]) -> bool:
@@ -102,7 +103,7 @@ async def accounts_resource(plan_id: str) -> str:
         [
             {
                 "account_id": account.id,
-                "name": name(account.name),
+                "name": shown_name(account.name),
                 "type": account.type,
                 "on_budget": account.on_budget,
                 "balance": money(snapshot, account.balance),

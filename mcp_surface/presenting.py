@@ -4,8 +4,9 @@ Amounts stay `int` milliunits through every computation and become text only her
 the plan's decimal digits (`money(snapshot, -42500)` → `"-42.50"`); in sentences meant to be
 read (one-line summaries, messages) amounts are `values.money.shown_amount`, in the plan's own
 format like the previews (`-42,50` in a plan with a decimal comma). Text from YNAB or
-banks (payee, memo, account, category and group names) goes through `name` / `memo`:
-one line, invisible characters removed, at most 80 characters. `tool_result` makes the
+banks goes through `values.text.shown_name` (payee, account, category and group names;
+`account_name`, `category_name`, `payee_name` look one up) or `memo`: one line, invisible
+characters removed, at most 80 characters. `tool_result` makes the
 `CallToolResult` every tool returns: one short line of text plus the structured content.
 
 What reaches the client is decided once, for every tool, by `readable` and `refusal_result`
@@ -27,7 +28,7 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field, ValidationError
 
 from values.money import amount_text
-from values.text import safe_text
+from values.text import safe_text, shown_name
 from ynab_client.snapshot import PlanSnapshot
 
 TEXT_LIMIT = 80
@@ -55,11 +56,6 @@ def money(snapshot: PlanSnapshot, milliunits: int) -> str:
     return amount_text(snapshot.settings.currency_format, milliunits)
 
 
-def name(text: str | None) -> str:
-    """A name from YNAB or a bank, safe to show: one line, ≤ 80 characters, "" when absent."""
-    return safe_text(text, TEXT_LIMIT) or ""
-
-
 def memo(text: str | None) -> str | None:
     """A memo safe to show, or None when there is none (or nothing visible in it)."""
     return safe_text(text, TEXT_LIMIT) or None
@@ -71,20 +67,21 @@ def day(value: date | None) -> str | None:
 
 
 def account_name(snapshot: PlanSnapshot, account_id: str | None) -> str:
+    """The account's name, "" when there is none."""
     account = snapshot.accounts.get(account_id) if account_id else None
-    return name(account.name) if account is not None else ""
+    return shown_name(account.name) if account is not None else ""
 
 
 def category_name(snapshot: PlanSnapshot, category_id: str | None) -> str | None:
     """The category's name, None when there is none (or it was deleted)."""
     category = snapshot.categories.get(category_id) if category_id else None
-    return name(category.name) if category is not None else None
+    return shown_name(category.name) if category is not None else None
 
 
 def payee_name(snapshot: PlanSnapshot, payee_id: str | None) -> str:
     """The payee's name, "" when there is none."""
     payee = snapshot.payees.get(payee_id) if payee_id else None
-    return name(payee.name) if payee is not None else ""
+    return shown_name(payee.name) if payee is not None else ""
 
 
 def tool_result(result: BaseModel, text: str) -> CallToolResult:

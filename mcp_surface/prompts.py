@@ -27,8 +27,9 @@ from pydantic import Field
 
 from mcp_surface.arguments import amount_arg, id_arg, month_arg
 from mcp_surface.plan_lookup import open_plan, require_account, require_month, today
-from mcp_surface.presenting import money, name
+from mcp_surface.presenting import money
 from values.refusal import Refusal
+from values.text import in_quotes
 from ynab_client.snapshot import PlanSnapshot
 
 PlanIdPromptArg = Annotated[
@@ -81,7 +82,7 @@ def register_prompts(server: MCPServer, *, tools: Collection[str]) -> None:
 
 
 def _plan_words(snapshot: PlanSnapshot) -> str:
-    return f"my YNAB plan ‘{name(snapshot.name)}’ (plan_id {snapshot.plan_id})"
+    return f"my YNAB plan {in_quotes(snapshot.name)} (plan_id {snapshot.plan_id})"
 
 
 def _paragraphs(*parts: str | None) -> str:
@@ -203,11 +204,11 @@ def _reconcile(caller: Caller) -> Callable[..., Awaitable[str]]:
         account = require_account(snapshot, account_id)
         if account.closed:
             raise Refusal(
-                f"Account ‘{name(account.name)}’ is closed; give an open account from list_accounts."
+                f"Account {in_quotes(account.name)} is closed; give an open account from list_accounts."
             )
         gap = balance - account.cleared_balance
         facts = (
-            f"My bank shows {money(snapshot, balance)} for my account ‘{name(account.name)}’ (account_id "
+            f"My bank shows {money(snapshot, balance)} for my account {in_quotes(account.name)} (account_id "
             f"{account.id}) in {_plan_words(snapshot)}. YNAB's cleared balance for it is "
             f"{money(snapshot, account.cleared_balance)} right now, a gap of {money(snapshot, gap)}."
         )

@@ -5,8 +5,10 @@ person; an agent reads them, so they are data that must never look like anything
 (a second line, a hidden instruction, text reversed by a direction override).
 
 - `safe_text` makes such text safe to *show*: one line, invisible characters removed, cut
-  to a length, `…` marking the cut. `one_line` is its first step alone, for text that is
-  ours (previews, the log's notes, docs): line breaks and whitespace runs become one space.
+  to a length, `…` marking the cut. `shown_name` is it for a name (80 characters, what to
+  show when there is none), `in_quotes` a name as previews quote it. `one_line` is its first
+  step alone, for text that is ours (previews, the log's notes, docs): line breaks and
+  whitespace runs become one space.
 - `clean_given_text` checks text the agent *gives* for YNAB (names, memos): invisible or
   control characters are refused rather than silently removed, so what is written is
   exactly what the person was shown.
@@ -19,6 +21,8 @@ import unicodedata
 from values.refusal import Refusal
 
 ELLIPSIS = "…"
+SHOWN_NAME_LIMIT = 80
+"""Characters of a name shown (`shown_name`)."""
 
 # Categories that end a line (Cc: controls incl. \n, \r, \t, NEL; Zl/Zp: U+2028/U+2029).
 _LINE_BREAKING = frozenset({"Cc", "Zl", "Zp"})
@@ -85,9 +89,16 @@ def quoted(value: object, limit: int = 32) -> str:
     return safe_text(shown, limit) or ""
 
 
-def in_quotes(value: str | None, limit: int = 80) -> str:
+def shown_name(text: str | None, empty: str = "") -> str:
+    """A name from YNAB or a bank (payee, account, category, group, plan), safe to show: one
+    line, invisible characters removed, at most `SHOWN_NAME_LIMIT` characters; `empty` when there is
+    nothing visible (none given, or only invisible characters)."""
+    return safe_text(text, SHOWN_NAME_LIMIT) or empty
+
+
+def in_quotes(value: str | None) -> str:
     """A name as previews quote it (docs/confirmation.md#the-preview), safe to show: `‘Market Fresh’`."""
-    return f"‘{safe_text(value, limit) or ''}’"
+    return f"‘{shown_name(value)}’"
 
 
 def clean_given_text(value: str, *, field: str, max_length: int) -> str:

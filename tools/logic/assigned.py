@@ -40,11 +40,10 @@ from tools.logic.budget import is_internal
 from values.ids import not_in_plan
 from values.money import DecimalFormat, shown_amount
 from values.refusal import Refusal
-from values.text import quoted, safe_text
+from values.text import quoted, shown_name
 from ynab_client.snapshot import Category, PlanSnapshot
 
 CATEGORY_SOURCE = "get_category_balances"
-NAME_LIMIT = 80  # characters of a category name in what is said
 READY_TO_ASSIGN_PREFIX = "Inflow:"  # "Inflow: Ready to Assign" (formerly "Inflow: To be Budgeted")
 
 
@@ -250,7 +249,7 @@ class AssignedWords:
         """The category's name, safe to show; `category <id>` for one that is gone."""
         if category is None:
             return f"category {fallback_id}"
-        return safe_text(category.name, NAME_LIMIT) or f"category {category.id}"
+        return shown_name(category.name, f"category {category.id}")
 
     def shift(self, before: int, after: int) -> str:
         """`120.00 → 150.00`."""

@@ -9,17 +9,11 @@ are made safe the same way, `(uncategorised)` when there is none.
 from __future__ import annotations
 
 from values.money import shown_amount
-from values.text import safe_text
+from values.text import shown_name
 from ynab_client.snapshot import PlanSnapshot, Transaction
 
-NAME_LIMIT = 80
 NO_PAYEE = "(no payee)"
 UNCATEGORISED = "(uncategorised)"
-
-
-def shown_name(text: str | None, empty: str) -> str:
-    """A name from YNAB or a bank, safe to show; `empty` when there is nothing visible."""
-    return safe_text(text, NAME_LIMIT) or empty
 
 
 def payee_shown(snapshot: PlanSnapshot, transaction: Transaction) -> str:

@@ -10,10 +10,11 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import CursorArg, LimitArg, PlanIdArg
 from mcp_surface.plan_lookup import open_plan
-from mcp_surface.presenting import PagedResult, day, money, name, plural, tool_result
+from mcp_surface.presenting import PagedResult, day, money, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.accounts import BankLink, bank_link, listed_accounts
 from values.paging import paginate
+from values.text import shown_name
 from ynab_client.snapshot import Account, PlanSnapshot
 
 
@@ -66,7 +67,7 @@ def _entry(snapshot: PlanSnapshot, account: Account) -> AccountEntry:
     reconciled = account.last_reconciled_at
     return AccountEntry(
         account_id=account.id,
-        name=name(account.name),
+        name=shown_name(account.name),
         type=account.type,
         on_budget=account.on_budget,
         closed=account.closed,

@@ -9,10 +9,11 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import CursorArg, LimitArg, PlanIdArg
 from mcp_surface.plan_lookup import open_plan
-from mcp_surface.presenting import PagedResult, name, plural, tool_result
+from mcp_surface.presenting import PagedResult, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.category_groups import creatable_groups
 from values.paging import paginate
+from values.text import shown_name
 
 
 class GroupEntry(BaseModel):
@@ -38,7 +39,7 @@ async def list_category_groups(
     page = paginate(creatable_groups(snapshot), limit=limit, cursor=cursor, query=query)
     listing = GroupListing(
         plan_id=snapshot.plan_id,
-        groups=[GroupEntry(category_group_id=group.id, name=name(group.name)) for group in page.items],
+        groups=[GroupEntry(category_group_id=group.id, name=shown_name(group.name)) for group in page.items],
         next_cursor=page.next_cursor,
     )
     return tool_result(listing, _summary(listing, total=page.total or 0))

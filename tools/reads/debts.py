@@ -12,13 +12,14 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import AmountValue, PlanIdArg, amount_arg, given_text
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import PlanResult, money, name, tool_result
+from mcp_surface.presenting import PlanResult, money, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.debts import Debt, PayoffPlan, Strategy, debts_of, past_payments, simulate
 from tools.logic.trends import smallest_unit
 from values.money import decimal_digits
 from values.months import add_months, month_start
 from values.refusal import Refusal
+from values.text import shown_name
 from ynab_client.snapshot import PlanSnapshot
 
 MAX_OVERRIDES = 50
@@ -207,9 +208,9 @@ def _overridden(debts: list[Debt], account: str, rate: int | None, minimum: int 
         (d for d in debts if d.account.name.casefold() == account.casefold()), None
     )
     if match is None:
-        listed = ", ".join(name(d.account.name) for d in debts) or "none"
+        listed = ", ".join(shown_name(d.account.name) for d in debts) or "none"
         raise Refusal(
-            f"No debt '{name(account)}' in this plan; give one of these debts by name or id: {listed}."
+            f"No debt '{shown_name(account)}' in this plan; give one of these debts by name or id: {listed}."
         )
     changed = match
     if rate is not None:
@@ -222,7 +223,7 @@ def _overridden(debts: list[Debt], account: str, rate: int | None, minimum: int 
 def _debt(snapshot: PlanSnapshot, debt: Debt) -> DebtEntry:
     return DebtEntry(
         account_id=debt.account.id,
-        name=name(debt.account.name),
+        name=shown_name(debt.account.name),
         type=debt.account.type,
         balance=money(snapshot, -debt.owed),
         interest_rate=float(Decimal(debt.rate).scaleb(-3)) if debt.rate is not None else None,
@@ -242,7 +243,7 @@ def _plan(snapshot: PlanSnapshot, plan: PayoffPlan, first_month: date) -> Strate
         strategy=plan.strategy,
         debts=[
             DebtOutcome(
-                name=name(outcome.debt.account.name),
+                name=shown_name(outcome.debt.account.name),
                 payoff_month=_month_of(first_month, outcome.months),
                 months=outcome.months,
                 interest=money(snapshot, outcome.interest),
@@ -295,10 +296,10 @@ def _message(
 
 def _notes(debts: list[Debt], plans: list[PayoffPlan], limit: int) -> list[str]:
     notes = ["Payments start next month; interest is added monthly at the yearly rate ÷ 12."]
-    missing_rate = [name(d.account.name) for d in debts if d.rate is None]
+    missing_rate = [shown_name(d.account.name) for d in debts if d.rate is None]
     if missing_rate:
         notes.append(f"No interest rate known for {', '.join(missing_rate)}: counted as 0 %; give overrides.")
-    missing_minimum = [name(d.account.name) for d in debts if d.minimum is None]
+    missing_minimum = [shown_name(d.account.name) for d in debts if d.minimum is None]
     if missing_minimum:
         notes.append(f"No minimum payment known for {', '.join(missing_minimum)}: counted as 0.")
     if any(plan.months is None for plan in plans):

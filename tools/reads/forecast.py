@@ -19,21 +19,14 @@ from mcp_surface.arguments import (
     month_arg,
 )
 from mcp_surface.plan_lookup import open_plan, require_account, today
-from mcp_surface.presenting import (
-    PlanResult,
-    account_name,
-    money,
-    name,
-    payee_name,
-    plural,
-    tool_result,
-)
+from mcp_surface.presenting import PlanResult, account_name, money, payee_name, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.flows import CASH_TYPES
 from tools.logic.forecast import AVERAGE_MONTHS, MAX_MONTHS_AHEAD, Forecast, OneOff, project
 from values.money import decimal_digits
 from values.months import add_months, month_end, month_start
 from values.refusal import Refusal
+from values.text import shown_name
 from ynab_client.snapshot import PlanSnapshot
 
 MAX_ONE_OFFS = 50
@@ -267,7 +260,7 @@ def _assumptions(snapshot: PlanSnapshot, forecast: Forecast) -> Assumptions:
     return Assumptions(
         recurring=[
             RecurringAssumption(
-                payee=name(item.merchant),
+                payee=shown_name(item.merchant),
                 amount=money(snapshot, item.amount),
                 day=item.day,
                 months_seen=item.months_seen,
@@ -290,7 +283,7 @@ def _assumptions(snapshot: PlanSnapshot, forecast: Forecast) -> Assumptions:
         ],
         one_offs=[
             OneOffAssumption(
-                date=item.date.isoformat(), amount=money(snapshot, item.amount), label=name(item.label)
+                date=item.date.isoformat(), amount=money(snapshot, item.amount), label=shown_name(item.label)
             )
             for item in forecast.one_offs
         ],

@@ -12,8 +12,9 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import month_arg
 from mcp_surface.plan_lookup import open_plan, require_month, today
-from mcp_surface.presenting import money, name
+from mcp_surface.presenting import money
 from tools.logic.budget import CategoryMonth
+from values.text import shown_name
 from ynab_client.snapshot import PlanSnapshot
 
 
@@ -45,8 +46,8 @@ def figures_fields(snapshot: PlanSnapshot, row: CategoryMonth) -> dict[str, str]
     """`CategoryFigures`' fields for one row: amounts as text, names made safe."""
     return {
         "category_id": row.category_id,
-        "name": name(row.name),
-        "group": name(row.group),
+        "name": shown_name(row.name),
+        "group": shown_name(row.group),
         "assigned": money(snapshot, row.assigned),
         "activity": money(snapshot, row.activity),
         "available": money(snapshot, row.available),

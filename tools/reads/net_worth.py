@@ -9,11 +9,12 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import PlanIdArg
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import PlanResult, money, name, plural, tool_result
+from mcp_surface.presenting import PlanResult, money, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.net_worth import net_worth_by_month
 from tools.logic.trends import MAX_MONTHS
 from values.months import add_months, month_start
+from values.text import shown_name
 
 
 class MonthNetWorth(BaseModel):
@@ -78,7 +79,7 @@ async def get_net_worth_trend(
         accounts=[
             CountedAccount(
                 account_id=account.id,
-                name=name(account.name),
+                name=shown_name(account.name),
                 type=account.type,
                 on_budget=account.on_budget,
                 closed=account.closed,

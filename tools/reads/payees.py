@@ -9,10 +9,11 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import CursorArg, LimitArg, PlanIdArg, given_text
 from mcp_surface.plan_lookup import open_plan
-from mcp_surface.presenting import PagedResult, day, name, plural, tool_result
+from mcp_surface.presenting import PagedResult, day, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.payee_stats import PayeeUsage, payee_usage
 from values.paging import paginate
+from values.text import shown_name
 
 MAX_SEARCH = 200
 
@@ -71,8 +72,8 @@ async def list_payees(
 def _entry(usage: PayeeUsage) -> PayeeEntry:
     return PayeeEntry(
         payee_id=usage.payee.id,
-        name=name(usage.payee.name),
-        merchant=name(usage.merchant),
+        name=shown_name(usage.payee.name),
+        merchant=shown_name(usage.merchant),
         transactions=usage.transactions,
         last_date=day(usage.last_date),
     )

@@ -9,8 +9,9 @@ from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from mcp_surface.plan_lookup import default_plan_id, plan_listing
-from mcp_surface.presenting import name, tool_result
+from mcp_surface.presenting import tool_result
 from mcp_surface.registry import read_tool
+from values.text import shown_name
 from ynab_client.snapshot import PlanSummary
 
 
@@ -45,7 +46,7 @@ def plan_entry(plan: PlanSummary, *, is_default: bool) -> PlanEntry:
     currency = plan.settings.currency_format
     return PlanEntry(
         plan_id=plan.id,
-        name=name(plan.name),
+        name=shown_name(plan.name),
         first_month=plan.first_month.isoformat() if plan.first_month else None,
         last_month=plan.last_month.isoformat() if plan.last_month else None,
         currency=currency.iso_code if currency else None,

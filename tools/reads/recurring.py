@@ -9,14 +9,7 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import CursorArg, LimitArg, PlanIdArg
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import (
-    PagedResult,
-    category_name,
-    money,
-    name,
-    plural,
-    tool_result,
-)
+from mcp_surface.presenting import PagedResult, category_name, money, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.recurring import (
     LOOKBACK_MONTHS,
@@ -28,6 +21,7 @@ from tools.logic.recurring import (
 from values.money import decimal_digits
 from values.months import add_months, month_start
 from values.paging import paginate
+from values.text import shown_name
 from ynab_client.snapshot import PlanSnapshot
 
 
@@ -118,7 +112,7 @@ def recurring_in_plan(snapshot: PlanSnapshot, months: list, *, include_income: b
 
 def _entry(snapshot: PlanSnapshot, item: Recurring, covered: set[tuple[str, bool]]) -> RecurringCharge:
     return RecurringCharge(
-        payee=name(item.merchant),
+        payee=shown_name(item.merchant),
         monthly_amount=money(snapshot, item.amount),
         yearly_amount=money(snapshot, 12 * item.amount),
         day=item.day,

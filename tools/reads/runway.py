@@ -10,13 +10,14 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import PlanIdArg, given_text
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import PlanResult, money, name, plural, tool_result
+from mcp_surface.presenting import PlanResult, money, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.flows import complete_months, first_activity_month
 from tools.logic.runway import liquid, money_out, runway_tenths
 from tools.logic.trends import MAX_MONTHS, average
 from values.money import decimal_digits
 from values.refusal import Refusal
+from values.text import shown_name
 from ynab_client.snapshot import CategoryGroup, PlanSnapshot
 
 MAX_GROUPS = 50
@@ -118,7 +119,7 @@ async def get_runway(
         monthly_spending=money(snapshot, monthly),
         runway_months=runway,
         essential=essential,
-        essential_groups=[name(group.name) for group in groups],
+        essential_groups=[shown_name(group.name) for group in groups],
         months=[
             MonthSpending(
                 month=row.month.isoformat(),
@@ -128,11 +129,11 @@ async def get_runway(
             for row in rows
         ],
         accounts=[
-            RunwayAccount(name=name(a.name), type=a.type, balance=money(snapshot, a.balance))
+            RunwayAccount(name=shown_name(a.name), type=a.type, balance=money(snapshot, a.balance))
             for a in at_hand.counted
         ],
         left_out=[
-            LeftOutAccount(name=name(a.name), type=a.type, balance=money(snapshot, a.balance), why=why)
+            LeftOutAccount(name=shown_name(a.name), type=a.type, balance=money(snapshot, a.balance), why=why)
             for a, why in at_hand.left_out
         ],
         notes=_notes(len(months), months_count, include_savings),
@@ -149,8 +150,8 @@ def _group(snapshot: PlanSnapshot, text: str) -> CategoryGroup:
     for group in groups:
         if group.name.casefold() == text.casefold():
             return group
-    valid = ", ".join(sorted((name(g.name) for g in groups), key=str.casefold))
-    raise Refusal(f"No category group '{name(text)}' in this plan; give names or ids of: {valid}.")
+    valid = ", ".join(sorted((shown_name(g.name) for g in groups), key=str.casefold))
+    raise Refusal(f"No category group '{shown_name(text)}' in this plan; give names or ids of: {valid}.")
 
 
 def _months(tenths: int | None) -> float | None:

@@ -15,7 +15,6 @@ from mcp_surface.presenting import (
     category_name,
     memo,
     money,
-    name,
     payee_name,
     plural,
     tool_result,
@@ -24,6 +23,7 @@ from mcp_surface.registry import read_tool
 from tools.logic.budget import group_name
 from tools.logic.classify import InboxMemo, PendingItem, Suggestion
 from values.paging import paginate
+from values.text import shown_name
 from ynab_client.snapshot import Category, PlanSnapshot
 
 _inboxes = InboxMemo()
@@ -133,7 +133,9 @@ def _suggested(snapshot: PlanSnapshot, suggestion: Suggestion) -> SuggestedCateg
 
 def _category(snapshot: PlanSnapshot, category: Category) -> AssignableCategory:
     return AssignableCategory(
-        category_id=category.id, name=name(category.name), group=name(group_name(snapshot, category))
+        category_id=category.id,
+        name=shown_name(category.name),
+        group=shown_name(group_name(snapshot, category)),
     )
 
 

@@ -11,13 +11,14 @@ from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import MonthArg, PlanIdArg
-from mcp_surface.presenting import PlanResult, money, name, plural, tool_result
+from mcp_surface.presenting import PlanResult, money, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.budget import MonthTotals, month_totals
 from tools.logic.pending import PendingTotal, pending_in_month
 from tools.reads.month_figures import open_plan_at
 from values.money import shown_amount
 from values.paging import MAX_PAGE
+from values.text import shown_name
 from ynab_client.snapshot import PlanSnapshot
 
 
@@ -101,8 +102,8 @@ def _overspent(snapshot: PlanSnapshot, totals: MonthTotals) -> list[OverspentCat
     return [
         OverspentCategory(
             category_id=row.category_id,
-            name=name(row.name),
-            group=name(row.group),
+            name=shown_name(row.name),
+            group=shown_name(row.group),
             available=money(snapshot, row.available),
         )
         for row in totals.overspent[:MAX_PAGE]

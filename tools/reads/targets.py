@@ -8,11 +8,12 @@ from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import CursorArg, LimitArg, MonthArg, PlanIdArg
-from mcp_surface.presenting import PagedResult, money, name, plural, tool_result
+from mcp_surface.presenting import PagedResult, money, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.targets import Underfunded, underfunded_targets
 from tools.reads.month_figures import open_plan_at
 from values.paging import paginate
+from values.text import shown_name
 from ynab_client.snapshot import Category, PlanSnapshot
 
 CADENCE_WORDS = {1: "each month", 2: "each week", 13: "each year", 14: "every 2 years"}
@@ -111,8 +112,8 @@ def _entry(snapshot: PlanSnapshot, item: Underfunded) -> TargetEntry:
     figures = item.category
     return TargetEntry(
         category_id=figures.id,
-        name=name(figures.name),
-        group=name(item.group),
+        name=shown_name(figures.name),
+        group=shown_name(item.group),
         target=target_text(snapshot, figures),
         due=figures.goal_target_date.isoformat() if figures.goal_target_date else None,
         needed=money(snapshot, item.needed),

@@ -9,11 +9,12 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import CursorArg, LimitArg, PlanIdArg
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import PagedResult, money, name, plural, tool_result
+from mcp_surface.presenting import PagedResult, money, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.trends import MAX_MONTHS, CategoryTrend, full_months_before, spending_trends
 from values.money import decimal_digits
 from values.paging import paginate
+from values.text import shown_name
 from ynab_client.snapshot import PlanSnapshot
 
 
@@ -76,8 +77,8 @@ async def get_spending_trends(
 def _entry(snapshot: PlanSnapshot, trend: CategoryTrend) -> CategorySpending:
     return CategorySpending(
         category_id=trend.category_id,
-        name=name(trend.name),
-        group=name(trend.group),
+        name=shown_name(trend.name),
+        group=shown_name(trend.group),
         activity=[money(snapshot, amount) for amount in trend.activity],
         average=money(snapshot, trend.average),
     )

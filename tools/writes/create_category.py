@@ -17,14 +17,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from confirmations.preview import Preview
 from mcp_surface.arguments import given_text, id_arg
-from mcp_surface.presenting import name as shown_name
 from oplog.changes import Applied, Built, Change
 from oplog.kinds import PREFIX, Settlement
 from oplog.models import Operation
 from oplog.records import Record, Subject
 from tools.logic.category_edits import destination_group, name_holder, name_taken_refusal
 from tools.writes.flow import WriteResult, WriteTool, write_tool
-from values.text import in_quotes
+from values.text import in_quotes, shown_name
 from ynab_client import PlanSnapshot, YnabClient
 
 CHECK = "Check with list_category_groups whether the category exists before trying again."

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from confirmations.preview import Preview
 from mcp_surface.arguments import MAX_IDS, AmountValue, amount_arg, date_arg, given_text, id_arg
 from mcp_surface.plan_lookup import today
-from mcp_surface.presenting import account_name, category_name, memo, money, name
+from mcp_surface.presenting import account_name, category_name, memo, money
 from oplog.changes import Applied, Change
 from oplog.kinds import PREFIX, SettledStatus, Settlement
 from oplog.models import Operation
@@ -47,9 +47,10 @@ from tools.logic.new_transactions import (
     transaction_digest,
     undo_state,
 )
-from tools.logic.transaction_lines import category_shown, shown_name, transaction_line
+from tools.logic.transaction_lines import category_shown, transaction_line
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
+from values.text import shown_name
 from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from ynab_client.errors import WriteFailed
 from ynab_client.snapshot import Transaction, parse_plan_delta
@@ -165,7 +166,7 @@ class CreateTransactions(WriteTool[Creating, CreationSubject, TransactionsCreate
         return Change(
             subject=CreationSubject(account_id=account.id, approved=arguments.approved, transactions=lines),
             preview=Preview(
-                question=f"Create {len(checked)} transaction(s) on {name(account.name)}?",
+                question=f"Create {len(checked)} transaction(s) on {shown_name(account.name)}?",
                 lines=[_line(snapshot, item) for item in checked],
             ),
             fields=TransactionsCreatedFields(
@@ -335,7 +336,7 @@ def _line(snapshot: PlanSnapshot, item: CheckedLine) -> str:
     ]
     text = ", ".join(parts)
     if line.memo is not None:
-        text += f", memo: {shown_name(line.memo, '')}"
+        text += f", memo: {shown_name(line.memo)}"
     if item.looks_like is not None:
         like = item.looks_like
         text += f" (looks like {like.date.isoformat()}, {shown_name(like.payee, '(no payee)')})"
@@ -346,7 +347,7 @@ def _entry(snapshot: PlanSnapshot, line: NewLine) -> CreatedTransaction:
     return CreatedTransaction(
         date=line.date.isoformat(),
         amount=money(snapshot, line.amount),
-        payee=name(line.payee_name),
+        payee=shown_name(line.payee_name),
         category=category_name(snapshot, line.category_id),
         memo=memo(line.memo),
     )

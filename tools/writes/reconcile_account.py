@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from confirmations.preview import Preview
 from mcp_surface.arguments import AmountValue, amount_arg, id_arg
 from mcp_surface.plan_lookup import today
-from mcp_surface.presenting import account_name, money, name
+from mcp_surface.presenting import account_name, money
 from oplog.changes import Applied, Built, Change
 from oplog.kinds import PREFIX, Settlement
 from oplog.models import Operation
@@ -49,6 +49,7 @@ from tools.logic.transaction_lines import payee_shown, transaction_line
 from tools.writes.assigned_pair import set_back_wait
 from tools.writes.flow import STATUS_DESCRIPTION, WriteResult, WriteTool, write_tool
 from values.money import shown_amount
+from values.text import shown_name
 from ynab_client import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 from ynab_client.errors import WriteFailed
 from ynab_client.snapshot import Transaction
@@ -200,7 +201,9 @@ class ReconcileAccount(
                 account_id=account.id, bank_balance=arguments.bank_balance, difference=difference
             ),
             preview=Preview(
-                question=f"Reconcile {name(account.name)}: mark {count} cleared transaction(s) reconciled?",
+                question=(
+                    f"Reconcile {shown_name(account.name)}: mark {count} cleared transaction(s) reconciled?"
+                ),
                 notes=notes,
             ),
             fields=fields,
@@ -237,7 +240,7 @@ class ReconcileAccount(
             if entered is None:
                 raise
             raise await _half_done_failure(client, snapshot, difference, entered, logged, error) from error
-        lead = f"Marked {len(ids)} transaction(s) on {name(account.name)} reconciled"
+        lead = f"Marked {len(ids)} transaction(s) on {shown_name(account.name)} reconciled"
         fields = None
         if entered is not None:
             entered_amount = shown_amount(snapshot.settings.currency_format, difference, statement=True)

@@ -19,14 +19,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from confirmations.preview import Preview
 from mcp_surface.arguments import given_text, id_arg
-from mcp_surface.presenting import name as shown_name
 from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.undo import Conflict, UndoPlan, UndoRecord, item_state
 from tools.logic.payee_rename import NAME_LIMIT, payee_holder, payee_renaming
 from tools.writes.flow import WriteResult, WriteTool, write_tool
-from values.text import in_quotes
+from values.text import in_quotes, shown_name
 from ynab_client import PlanSnapshot, YnabClient
 
 CHECK = "Check the payee's name with list_payees before trying again."

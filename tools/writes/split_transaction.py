@@ -27,10 +27,11 @@ from oplog.models import Operation
 from oplog.records import Record, Subject
 from tools.logic.recategorise import shown_category_id
 from tools.logic.splits import SplitLine, checked_split, split_lines_refusal
-from tools.logic.transaction_lines import category_shown, payee_shown, shown_name
+from tools.logic.transaction_lines import category_shown, payee_shown
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
 from values.refusal import Refusal
+from values.text import shown_name
 from ynab_client import PlanSnapshot, YnabClient
 from ynab_client.snapshot import Category, Transaction
 
@@ -241,7 +242,7 @@ def _line(snapshot: PlanSnapshot, line: SplitLine, category: Category) -> str:
     amount = shown_amount(snapshot.settings.currency_format, line.amount, statement=True)
     text = f"{category_shown(snapshot, category.id)}: {amount}"
     if line.memo is not None:
-        text += f", memo: {shown_name(line.memo, '')}"
+        text += f", memo: {shown_name(line.memo)}"
     return text
 
 

@@ -19,7 +19,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from confirmations.preview import Preview
 from mcp_surface.arguments import given_text, id_arg
-from mcp_surface.presenting import name as shown_name
 from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
@@ -27,7 +26,7 @@ from oplog.undo import Conflict, UndoPlan, UndoRecord
 from tools.logic.category_edits import category_move, name_holder
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.refusal import Refusal
-from values.text import in_quotes
+from values.text import in_quotes, shown_name
 from ynab_client import PlanSnapshot, YnabClient
 
 CHECK = "Check the category's name and group with get_category_balances before trying again."
