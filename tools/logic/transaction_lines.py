@@ -37,3 +37,14 @@ def transaction_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
     """`2026-09-12, Market, 86.40`: how the person recognises a transaction."""
     amount = shown_amount(snapshot.settings.currency_format, transaction.amount, statement=True)
     return f"{transaction.date.isoformat()}, {payee_shown(snapshot, transaction)}, {amount}"
+
+
+def transaction_line_by_id(snapshot: PlanSnapshot, transaction_id: str) -> str:
+    """The transaction's line, `transaction <id>` when it is no longer in the plan (how an
+    undo names an item it leaves alone)."""
+    transaction = snapshot.transactions.get(transaction_id)
+    return (
+        transaction_line(snapshot, transaction)
+        if transaction is not None
+        else f"transaction {transaction_id}"
+    )

@@ -29,7 +29,12 @@ from tools.logic.recategorise import (
     shown_category_id,
     undo_state,
 )
-from tools.logic.transaction_lines import category_shown, payee_shown, transaction_line
+from tools.logic.transaction_lines import (
+    category_shown,
+    payee_shown,
+    transaction_line,
+    transaction_line_by_id,
+)
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from ynab_client import PlanSnapshot, YnabClient
 
@@ -154,7 +159,7 @@ class ApplyCategories(
             elif state == "already_as_before":
                 items.already_as_before()
             else:
-                items.conflict(Conflict(item.id, _conflict_name(snapshot, item.id), reason))
+                items.conflict(Conflict(item.id, transaction_line_by_id(snapshot, item.id), reason))
         return items.plan(f"Undo: recategorise {items.restored} transaction(s)?")
 
     async def undo(
@@ -232,12 +237,3 @@ def _entry(snapshot: PlanSnapshot, change: Recategorised) -> CategoryChange:
 
 def _shown(snapshot: PlanSnapshot, category_id: str | None) -> str:
     return category_shown(snapshot, shown_category_id(snapshot, category_id))
-
-
-def _conflict_name(snapshot: PlanSnapshot, transaction_id: str) -> str:
-    transaction = snapshot.transactions.get(transaction_id)
-    return (
-        transaction_line(snapshot, transaction)
-        if transaction is not None
-        else f"transaction {transaction_id}"
-    )

@@ -22,7 +22,7 @@ from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord
 from tools.logic.flags import Colour, FlagChange, FlagChanges, flag_changes, flag_shown, undo_state
-from tools.logic.transaction_lines import payee_shown, transaction_line
+from tools.logic.transaction_lines import payee_shown, transaction_line, transaction_line_by_id
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from ynab_client import PlanSnapshot, YnabClient
 
@@ -143,7 +143,7 @@ class FlagTransactions(WriteTool[Flagging, FlagSubject, FlagsChangedFields, Flag
             elif state == "already_as_before":
                 items.already_as_before()
             else:
-                items.conflict(Conflict(item.id, _name(snapshot, item.id), reason))
+                items.conflict(Conflict(item.id, transaction_line_by_id(snapshot, item.id), reason))
         return items.plan(f"Undo: change the flag of {items.restored} transaction(s)?")
 
     async def undo(
@@ -200,13 +200,4 @@ def _entry(snapshot: PlanSnapshot, change: FlagChange) -> FlagChanged:
         amount=money(snapshot, transaction.amount),
         from_color=change.before,
         to_color=change.after,
-    )
-
-
-def _name(snapshot: PlanSnapshot, transaction_id: str) -> str:
-    transaction = snapshot.transactions.get(transaction_id)
-    return (
-        transaction_line(snapshot, transaction)
-        if transaction is not None
-        else f"transaction {transaction_id}"
     )

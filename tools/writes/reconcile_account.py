@@ -45,7 +45,7 @@ from tools.logic.reconcile import (
     reconciled_state,
     reconciliation,
 )
-from tools.logic.transaction_lines import payee_shown, transaction_line
+from tools.logic.transaction_lines import payee_shown, transaction_line, transaction_line_by_id
 from tools.writes.assigned_pair import set_back_wait
 from tools.writes.flow import STATUS_DESCRIPTION, WriteResult, WriteTool, write_tool
 from values.money import shown_amount
@@ -262,7 +262,9 @@ class ReconcileAccount(
             elif state == "already_as_before":
                 items.already_as_before()
             else:
-                items.conflict(Conflict(transaction_id, _name(snapshot, transaction_id), reason))
+                items.conflict(
+                    Conflict(transaction_id, transaction_line_by_id(snapshot, transaction_id), reason)
+                )
         deleting = ""
         if logged.adjustment_id is not None:
             state, reason = adjustment_state(snapshot, logged.adjustment_id, logged.adjustment_digest)
@@ -277,7 +279,11 @@ class ReconcileAccount(
             elif state == "already_as_before":
                 items.already_as_before()
             else:
-                items.conflict(Conflict(logged.adjustment_id, _name(snapshot, logged.adjustment_id), reason))
+                items.conflict(
+                    Conflict(
+                        logged.adjustment_id, transaction_line_by_id(snapshot, logged.adjustment_id), reason
+                    )
+                )
         returning = items.restored - (1 if deleting else 0)
         account = account_name(snapshot, logged.account_id)
         return items.plan(f"Undo: return {returning} transaction(s) on {account} to cleared{deleting}?")
@@ -501,15 +507,6 @@ async def delete_adjustment(client: YnabClient, plan_id: str, transaction_id: st
             return None
         return f"deleting it failed: {failed.message}"
     return None
-
-
-def _name(snapshot: PlanSnapshot, transaction_id: str) -> str:
-    transaction = snapshot.transactions.get(transaction_id)
-    return (
-        transaction_line(snapshot, transaction)
-        if transaction is not None
-        else f"transaction {transaction_id}"
-    )
 
 
 async def _adjustment_in_ynab(
