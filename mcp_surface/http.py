@@ -32,7 +32,7 @@ from starlette.types import Message, Receive, Scope, Send
 import ynab_client
 from mcp_surface.server import HttpServers
 from oauth.addresses import resource_metadata_url
-from oauth.front_door import host_allowed, host_refusal, origin_allowed
+from oauth.front_door import host_allowed, origin_allowed, refused_host_answer
 from oauth.models import SCOPES
 from oauth.provider import principal_of_access_token
 from oplog import settling
@@ -144,7 +144,7 @@ def front_door_answer(headers: Headers) -> Response | None:
     """421 for a Host outside ALLOWED_HOSTS, 403 for such an Origin, None when both are fine."""
     host = headers.get("host", "")
     if not host_allowed(host):
-        return host_refusal(host)
+        return refused_host_answer(host)
     origin = headers.get("origin")
     if origin is not None and not origin_allowed(origin):
         return PlainTextResponse("Invalid Origin header", status_code=403)

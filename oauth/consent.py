@@ -92,17 +92,17 @@ def consent(request: HttpRequest) -> HttpResponse:
     try:
         pending = ConsentRequest.from_signed(signed or "")
     except signing.BadSignature:
-        return _refusal(request, "This sign-in link is invalid or expired: start again from the client.")
+        return _refused_page(request, "This sign-in link is invalid or expired: start again from the client.")
     client = OAuthClient.objects.active().filter(client_id=pending.client_id).first()
     if client is None:
-        return _refusal(request, "This client is no longer registered: add the connector again.")
+        return _refused_page(request, "This client is no longer registered: add the connector again.")
     if request.method == "GET":
         return _page(request, pending, client)
     decision = request.POST.get("decision")
     if decision == "deny":
         return pending.answer(error="access_denied", error_description="The owner denied access.")
     if decision != "allow":
-        return _refusal(request, "Choose Allow or Deny.")
+        return _refused_page(request, "Choose Allow or Deny.")
     code = OAuthCode.issue(
         client=client,
         owner=request.user,
@@ -128,6 +128,6 @@ def _page(request: HttpRequest, pending: ConsentRequest, client: OAuthClient) ->
     return render(request, "oauth/consent.html", context)
 
 
-def _refusal(request: HttpRequest, message: str) -> HttpResponse:
+def _refused_page(request: HttpRequest, message: str) -> HttpResponse:
     context = {**admin.site.each_context(request), "title": "Sign-in refused", "message": message}
     return render(request, "oauth/refused.html", context, status=400)

@@ -69,7 +69,7 @@ from oauth.addresses import (
     resource_url,
 )
 from oauth.consent import authorization_response
-from oauth.front_door import host_allowed, host_refusal
+from oauth.front_door import host_allowed, refused_host_answer
 from oauth.models import SCOPES
 from oauth.provider import DjangoOAuthProvider
 from oauth.registration import BoundedRegistrationHandler, RegistrationLimit
@@ -107,7 +107,7 @@ class OAuthApp:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         host = Headers(scope=scope).get("host", "")
         if not host_allowed(host):
-            await host_refusal(host)(scope, receive, send)
+            await refused_host_answer(host)(scope, receive, send)
             return
         issuer = public_url()
         router = self._routers.get(issuer)

@@ -36,7 +36,7 @@ def warn_disallowed_host(host: str) -> None:
     )
 
 
-def host_refusal(host: str) -> Response:
+def refused_host_answer(host: str) -> Response:
     """421 for a Host outside ALLOWED_HOSTS, logged as one WARNING line as Django logs its own."""
     warn_disallowed_host(host)
     return PlainTextResponse("Invalid Host header", status_code=421)

@@ -61,7 +61,7 @@ class StoredAccessToken(AccessToken):
     grant_id: int
 
 
-def redirect_uri_refusal(uris: list[AnyUrl] | None) -> str | None:
+def redirect_uri_problem(uris: list[AnyUrl] | None) -> str | None:
     """Why these redirect URIs cannot be registered, or None: each must be https, or http on a
     loopback address for a native client (RFC 8252 §7.3), without a fragment (RFC 6749 §3.1.2)."""
     if not uris:
@@ -100,9 +100,9 @@ class DjangoOAuthProvider(
         return OAuthClientInformationFull.model_validate({**row.registration, "client_id": row.client_id})
 
     async def register_client(self, client_info: OAuthClientInformationFull) -> None:
-        refusal = redirect_uri_refusal(client_info.redirect_uris)
-        if refusal is not None:
-            raise RegistrationError("invalid_redirect_uri", refusal)
+        problem = redirect_uri_problem(client_info.redirect_uris)
+        if problem is not None:
+            raise RegistrationError("invalid_redirect_uri", problem)
         secret = client_info.client_secret
         await OAuthClient.objects.acreate(
             client_id=client_info.client_id,

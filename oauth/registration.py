@@ -94,8 +94,8 @@ class RegistrationLimit:
 # --- what one registration may hold ------------------------------------------------------------
 
 
-def metadata_refusal(metadata: OAuthClientMetadata) -> str | None:
-    """Why this metadata is refused for its size, or None."""
+def metadata_problem(metadata: OAuthClientMetadata) -> str | None:
+    """Why this metadata is refused for its size (the error's description), or None."""
     lists = {
         "redirect_uris": [str(uri) for uri in metadata.redirect_uris or []],
         "contacts": metadata.contacts or [],
@@ -147,11 +147,11 @@ class BoundedRegistrationHandler(RegistrationHandler):
             )
             return registration_error(413, "invalid_client_metadata", message)
         try:
-            refusal = metadata_refusal(OAuthClientMetadata.model_validate_json(body))
+            problem = metadata_problem(OAuthClientMetadata.model_validate_json(body))
         except ValidationError:
-            refusal = None  # malformed: the SDK's handler answers it, in its words
-        if refusal is not None:
-            return registration_error(400, "invalid_client_metadata", refusal)
+            problem = None  # malformed: the SDK's handler answers it, in its words
+        if problem is not None:
+            return registration_error(400, "invalid_client_metadata", problem)
         return await super().handle(Request(request.scope, _replay(body)))
 
 

@@ -6,6 +6,11 @@ e.g. `Transaction 't9' is split: ...`; so do the checks of what the agent gave (
 dates, amounts, texts). `mcp_surface.answers.AvenirServer` turns it into the tool's error
 result, in that one place, so the logic stays free of the MCP SDK.
 
+A function named `*_refusal` builds one and returns it (`Refusal`, or `Refusal | None` when
+the check may pass) for its caller to raise: `if (refusal := move_refusal(...)) is not None:
+raise refusal`. What is not a `Refusal` is named for what it is: an OAuth error's description
+(`metadata_problem`), an HTTP answer (`refused_host_answer`).
+
 Every refusal in `tools/` is a `Refusal`. The other kind of error is a failure of YNAB or the
 network: `ynab_client.YnabError`, which the plan lookup and the write flow put in words as the
 SDK's `ToolError` (the write flow once it is logged).

@@ -228,7 +228,7 @@ async def test_a_prompts_month_gets_its_text_or_a_one_sentence_refusal(live_serv
     with anyio.fail_after(CALL_SECONDS):
         async with mcp_over_http(live_service.url, token) as client:
             for value in months_to_try(day):
-                refused[value] = await prompt_refusal(client, "monthly_review", ids.plan, value)
+                refused[value] = await prompt_error(client, "monthly_review", ids.plan, value)
 
     for value, error in refused.items():
         if error is not None:
@@ -238,8 +238,8 @@ async def test_a_prompts_month_gets_its_text_or_a_one_sentence_refusal(live_serv
     assert all(refused[edge] is not None for edge in ("0001-01", "0001-01-01", "9999-12", "9999-12-01"))
 
 
-async def prompt_refusal(client: Client, prompt: str, plan_id: str, month: str) -> MCPError | None:
-    """The prompt's refusal for `month`, or None when it renders."""
+async def prompt_error(client: Client, prompt: str, plan_id: str, month: str) -> MCPError | None:
+    """The error the prompt answers for `month` (its refusal), or None when it renders."""
     try:
         await client.get_prompt(prompt, {"plan_id": plan_id, "month": month})
     except MCPError as error:

@@ -337,7 +337,7 @@ async def _required_dismissed(case: WriteCase, env: Env) -> None:
     await _declined(case, MODERN, dismisses())
 
 
-async def _required_refusal(case: WriteCase, mode: str, expected: str, **extra: str) -> None:
+async def _required_refused(case: WriteCase, mode: str, expected: str, **extra: str) -> None:
     start = await before(case)
     async with connected(mode) as client:
         refused = await call(client, case, **extra)
@@ -367,10 +367,10 @@ CONFIRMED_PATHS: dict[str, Path] = {
     "required, legacy: yes": _required(_yes(LEGACY, "elicitation")),
     "required: dismissed is declined": _required(_required_dismissed),
     "required: a client that cannot ask": _required(
-        lambda case, env: _required_refusal(case, MODERN, messages.CLIENT_CANNOT_ASK)
+        lambda case, env: _required_refused(case, MODERN, messages.CLIENT_CANNOT_ASK)
     ),
     "required: a code passed": _required(
-        lambda case, env: _required_refusal(case, MODERN, messages.CODES_DISABLED, confirmation="AAAAAAAAAAA")
+        lambda case, env: _required_refused(case, MODERN, messages.CODES_DISABLED, confirmation="AAAAAAAAAAA")
     ),
 }
 

@@ -94,18 +94,18 @@ def budgetable_category(snapshot: PlanSnapshot, category_id: str) -> Category:
     if category is None:
         raise not_in_plan("category", category_id, CATEGORY_SOURCE)
     if is_internal(snapshot, category):
-        raise Refusal(_internal_refusal(category))
+        raise _internal_refusal(category)
     return category
 
 
-def _internal_refusal(category: Category) -> str:
+def _internal_refusal(category: Category) -> Refusal:
     shown = quoted(category.name, 40)
     if category.name.startswith(READY_TO_ASSIGN_PREFIX):
-        return (
+        return Refusal(
             f"Category {shown} is Ready to Assign, which follows from what the categories are assigned: "
             "to give a category money from it, raise that category's amount with set_category_budget."
         )
-    return (
+    return Refusal(
         f"Category {shown} is one of YNAB's internal categories and takes no assigned money; "
         f"choose a category from {CATEGORY_SOURCE}."
     )
@@ -126,15 +126,16 @@ def budget_setting(snapshot: PlanSnapshot, month: date, category_id: str, amount
     return assignment(snapshot, month, budgetable_category(snapshot, category_id), amount)
 
 
-def move_refusal(from_category_id: str, to_category_id: str, amount: int) -> str | None:
-    """Why these arguments cannot describe a move, before the plan is read; None when they can."""
+def move_refusal(from_category_id: str, to_category_id: str, amount: int) -> Refusal | None:
+    """Why these arguments cannot describe a move, before the plan is read, for the caller to
+    raise; None when they can."""
     if from_category_id == to_category_id:
-        return (
+        return Refusal(
             f"from_category_id and to_category_id are the same category ({quoted(from_category_id, 40)}): "
             "give two different categories."
         )
     if amount <= 0:
-        return (
+        return Refusal(
             "amount must be above zero: it is what leaves from_category_id for to_category_id "
             "(to move money the other way, swap the two categories)."
         )
@@ -147,7 +148,7 @@ def money_move(
     """`amount` (> 0) moved between two different categories' assigned amounts in `month`."""
     refusal = move_refusal(from_category_id, to_category_id, amount)
     if refusal is not None:
-        raise Refusal(refusal)
+        raise refusal
     source = assignment(snapshot, month, budgetable_category(snapshot, from_category_id))
     destination = assignment(snapshot, month, budgetable_category(snapshot, to_category_id))
     return MoneyMove(

@@ -35,16 +35,18 @@ class SplitLine:
     memo: str | None
 
 
-def split_lines_refusal(lines: Sequence[SplitLine]) -> str | None:
-    """Why these lines cannot make a split whatever the plan holds, or None."""
+def split_lines_refusal(lines: Sequence[SplitLine]) -> Refusal | None:
+    """Why these lines cannot make a split whatever the plan holds, for the caller to raise; or None."""
     if len(lines) < MIN_LINES:
-        return (
+        return Refusal(
             f"A split needs at least {MIN_LINES} lines, and {len(lines)} were given: to give the "
             "transaction one category, use apply_categories."
         )
     for index, line in enumerate(lines, start=1):
         if line.amount == 0:
-            return f"Line {index} has an amount of zero: every line of a split carries money; leave it out."
+            return Refusal(
+                f"Line {index} has an amount of zero: every line of a split carries money; leave it out."
+            )
     return None
 
 

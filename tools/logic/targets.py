@@ -150,20 +150,23 @@ class TargetRequest:
         return sent
 
 
-def request_refusal(request: TargetRequest, today: date) -> str | None:
-    """What the arguments alone refuse (before any request); None when they can describe a target."""
+def request_refusal(request: TargetRequest, today: date) -> Refusal | None:
+    """What the arguments alone refuse (before any request), for the caller to raise; None when
+    they can describe a target."""
     if request.by_date is not None and request.frequency is not None:
-        return "Give by_date or frequency, not both: a YNAB target has a date or repeats, not both."
+        return Refusal("Give by_date or frequency, not both: a YNAB target has a date or repeats, not both.")
     if request.amount is None and (request.by_date is not None or request.frequency is not None):
-        return (
+        return Refusal(
             "A by_date or frequency needs an amount: give the target's amount too "
             "(nothing at all removes the target)."
         )
     if request.amount is not None and request.amount <= 0:
-        return "amount must be more than 0; to remove the target, give no amount, by_date or frequency."
+        return Refusal(
+            "amount must be more than 0; to remove the target, give no amount, by_date or frequency."
+        )
     if request.by_date is not None and request.by_date < today:
         shown = request.by_date.isoformat()
-        return f"by_date {shown} is in the past: give today ({today.isoformat()}) or later."
+        return Refusal(f"by_date {shown} is in the past: give today ({today.isoformat()}) or later.")
     return None
 
 

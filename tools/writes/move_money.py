@@ -41,7 +41,6 @@ from tools.writes.assigned_pair import AssignedUndo, Pair, Step, write_pair
 from tools.writes.assigned_undo import move_undo_plan, put_back
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
-from values.refusal import Refusal
 from ynab_client import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
 
 CHECK = (
@@ -310,5 +309,5 @@ def move_money(
     )
     refusal = move_refusal(moving.from_category_id, moving.to_category_id, moving.amount)
     if refusal is not None:
-        raise Refusal(refusal)
+        raise refusal
     return moving

@@ -39,7 +39,6 @@ from tools.logic.targets import (
 )
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
-from values.refusal import Refusal
 from ynab_client import PlanSnapshot, YnabClient
 from ynab_client.snapshot import category_from_row as parsed_category
 
@@ -268,5 +267,5 @@ def set_category_target(
     )
     refusal = request_refusal(request, today())
     if refusal is not None:
-        raise Refusal(refusal)
+        raise refusal
     return Targeting(category_id=category, request=request)

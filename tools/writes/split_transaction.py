@@ -30,7 +30,6 @@ from tools.logic.splits import SplitLine, checked_split, split_lines_refusal
 from tools.logic.transaction_lines import category_shown, payee_shown
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
-from values.refusal import Refusal
 from values.text import shown_name
 from ynab_client import PlanSnapshot, YnabClient
 from ynab_client.snapshot import Category, Transaction
@@ -234,7 +233,7 @@ def split_transaction(
     )
     refusal = split_lines_refusal(checked)
     if refusal is not None:
-        raise Refusal(refusal)
+        raise refusal
     return Splitting(transaction, checked)
 
 
