@@ -7,12 +7,12 @@ that object here (`register`), so the log finds, for any operation, how to undo 
 (docs/confirmation.md#when-ynabs-answer-is-lost). Every tool module is imported when Django
 starts (`tools.apps`), so the registry is complete in every process, the admin's included.
 
-- `undo_plan(snapshot, op)`: pure: what undoing `op` would do now, item by item
-  (`oplog.undo.UndoPlan`); None (the default) when the tool's operations cannot be undone.
-- `undo(client, snapshot, op, plan)`: the YNAB request(s) restoring `plan.restorable`; returns
+- `reversal(snapshot, op)`: pure: what undoing `op` would do now, item by item
+  (`oplog.undo.Reversal`); None (the default) when the tool's operations cannot be undone.
+- `undo(client, snapshot, op, reversal)`: the YNAB request(s) restoring `reversal.restorable`; returns
   the undo row's `UndoRecord` (docs/undo.md#per-tool; the contract is `oplog.undo`'s).
 - `settle(client, snapshot, op)`: what YNAB's state says of an unsettled operation; None (the
-  default) lets `oplog.settling.judge` judge it from `undo_plan`, item by item.
+  default) lets `oplog.settling.judge` judge it from `reversal`, item by item.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from oplog.undo import UndoPlan, UndoRecord
+from oplog.undo import Reversal, UndoRecord
 
 if TYPE_CHECKING:
     from oplog.models import Operation
@@ -52,14 +52,14 @@ class WriteKind:
 
     @property
     def undoable(self) -> bool:
-        """Whether this tool's operations can be undone (it plans an undo)."""
-        return type(self).undo_plan is not WriteKind.undo_plan
+        """Whether this tool's operations can be undone (it defines `reversal`)."""
+        return type(self).reversal is not WriteKind.reversal
 
-    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Any] | None:
+    def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[Any] | None:
         return None
 
     async def undo(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Any]
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, reversal: Reversal[Any]
     ) -> UndoRecord:
         raise NotImplementedError(f"{self.name} has no undo.")
 

@@ -3,19 +3,19 @@
 An undoable write tool plans and sends its own undo, in its `WriteKind` (`oplog.kinds`; the
 tool's object in `tools/writes/<tool>.py`):
 
-    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan:
+    def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal:
         ...   # pure: compare op.undo_data with the fresh snapshot, item by item
 
-    async def undo(self, client, snapshot, op, plan: UndoPlan) -> UndoRecord:
-        ...   # the YNAB request(s) restoring plan.restorable; returns the undo row's undo data
+    async def undo(self, client, snapshot, op, reversal: Reversal) -> UndoRecord:
+        ...   # the YNAB request(s) restoring reversal.restorable; returns the undo row's undo data
 
-`undo_operation` (and the admin's Undo button) calls `undo_plan` on a fresh snapshot to build
+`undo_operation` (and the admin's Undo button) calls `reversal` on a fresh snapshot to build
 the preview, asks the person, claims the operation (`log.claim_for_undo`: of two concurrent
-undos one proceeds), then calls `undo` with that same plan (computed once per snapshot).
+undos one proceeds), then calls `undo` with that same reversal (computed once per snapshot).
 Everything around it (asking, the log rows, the claim and its release) is `oplog.undo_write`'s;
 a tool only decides and writes.
 
-The rule every `undo_plan` follows, item by item (docs/undo.md#the-rule):
+The rule every tool's `reversal` follows, item by item (docs/undo.md#the-rule):
 
 - still exactly as the operation left it → restorable (in `restorable`, with a preview line);
 - already at its value before the operation → counted in `already_as_before` (this also
@@ -24,14 +24,14 @@ The rule every `undo_plan` follows, item by item (docs/undo.md#the-rule):
   reported by name with the reason. Where docs/undo.md#the-rule says items stand or fall together
   (`move_money`: both categories), a conflict on one makes every item a conflict.
 
-`item_state(current, before=, after=)` is that comparison for one value; `UndoItems` gathers
-the sorted items into the `UndoPlan`. `undo_plan` must be pure
+`item_state(current, before=, after=)` is that comparison for one value; `ReversalItems` gathers
+the sorted items into the `Reversal`. `reversal` must be pure
 (no I/O, no clock): it is called once per snapshot read, for the preview and then `undo`
-(after a long question the plan is read again and `undo_plan` called on the fresh snapshot; the two
+(after a long question the plan is read again and `reversal` called on the fresh snapshot; the two
 must agree whenever the plan did not change).
 
 `undo` contract:
-- send only what `plan.restorable` lists, through `client` (never resend a write);
+- send only what `reversal.restorable` lists, through `client` (never resend a write);
 - return the undo row's undo data, an `UndoRecord` (ids and before values, no payee names,
   memos or transaction amounts), e.g. `UndoRecord(restored=({"transaction_id": ..., ...},))`;
 - on failure raise the client's errors as they come: `UnknownOutcome` (no answer: the undo
@@ -47,7 +47,7 @@ What the undo relies on in the original row: `op.undo_data`, written by the tool
 request is sent), or an unknown operation cannot be undone.
 
 What an undo says (`undo_preview`, `nothing_to_restore_message`) is a pure function of the
-`UndoPlan`: Preview (docs/undo.md#the-preview): `Undo: ` + the original question reversed (the tool's
+`Reversal`: Preview (docs/undo.md#the-preview): `Undo: ` + the original question reversed (the tool's
 `question`), one line per item that will be restored, then the items changed since, by
 name, which the undo leaves alone:
 
@@ -115,8 +115,9 @@ ItemT = TypeVar("ItemT")
 
 
 @dataclass(frozen=True)
-class UndoPlan(Generic[ItemT]):
-    """What undoing one operation would do now, as a tool's `undo_plan` found it.
+class Reversal(Generic[ItemT]):
+    """What reversing one operation would do now, as a tool's `reversal` found it on a
+    snapshot: the items to restore, the conflicts left alone, the items already as before.
 
     `question`: the preview's first line, the wording of docs/undo.md#the-preview counting only what will be
     restored, e.g. `Undo: recategorise 2 transaction(s)?`.
@@ -139,7 +140,7 @@ class UndoPlan(Generic[ItemT]):
 
     def __post_init__(self) -> None:
         if self.lines and len(self.lines) != len(self.restorable):
-            raise ValueError("An UndoPlan has one preview line per restorable item, or none at all.")
+            raise ValueError("A Reversal has one preview line per restorable item, or none at all.")
         if self.already_as_before < 0:
             raise ValueError("already_as_before counts items: it cannot be negative.")
 
@@ -169,10 +170,10 @@ def item_state(current: object, *, before: object, after: object) -> ItemState:
     return "conflict"
 
 
-class UndoItems(Generic[ItemT]):
-    """An `UndoPlan` gathered item by item, as a tool's `undo_plan` sorts them by the rule above.
+class ReversalItems(Generic[ItemT]):
+    """A `Reversal` gathered item by item, as a tool's `reversal` sorts them by the rule above.
 
-    items = UndoItems()
+    items = ReversalItems()
     for item in logged:
         state = ...
         if state == "restore":
@@ -181,7 +182,7 @@ class UndoItems(Generic[ItemT]):
             items.already_as_before()
         else:
             items.conflict(Conflict(item_id, name, reason))
-    return items.plan(f"Undo: recategorise {items.restored} transaction(s)?")
+    return items.reversal(f"Undo: recategorise {items.restored} transaction(s)?")
     """
 
     def __init__(self) -> None:
@@ -206,8 +207,8 @@ class UndoItems(Generic[ItemT]):
     def conflict(self, conflict: Conflict) -> None:
         self._conflicts.append(conflict)
 
-    def plan(self, question: str, notes: tuple[str, ...] = ()) -> UndoPlan[ItemT]:
-        return UndoPlan(
+    def reversal(self, question: str, notes: tuple[str, ...] = ()) -> Reversal[ItemT]:
+        return Reversal(
             question=question,
             restorable=tuple(self._restorable),
             lines=tuple(self._lines),
@@ -223,12 +224,12 @@ class UndoItems(Generic[ItemT]):
 LEFT_ALONE = "Left as it is, changed since"
 
 
-def undo_preview(plan: UndoPlan) -> Preview:
+def undo_preview(reversal: Reversal) -> Preview:
     """The question, the items to restore, then the conflicts by name and the tool's notes."""
-    notes = [*conflict_lines(plan.conflicts), *plan.notes]
-    if plan.already_as_before:
-        notes.append(f"Already as before, nothing to do: {plan.already_as_before} item(s).")
-    return Preview(question=plan.question, lines=list(plan.lines), notes=notes)
+    notes = [*conflict_lines(reversal.conflicts), *reversal.notes]
+    if reversal.already_as_before:
+        notes.append(f"Already as before, nothing to do: {reversal.already_as_before} item(s).")
+    return Preview(question=reversal.question, lines=list(reversal.lines), notes=notes)
 
 
 def conflict_lines(conflicts: tuple[Conflict, ...]) -> list[str]:
@@ -240,18 +241,18 @@ def conflict_lines(conflicts: tuple[Conflict, ...]) -> list[str]:
     return shown
 
 
-def nothing_to_restore_message(op: Operation, plan: UndoPlan) -> str:
+def nothing_to_restore_message(op: Operation, reversal: Reversal) -> str:
     """Why undoing `op` writes nothing: every item is already as before, or changed since; with no
     item at all, the tool's notes say what it looked for (e.g. transactions whose ids were
     never learnt), and only a tool with nothing to say leaves "nothing of it is left"."""
     parts = []
-    if plan.already_as_before:
-        parts.append(f"{plan.already_as_before} item(s) already as before")
-    if plan.conflicts:
-        names = ", ".join(conflict.name for conflict in plan.conflicts[:3])
-        more = f" and {len(plan.conflicts) - 3} more" if len(plan.conflicts) > 3 else ""
-        parts.append(f"{len(plan.conflicts)} changed since and left as they are ({names}{more})")
-    found = "; ".join(parts or plan.notes) or "nothing of it is left in YNAB"
+    if reversal.already_as_before:
+        parts.append(f"{reversal.already_as_before} item(s) already as before")
+    if reversal.conflicts:
+        names = ", ".join(conflict.name for conflict in reversal.conflicts[:3])
+        more = f" and {len(reversal.conflicts) - 3} more" if len(reversal.conflicts) > 3 else ""
+        parts.append(f"{len(reversal.conflicts)} changed since and left as they are ({names}{more})")
+    found = "; ".join(parts or reversal.notes) or "nothing of it is left in YNAB"
     return (
         f"Nothing to undo in operation {op.pk}: {found}. Nothing was written, "
         f"and {op.pk} keeps its status ({op.status})."

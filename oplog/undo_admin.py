@@ -24,7 +24,7 @@ from confirmations.preview import render
 from oplog import plan_lock, settling
 from oplog.changes import Change, Nothing, agreed_write
 from oplog.models import Operation
-from oplog.undo import UndoPlan, nothing_to_restore_message, undo_preview
+from oplog.undo import Reversal, nothing_to_restore_message, undo_preview
 from oplog.undo_write import TOOL, UndoWrite, target_of
 from tokens.auth import Principal
 from values.refusal import Refusal
@@ -43,7 +43,7 @@ class Proposal:
     refusal: str | None = None
     nothing: str | None = None
     preview: str | None = None
-    plan: UndoPlan | None = None
+    reversal: Reversal | None = None
     digest: str = ""
 
     @property
@@ -82,14 +82,16 @@ async def propose(op: Operation) -> Proposal:
         return Proposal(op, refusal=str(refused))
     except ynab_client.YnabError as error:
         return Proposal(op, refusal=f"The plan could not be read, so nothing can be undone: {error.message}")
-    return _proposal(op, undo.plan(snapshot))
+    return _proposal(op, undo.reversal(snapshot))
 
 
-def _proposal(op: Operation, plan: UndoPlan) -> Proposal:
-    digest = plan_digest(plan)
-    if plan.nothing_to_restore:
-        return Proposal(op, nothing=nothing_to_restore_message(op, plan), plan=plan, digest=digest)
-    return Proposal(op, preview=render(undo_preview(plan)), plan=plan, digest=digest)
+def _proposal(op: Operation, reversal: Reversal) -> Proposal:
+    digest = reversal_digest(reversal)
+    if reversal.nothing_to_restore:
+        return Proposal(
+            op, nothing=nothing_to_restore_message(op, reversal), reversal=reversal, digest=digest
+        )
+    return Proposal(op, preview=render(undo_preview(reversal)), reversal=reversal, digest=digest)
 
 
 async def undo_agreed(op: Operation, *, digest: str, username: str) -> AdminOutcome:
@@ -111,7 +113,7 @@ async def _undo_checked(op: Operation, *, digest: str, username: str) -> AdminOu
             snapshot = await ynab_client.plan_snapshot(op.plan_id, exclusive=True)
     except ynab_client.YnabError as error:
         return AdminOutcome(f"The plan could not be read, so nothing was undone: {error.message}")
-    proposal, change = _proposal(op, undo.plan(snapshot)), undo.build(snapshot)
+    proposal, change = _proposal(op, undo.reversal(snapshot)), undo.build(snapshot)
     if proposal.digest != digest or isinstance(change, Nothing):
         said = "The plan changed since the page was shown: nothing was undone; review the undo again."
         return AdminOutcome(said, proposal=proposal)
@@ -136,14 +138,14 @@ async def _run(
     return AdminOutcome(logged.message, undo_id=logged.op.pk)
 
 
-def plan_digest(plan: UndoPlan) -> str:
+def reversal_digest(reversal: Reversal) -> str:
     """A fingerprint of everything the page shows of an undo: items, conflicts and counts."""
     shown = {
-        "question": plan.question,
-        "lines": list(plan.lines),
-        "restorable": len(plan.restorable),
-        "already_as_before": plan.already_as_before,
-        "conflicts": [[c.id, c.name, c.reason] for c in plan.conflicts],
-        "notes": list(plan.notes),
+        "question": reversal.question,
+        "lines": list(reversal.lines),
+        "restorable": len(reversal.restorable),
+        "already_as_before": reversal.already_as_before,
+        "conflicts": [[c.id, c.name, c.reason] for c in reversal.conflicts],
+        "notes": list(reversal.notes),
     }
     return hashlib.sha256(json.dumps(shown, sort_keys=True, ensure_ascii=False).encode()).hexdigest()

@@ -9,7 +9,7 @@ fresh plan.
 
 `UndoWrite(target)` gives the write's `build` and `apply`:
 
-- `build(snapshot)`: the tool's undo plan on that snapshot. Nothing still as the operation left
+- `build(snapshot)`: the tool's reversal on that snapshot. Nothing still as the operation left
   it → `nothing_to_do` (nothing asked, nothing written, the operation keeps its status).
   Otherwise the subject `{"operation_id": ...}` (docs/confirmation.md#subjects-and-the-fingerprint),
   the undo preview, the result fields, and the row's ties: `undo_of` (the undo's row names the
@@ -21,7 +21,7 @@ fresh plan.
   back: the operation is `applied`/`unknown` again and the undo can be tried again safely,
   since it re-reads the plan and restores only what is still as the operation left it.
 - `apply(client, snapshot, change)`: the tool's undo requests, for the plan `build` computed on
-  the same snapshot (the undo plan is computed once per snapshot).
+  the same snapshot (the reversal is computed once per snapshot).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from oplog.changes import Applied, Built, Change, Hold
 from oplog.kinds import WriteKind, kind_of
 from oplog.models import Operation
 from oplog.records import Subject
-from oplog.undo import UndoPlan, UndoRecord, nothing_to_restore_message, undo_preview
+from oplog.undo import Reversal, UndoRecord, nothing_to_restore_message, undo_preview
 from values.ids import not_in_plan
 from values.refusal import Refusal
 from values.text import one_line
@@ -162,13 +162,13 @@ class UndoSubject(Subject):
     operation_id: str
 
 
-def result_fields(op: Operation, plan: UndoPlan[Any]) -> UndoFields:
+def result_fields(op: Operation, reversal: Reversal[Any]) -> UndoFields:
     """`undo_operation`'s own result fields (docs/undo.md)."""
     return UndoFields(
         undone_operation_id=op.pk,
-        restored=plan.restored,
-        already_as_before=plan.already_as_before,
-        conflicts=[UndoConflict(id=c.id, name=c.name, reason=c.reason) for c in plan.conflicts],
+        restored=reversal.restored,
+        already_as_before=reversal.already_as_before,
+        conflicts=[UndoConflict(id=c.id, name=c.name, reason=c.reason) for c in reversal.conflicts],
     )
 
 
@@ -176,32 +176,32 @@ def result_fields(op: Operation, plan: UndoPlan[Any]) -> UndoFields:
 class UndoWrite:
     """The flow's `build` and `apply` for undoing one operation.
 
-    The undo plan is computed once per snapshot: `plan`, `build` and `apply` on the same
+    The reversal is computed once per snapshot: `reversal`, `build` and `apply` on the same
     snapshot share it (the flow builds and applies on one snapshot; the admin's page computes
     the plan it shows, then builds and applies on that same snapshot).
     """
 
     target: Target
-    _planned: tuple[PlanSnapshot, UndoPlan] | None = field(default=None, repr=False)
+    _computed: tuple[PlanSnapshot, Reversal] | None = field(default=None, repr=False)
 
-    def plan(self, snapshot: PlanSnapshot) -> UndoPlan[Any]:
-        if self._planned is None or self._planned[0] is not snapshot:
-            plan = self.target.kind.undo_plan(snapshot, self.target.op)
-            assert plan is not None  # `target_of` chose an undoable kind
-            self._planned = (snapshot, plan)
-        return self._planned[1]
+    def reversal(self, snapshot: PlanSnapshot) -> Reversal[Any]:
+        if self._computed is None or self._computed[0] is not snapshot:
+            reversal = self.target.kind.reversal(snapshot, self.target.op)
+            assert reversal is not None  # `target_of` chose an undoable kind
+            self._computed = (snapshot, reversal)
+        return self._computed[1]
 
     def build(self, snapshot: PlanSnapshot) -> Built[UndoSubject, UndoFields, UndoRecord]:
-        op, plan = self.target.op, self.plan(snapshot)
-        fields = result_fields(op, plan)
-        if plan.nothing_to_restore:
-            return Change.nothing(nothing_to_restore_message(op, plan), fields)
+        op, reversal = self.target.op, self.reversal(snapshot)
+        fields = result_fields(op, reversal)
+        if reversal.nothing_to_restore:
+            return Change.nothing(nothing_to_restore_message(op, reversal), fields)
         return Change(
             subject=UndoSubject(operation_id=op.pk),
-            preview=undo_preview(plan),
+            preview=undo_preview(reversal),
             fields=fields,
             undoable=False,
-            undo_data=UndoRecord(undo_of=op.pk, restoring=plan.restored),
+            undo_data=UndoRecord(undo_of=op.pk, restoring=reversal.restored),
             check=UNKNOWN_CHECK,
             undo_of=op,
             hold=claim(op),
@@ -210,15 +210,15 @@ class UndoWrite:
     async def apply(
         self, client: YnabClient, snapshot: PlanSnapshot, change: Change[Any, Any, Any]
     ) -> Applied[Any]:
-        plan = self.plan(snapshot)
-        undo_data = await self.target.kind.undo(client, snapshot, self.target.op, plan)
-        return Applied(undo_data=undo_data, lead=restored_sentence(self.target.op, plan))
+        reversal = self.reversal(snapshot)
+        undo_data = await self.target.kind.undo(client, snapshot, self.target.op, reversal)
+        return Applied(undo_data=undo_data, lead=restored_sentence(self.target.op, reversal))
 
 
-def restored_sentence(op: Operation, plan: UndoPlan[Any]) -> str:
+def restored_sentence(op: Operation, reversal: Reversal[Any]) -> str:
     """`Restored 2 item(s) of operation X; 1 changed since was left as it is.`"""
-    left = f"; {len(plan.conflicts)} changed since left as it is" if plan.conflicts else ""
-    return f"Restored {plan.restored} item(s) of operation {op.pk}{left}."
+    left = f"; {len(reversal.conflicts)} changed since left as it is" if reversal.conflicts else ""
+    return f"Restored {reversal.restored} item(s) of operation {op.pk}{left}."
 
 
 def claim(original: Operation) -> Hold:

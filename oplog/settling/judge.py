@@ -7,7 +7,7 @@ settled. Each is judged on a fresh snapshot (`settlement_of`):
 - a tool may judge its own (its `WriteKind.settle`: move_money, split_transaction,
   create_transactions);
 - `undo_operation` rows by `undo_settled` (below): did the undo land?
-- every other tool from its undo plan, item by item (`oplog.undo`): still as the operation
+- every other tool from its reversal, item by item (`oplog.undo`): still as the operation
   left it = landed; as before = not landed; anything else = changed since, which YNAB cannot
   tell apart.
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from oplog.kinds import PREFIX, Settlement, kind_of
-from oplog.undo import UndoPlan, UndoRecord
+from oplog.undo import Reversal, UndoRecord
 
 if TYPE_CHECKING:
     from oplog.models import Operation
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 async def settlement_of(client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
     """What YNAB's state says of `op`: an undo's by `undo_settled`, else its tool's own `settle`,
-    else judged item by item from its tool's undo plan (the module docstring)."""
+    else judged item by item from its tool's reversal (the module docstring)."""
     if op.undo_of_id is not None:
         return undo_settled(snapshot, op)
     kind = kind_of(op.tool)
@@ -42,15 +42,15 @@ async def settlement_of(client: YnabClient, snapshot: PlanSnapshot, op: Operatio
     own = await kind.settle(client, snapshot, op)
     if own is not None:
         return own
-    plan = kind.undo_plan(snapshot, op) if op.undo_data is not None else None
-    return judged(plan) if plan is not None else cannot_tell(op)
+    reversal = kind.reversal(snapshot, op) if op.undo_data is not None else None
+    return judged(reversal) if reversal is not None else cannot_tell(op)
 
 
-def judged(plan: UndoPlan) -> Settlement:
+def judged(reversal: Reversal) -> Settlement:
     """The rule of the module docstring, from an undo handler's comparison."""
-    landed, not_landed, changed = plan.restored, plan.already_as_before, len(plan.conflicts)
+    landed, not_landed, changed = reversal.restored, reversal.already_as_before, len(reversal.conflicts)
     total = landed + not_landed + changed
-    changed_text = "; ".join(f"{c.name} ({c.id}): {c.reason}" for c in plan.conflicts)
+    changed_text = "; ".join(f"{c.name} ({c.id}): {c.reason}" for c in reversal.conflicts)
     if total == 0:
         return Settlement("unknown", f"{PREFIX} the operation holds no item to compare with YNAB.", "unsure")
     if landed == total:
@@ -90,7 +90,7 @@ def cannot_tell(op: Operation) -> Settlement:
 
 
 def undo_settled(snapshot: PlanSnapshot, op: Operation) -> Settlement:
-    """An undo whose outcome is not known: did its writes land? Judged by the original's undo plan.
+    """An undo whose outcome is not known: did its writes land? Judged by the original's reversal.
 
     Nothing of the original left as it left it → the undo landed: `applied`, and the original
     becomes `undone` by it (`oplog.settling` does that). All of what the undo set out to restore
@@ -99,21 +99,21 @@ def undo_settled(snapshot: PlanSnapshot, op: Operation) -> Settlement:
     """
     original = op.undo_of
     kind = kind_of(original.tool) if original is not None else None
-    plan = kind.undo_plan(snapshot, original) if kind is not None and original is not None else None
-    if original is None or plan is None or original.undo_data is None:
+    reversal = kind.reversal(snapshot, original) if kind is not None and original is not None else None
+    if original is None or reversal is None or original.undo_data is None:
         return cannot_tell(op)
     restoring = UndoRecord.from_stored(op.undo_data).restoring or 0
-    if plan.nothing_to_restore:
+    if reversal.nothing_to_restore:
         said = f"{PREFIX} the undo landed: nothing of {original.pk} is left as it set it."
         return Settlement("applied", said, "all")
-    if restoring and plan.restored >= restoring:
+    if restoring and reversal.restored >= restoring:
         said = (
-            f"{PREFIX} the undo did not land: the {plan.restored} item(s) it was to restore are still "
+            f"{PREFIX} the undo did not land: the {reversal.restored} item(s) it was to restore are still "
             f"as {original.pk} left them; undo_operation can try again."
         )
         return Settlement("failed", said, "none")
     said = (
-        f"{PREFIX} the undo landed in part: {plan.restored} item(s) of {original.pk} are still as it "
+        f"{PREFIX} the undo landed in part: {reversal.restored} item(s) of {original.pk} are still as it "
         "left them; undo_operation restores them."
     )
     return Settlement("applied", said, "part")

@@ -18,7 +18,7 @@ from typing import Any
 from oplog import kinds
 from oplog.kinds import WriteKind
 from oplog.models import Operation
-from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord, item_state
+from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord, item_state
 from tools.logic.assigned import AssignedWords
 from values.money import shown_amount
 from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
@@ -30,9 +30,9 @@ TOOL = "undo_test_budgets"
 class BudgetsUndo(WriteKind):
     name = TOOL
 
-    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[dict[str, Any]]:
+    def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[dict[str, Any]]:
         month = date.fromisoformat(op.undo_data["month"])
-        words, items = AssignedWords.of(snapshot), UndoItems[dict[str, Any]]()
+        words, items = AssignedWords.of(snapshot), ReversalItems[dict[str, Any]]()
         for item in op.undo_data["categories"]:
             figures = snapshot.month_category(month, item["category_id"])
             current = figures.budgeted if figures is not None else None
@@ -46,15 +46,15 @@ class BudgetsUndo(WriteKind):
                 assigned = shown_amount(words.currency, current) if current is not None else None
                 now = "it was deleted" if assigned is None else f"assigned is now {assigned}"
                 items.conflict(Conflict(item["category_id"], name, now))
-        return items.plan(f"Undo: budget {items.restored} category(ies) for {month.isoformat()}?")
+        return items.reversal(f"Undo: budget {items.restored} category(ies) for {month.isoformat()}?")
 
     async def undo(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[dict[str, Any]]
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, reversal: Reversal[dict[str, Any]]
     ) -> UndoRecord:
         """One PATCH per category, in order. The items are independent, so a failure half way
         leaves the ones restored so far (said exactly), and a later undo restores the rest."""
         plan_id, month, restored = snapshot.plan_id, op.undo_data["month"], []
-        for item in plan.restorable:
+        for item in reversal.restorable:
             try:
                 await client.patch_month_category(plan_id, month, item["category_id"], item["before"])
             except UnknownOutcome:

@@ -1,5 +1,5 @@
 """The write kinds' registry (`oplog.kinds`): every write tool's kind found by its name, the
-undoable ones with their undo; the item rule, and what an UndoPlan and an UndoRecord accept."""
+undoable ones with their undo; the item rule, and what an Reversal and an UndoRecord accept."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from mcp_surface.catalog import catalog_specs
 from oplog.kinds import WriteKind, kind_of, register, undoable_tools
-from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord, item_state
+from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord, item_state
 
 NOT_UNDOABLE = {"import_transactions", "create_category", "split_transaction"}
 """docs/undo.md: what undo_operation refuses for want of an undo (an undo itself aside)."""
@@ -27,14 +27,14 @@ def test_every_write_tool_of_the_catalog_has_its_write_kind_registered_by_its_na
     assert kind_of("undo_operation") is None
 
 
-def test_every_undoable_write_tool_of_the_catalog_has_its_undo_plan_and_its_undo():
+def test_every_undoable_write_tool_of_the_catalog_has_its_reversal_and_its_undo():
     writes = catalog_write_tools()
     undoable = set(undoable_tools()) & writes
 
     assert undoable == writes - NOT_UNDOABLE - {"undo_operation"}
     assert {"apply_categories", "approve_transactions", "create_transactions"} <= undoable
     for tool in undoable:
-        assert type(kind_of(tool)).undo is not WriteKind.undo, f"{tool} plans an undo it cannot send"
+        assert type(kind_of(tool)).undo is not WriteKind.undo, f"{tool} has a reversal it cannot send"
     for tool in NOT_UNDOABLE:
         assert not kind_of(tool).undoable, tool
 
@@ -46,14 +46,14 @@ class RegistryTestKind(WriteKind):
 class RegistryTestUndoable(WriteKind):
     name = "registry_test_undoable"
 
-    def undo_plan(self, snapshot, op) -> UndoPlan:
-        return UndoPlan(question="Undo: nothing?")
+    def reversal(self, snapshot, op) -> Reversal:
+        return Reversal(question="Undo: nothing?")
 
-    async def undo(self, client, snapshot, op, plan) -> UndoRecord:
+    async def undo(self, client, snapshot, op, reversal) -> UndoRecord:
         return UndoRecord()
 
 
-def test_a_registered_kind_is_found_by_its_tools_name_and_is_undoable_when_it_plans_an_undo():
+def test_a_registered_kind_is_found_by_its_tools_name_and_is_undoable_when_it_has_a_reversal():
     register(RegistryTestKind())
     register(RegistryTestUndoable())
 
@@ -66,13 +66,13 @@ def test_a_registered_kind_is_found_by_its_tools_name_and_is_undoable_when_it_pl
 
 
 @pytest.mark.anyio
-async def test_a_kind_without_undo_plans_none_and_settles_nothing_itself():
+async def test_a_kind_without_a_reversal_has_none_and_settles_nothing_itself():
     kind = RegistryTestKind()
 
-    assert kind.undo_plan(None, None) is None
-    assert await kind.settle(None, None, None) is None  # judged from its undo plan: none, so unknown
+    assert kind.reversal(None, None) is None
+    assert await kind.settle(None, None, None) is None  # judged from its reversal: none, so unknown
     with pytest.raises(NotImplementedError, match="registry_test_tool has no undo"):
-        await kind.undo(None, None, None, UndoPlan(question="?"))
+        await kind.undo(None, None, None, Reversal(question="?"))
 
 
 def test_a_second_kind_for_the_same_tool_is_refused_and_the_same_kind_again_is_not():
@@ -102,25 +102,25 @@ def test_an_item_the_operation_did_not_change_counts_as_already_as_before():
     assert item_state("red", before="red", after="red") == "already_as_before"
 
 
-def test_an_undo_plan_has_one_preview_line_per_restorable_item_or_none():
-    assert UndoPlan(question="Undo: budget X?", restorable=({"id": 1},)).restored == 1
-    assert UndoPlan(
+def test_a_reversal_has_one_preview_line_per_restorable_item_or_none():
+    assert Reversal(question="Undo: budget X?", restorable=({"id": 1},)).restored == 1
+    assert Reversal(
         question="Undo?", conflicts=(Conflict("t1", "Market", "it was deleted"),)
     ).nothing_to_restore
     with pytest.raises(ValueError, match="one preview line per restorable item"):
-        UndoPlan(question="Undo?", restorable=(1, 2), lines=("only one",))
+        Reversal(question="Undo?", restorable=(1, 2), lines=("only one",))
     with pytest.raises(ValueError, match="cannot be negative"):
-        UndoPlan(question="Undo?", already_as_before=-1)
+        Reversal(question="Undo?", already_as_before=-1)
 
 
-def test_undo_items_keep_each_item_in_its_place_and_in_order():
-    items = UndoItems()
+def test_reversal_items_keep_each_item_in_its_place_and_in_order():
+    items = ReversalItems()
     items.restore({"id": "t1"}, "2026-09-12, Market, 86.40: Dining out → Groceries")
     items.already_as_before()
     items.conflict(Conflict("t2", "2026-09-13, Bakery, 4.20", "it was deleted"))
     items.restore({"id": "t3"}, "2026-09-14, Cinema, 12.00: Fun → (uncategorised)")
-    plan = items.plan(f"Undo: recategorise {items.restored} transaction(s)?")
-    assert plan == UndoPlan(
+    reversal = items.reversal(f"Undo: recategorise {items.restored} transaction(s)?")
+    assert reversal == Reversal(
         question="Undo: recategorise 2 transaction(s)?",
         restorable=({"id": "t1"}, {"id": "t3"}),
         lines=(

@@ -132,7 +132,7 @@ async def test_an_undo_of_a_tool_without_undo_stays_unknown_and_its_original_in_
 
 
 async def test_a_row_its_kind_cannot_read_is_left_unsettled_and_tried_again_later(budgets, caplog):
-    op = await lost(budgets, {"month": budgets.month})  # no "categories": its undo plan fails on it
+    op = await lost(budgets, {"month": budgets.month})  # no "categories": its reversal fails on it
 
     with caplog.at_level(logging.ERROR, logger="oplog.settling"):
         assert await settling.settle_plan(budgets.plan_id) == 0

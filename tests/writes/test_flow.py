@@ -360,4 +360,4 @@ async def test_a_read_only_caller_cannot_write_at_once(home):
 def test_the_declared_tools_are_registered_as_write_kinds_by_their_names():
     assert isinstance(kinds.kind_of("flow_test"), FlowTest)
     assert isinstance(kinds.kind_of("flow_test_at_once"), FlowTestAtOnce)
-    assert not kinds.kind_of("flow_test").undoable  # it plans no undo
+    assert not kinds.kind_of("flow_test").undoable  # it has no reversal

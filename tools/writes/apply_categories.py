@@ -21,7 +21,7 @@ from mcp_surface.presenting import category_name, money
 from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
-from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord
+from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord
 from tools.logic.recategorise import (
     Recategorisation,
     Recategorised,
@@ -148,8 +148,8 @@ class ApplyCategories(
         await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
         return Applied(lead=f"Recategorised {len(items)} transaction(s).")
 
-    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[LoggedRecategorisation]:
-        items: UndoItems[LoggedRecategorisation] = UndoItems()
+    def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[LoggedRecategorisation]:
+        items: ReversalItems[LoggedRecategorisation] = ReversalItems()
         for item in RecategorisationUndo.from_stored(op.undo_data).transactions:
             state, reason = undo_state(snapshot, item.id, before=item.before, after=item.after)
             if state == "restore":
@@ -160,18 +160,20 @@ class ApplyCategories(
                 items.already_as_before()
             else:
                 items.conflict(Conflict(item.id, transaction_line_by_id(snapshot, item.id), reason))
-        return items.plan(f"Undo: recategorise {items.restored} transaction(s)?")
+        return items.reversal(f"Undo: recategorise {items.restored} transaction(s)?")
 
     async def undo(
         self,
         client: YnabClient,
         snapshot: PlanSnapshot,
         op: Operation,
-        plan: UndoPlan[LoggedRecategorisation],
+        reversal: Reversal[LoggedRecategorisation],
     ) -> UndoRecord:
-        items = [{"id": item.id, "category_id": item.before} for item in plan.restorable]
+        items = [{"id": item.id, "category_id": item.before} for item in reversal.restorable]
         await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
-        restored = tuple({"transaction_id": item.id, "category_id": item.before} for item in plan.restorable)
+        restored = tuple(
+            {"transaction_id": item.id, "category_id": item.before} for item in reversal.restorable
+        )
         return UndoRecord(restored=restored)
 
 

@@ -19,7 +19,7 @@ from mcp_surface.arguments import MAX_IDS, check_ids
 from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
-from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord
+from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord
 from tools.logic.approvals import Approvals, approvals, undo_state
 from tools.logic.transaction_lines import category_shown, transaction_line
 from tools.writes.flow import WriteResult, WriteTool, write_tool
@@ -98,8 +98,8 @@ class ApproveTransactions(WriteTool[Approving, ApprovalSubject, TransactionsAppr
         await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
         return Applied(lead=f"Approved {len(ids)} transaction(s).")
 
-    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[str]:
-        items: UndoItems[str] = UndoItems()
+    def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[str]:
+        items: ReversalItems[str] = ReversalItems()
         for transaction_id in ApprovalUndo.from_stored(op.undo_data).approved_ids:
             state, reason = undo_state(snapshot, transaction_id)
             if state == "restore":
@@ -110,14 +110,14 @@ class ApproveTransactions(WriteTool[Approving, ApprovalSubject, TransactionsAppr
                 items.already_as_before()
             else:
                 items.conflict(Conflict(transaction_id, f"transaction {transaction_id}", reason))
-        return items.plan(f"Undo: mark {items.restored} transaction(s) unapproved again?")
+        return items.reversal(f"Undo: mark {items.restored} transaction(s) unapproved again?")
 
     async def undo(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[str]
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, reversal: Reversal[str]
     ) -> UndoRecord:
-        items = [{"id": transaction_id, "approved": False} for transaction_id in plan.restorable]
+        items = [{"id": transaction_id, "approved": False} for transaction_id in reversal.restorable]
         await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
-        return UndoRecord(unapproved_ids=plan.restorable)
+        return UndoRecord(unapproved_ids=reversal.restorable)
 
 
 @write_tool(

@@ -10,21 +10,21 @@ source first). Each category is compared with the plan now (`tools.logic.assigne
   one as left and the other already as before (half a move landed) → that one alone, one
   PATCH; either changed since (or deleted) → both left as they are, reported by name.
 
-Each tool's object (`undo_plan`, `undo`) calls these with the operation's `AssignedUndo`.
+Each tool's object (`reversal`, `undo`) calls these with the operation's `AssignedUndo`.
 """
 
 from __future__ import annotations
 
 from datetime import date
 
-from oplog.undo import Conflict, UndoPlan, UndoRecord
+from oplog.undo import Conflict, Reversal, UndoRecord
 from tools.logic.assigned import AssignedNow, AssignedWords, assignments_now, standing_together
 from tools.writes.assigned_pair import AssignedUndo, Pair, Step, write_pair
 from values.money import shown_amount
 from ynab_client import PlanSnapshot, YnabClient
 
 
-def budget_undo_plan(snapshot: PlanSnapshot, logged: AssignedUndo) -> UndoPlan[Step]:
+def budget_reversal(snapshot: PlanSnapshot, logged: AssignedUndo) -> Reversal[Step]:
     """`Undo: budget Restaurants for 2026-09-01: 150.00 → 120.00?`, restorable only while still as set."""
     month = logged.month
     (now,) = assignments_now(snapshot, month, logged.categories)
@@ -32,13 +32,13 @@ def budget_undo_plan(snapshot: PlanSnapshot, logged: AssignedUndo) -> UndoPlan[S
     name = words.name(now.category, now.logged.category_id)
     question = words.budget_question(name, month, now.logged.after, now.logged.before, undo=True)
     if now.state == "restore":
-        return UndoPlan(question=question, restorable=(_back(now, name),))
+        return Reversal(question=question, restorable=(_back(now, name),))
     if now.state == "already_as_before":
-        return UndoPlan(question=question, already_as_before=1)
-    return UndoPlan(question=question, conflicts=(changed_since(words, now, name),))
+        return Reversal(question=question, already_as_before=1)
+    return Reversal(question=question, conflicts=(changed_since(words, now, name),))
 
 
-def move_undo_plan(snapshot: PlanSnapshot, logged: AssignedUndo) -> UndoPlan[Step]:
+def move_reversal(snapshot: PlanSnapshot, logged: AssignedUndo) -> Reversal[Step]:
     """`Undo: move 30.00 from Restaurants to Tennis for 2026-09-01?` + one line per category."""
     month = logged.month
     items = standing_together(assignments_now(snapshot, month, logged.categories))
@@ -47,7 +47,7 @@ def move_undo_plan(snapshot: PlanSnapshot, logged: AssignedUndo) -> UndoPlan[Ste
     # Undo writes the destination first: the reverse of the move's order.
     restorable = [(item, name) for item, name in reversed(list(zip(items, names, strict=True)))]
     restorable = [(item, name) for item, name in restorable if item.state == "restore"]
-    return UndoPlan(
+    return Reversal(
         question=_move_undo_question(words, month, items, names, restorable),
         restorable=tuple(_back(item, name) for item, name in restorable),
         lines=tuple(_undo_line(words, item, name) for item, name in restorable),
@@ -57,7 +57,7 @@ def move_undo_plan(snapshot: PlanSnapshot, logged: AssignedUndo) -> UndoPlan[Ste
 
 
 async def put_back(
-    client: YnabClient, snapshot: PlanSnapshot, month: date, plan: UndoPlan[Step], *, check_hint: str
+    client: YnabClient, snapshot: PlanSnapshot, month: date, reversal: Reversal[Step], *, check_hint: str
 ) -> UndoRecord:
     """The undo's writes: one PATCH per restorable category, or a move's pair with its rollback.
 
@@ -65,7 +65,7 @@ async def put_back(
     (nothing changed), `UnknownOutcome` (an answer lost), `WriteFailed` (half of a pair
     in YNAB and putting it back failed too: the message says what to set by hand).
     """
-    steps = list(plan.restorable)
+    steps = list(reversal.restorable)
     if len(steps) == 2:
         pair = Pair(
             snapshot.plan_id,

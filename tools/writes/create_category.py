@@ -4,7 +4,7 @@ Not undoable: YNAB's API cannot delete a category, so the preview says it is per
 The checks are `tools.logic.category_edits`. One `POST /plans/{plan_id}/categories` with `name`
 and `category_group_id`, the subject of docs/confirmation.md#subjects-and-the-fingerprint (a
 group renamed in YNAB meanwhile does not stop the yes). The log keeps the group and the new
-category's id (`CategoryCreation`). With no undo plan to compare through, a lost answer is
+category's id (`CategoryCreation`). With no reversal to compare through, a lost answer is
 settled from the group's names (`settle`, docs/confirmation.md#when-ynabs-answer-is-lost).
 """
 

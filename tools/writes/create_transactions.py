@@ -28,7 +28,7 @@ from oplog.changes import Applied, Change
 from oplog.kinds import PREFIX, SettledStatus, Settlement
 from oplog.models import Operation
 from oplog.records import Record, Subject
-from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord
+from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord
 from tools.logic.landed_creations import (
     AskedLine,
     Settled,
@@ -209,9 +209,9 @@ class CreateTransactions(WriteTool[Creating, CreationSubject, TransactionsCreate
             lead=f"Created {len(ids)} transaction(s).",
         )
 
-    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[str]:
+    def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[str]:
         logged = CreationUndo.from_stored(op.undo_data)
-        items: UndoItems[str] = UndoItems()
+        items: ReversalItems[str] = ReversalItems()
         for item in logged.transactions:
             state, reason = undo_state(snapshot, item.id, item.digest)
             if state == "already_as_before":
@@ -222,16 +222,16 @@ class CreateTransactions(WriteTool[Creating, CreationSubject, TransactionsCreate
                 items.restore(item.id, _undo_line(snapshot, transaction))
             else:
                 items.conflict(Conflict(item.id, transaction_line(snapshot, transaction), reason))
-        return items.plan(
+        return items.reversal(
             f"Undo: delete {items.restored} transaction(s) on {account_name(snapshot, logged.account_id)}?",
             _how_found(logged, op),
         )
 
     async def undo(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[str]
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, reversal: Reversal[str]
     ) -> UndoRecord:
         deleted: list[str] = []
-        for transaction_id in plan.restorable:
+        for transaction_id in reversal.restorable:
             try:
                 await client.delete_transaction(snapshot.plan_id, transaction_id, check_hint=CHECK)
             except UnknownOutcome:
@@ -239,7 +239,7 @@ class CreateTransactions(WriteTool[Creating, CreationSubject, TransactionsCreate
             except YnabError as error:
                 if not deleted:
                     raise
-                raise _partial_delete_failure(deleted, plan, error) from error
+                raise _partial_delete_failure(deleted, reversal, error) from error
             deleted.append(transaction_id)
         return UndoRecord(deleted_ids=tuple(deleted))
 
@@ -390,10 +390,10 @@ def _undo_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
     return f"{transaction_line(snapshot, transaction)}, {category}"
 
 
-def _partial_delete_failure(deleted: list[str], plan: UndoPlan[str], error: YnabError) -> WriteFailed:
-    left = plan.restored - len(deleted)
+def _partial_delete_failure(deleted: list[str], reversal: Reversal[str], error: YnabError) -> WriteFailed:
+    left = reversal.restored - len(deleted)
     message = (
-        f"{len(deleted)} of the {plan.restored} transaction(s) were deleted ({', '.join(deleted)}); "
+        f"{len(deleted)} of the {reversal.restored} transaction(s) were deleted ({', '.join(deleted)}); "
         f"the other {left} are still in YNAB because a delete failed: {error.message} "
         "Call undo_operation again to delete the rest (what is gone already counts as done)."
     )

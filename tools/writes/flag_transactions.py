@@ -20,7 +20,7 @@ from mcp_surface.presenting import money
 from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
-from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord
+from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord
 from tools.logic.flags import Colour, FlagChange, FlagChanges, flag_changes, flag_shown, undo_state
 from tools.logic.transaction_lines import payee_shown, transaction_line, transaction_line_by_id
 from tools.writes.flow import WriteResult, WriteTool, write_tool
@@ -129,8 +129,8 @@ class FlagTransactions(WriteTool[Flagging, FlagSubject, FlagsChangedFields, Flag
         await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
         return Applied(lead=f"Changed the flag of {len(items)} transaction(s).")
 
-    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[LoggedFlag]:
-        items: UndoItems[LoggedFlag] = UndoItems()
+    def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[LoggedFlag]:
+        items: ReversalItems[LoggedFlag] = ReversalItems()
         for item in FlagUndo.from_stored(op.undo_data).flags:
             state, reason = undo_state(snapshot, item.id, before=item.before, after=item.after)
             if state == "restore":
@@ -144,14 +144,14 @@ class FlagTransactions(WriteTool[Flagging, FlagSubject, FlagsChangedFields, Flag
                 items.already_as_before()
             else:
                 items.conflict(Conflict(item.id, transaction_line_by_id(snapshot, item.id), reason))
-        return items.plan(f"Undo: change the flag of {items.restored} transaction(s)?")
+        return items.reversal(f"Undo: change the flag of {items.restored} transaction(s)?")
 
     async def undo(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[LoggedFlag]
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, reversal: Reversal[LoggedFlag]
     ) -> UndoRecord:
-        items = [{"id": item.id, "flag_color": item.before} for item in plan.restorable]
+        items = [{"id": item.id, "flag_color": item.before} for item in reversal.restorable]
         await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
-        restored = tuple({"transaction_id": item.id, "color": item.before} for item in plan.restorable)
+        restored = tuple({"transaction_id": item.id, "color": item.before} for item in reversal.restorable)
         return UndoRecord(restored=restored)
 
 

@@ -8,8 +8,8 @@ A write tool is one typed function and one object (docs/architecture.md#a-write-
 
         def build(self, snapshot, arguments) -> Change: ...        # pure: the change, or nothing
         async def apply(self, client, snapshot, change) -> Applied: ...   # the YNAB request(s)
-        def undo_plan(self, snapshot, op) -> UndoPlan: ...         # optional (oplog.kinds)
-        async def undo(self, client, snapshot, op, plan) -> UndoRecord: ...
+        def reversal(self, snapshot, op) -> Reversal: ...         # optional (oplog.kinds)
+        async def undo(self, client, snapshot, op, reversal) -> UndoRecord: ...
         async def settle(self, client, snapshot, op) -> Settlement | None: ...  # optional
 
     @write_tool(RenamePayee(), title="Rename a payee", toolset="payees", destructive=True, idempotent=True)
@@ -120,7 +120,7 @@ U = TypeVar("U")
 
 
 class WriteTool(WriteKind, ABC, Generic[A, S, F, U]):
-    """One write tool's behaviour (module docstring): `build` and `apply` here, `undo_plan`,
+    """One write tool's behaviour (module docstring): `build` and `apply` here, `reversal`,
     `undo` and `settle` from `oplog.kinds.WriteKind`. `A` is its checked arguments, `S` its
     subject, `F` its result fields, `U` its undo data."""
 

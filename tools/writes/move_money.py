@@ -28,7 +28,7 @@ from oplog.changes import Applied, Built, Change
 from oplog.kinds import PREFIX, Settlement
 from oplog.models import Operation
 from oplog.records import Subject
-from oplog.undo import UndoPlan, UndoRecord
+from oplog.undo import Reversal, UndoRecord
 from tools.logic.assigned import (
     AssignedChange,
     AssignedNow,
@@ -38,7 +38,7 @@ from tools.logic.assigned import (
     move_refusal,
 )
 from tools.writes.assigned_pair import AssignedUndo, Pair, Step, write_pair
-from tools.writes.assigned_undo import move_undo_plan, put_back
+from tools.writes.assigned_undo import move_reversal, put_back
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
 from ynab_client import PlanSnapshot, RequestKind, UnknownOutcome, YnabClient, YnabError, request_kind
@@ -149,14 +149,14 @@ class MoveMoney(WriteTool[Moving, MoveSubject, MoneyMovedFields, AssignedUndo]):
         amount = shown_amount(pair.currency, destination.after - destination.before)
         return Applied(lead=f"Moved {amount} from {names[0]} to {names[1]} for {month.isoformat()}.")
 
-    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Step]:
-        return move_undo_plan(snapshot, AssignedUndo.from_stored(op.undo_data))
+    def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[Step]:
+        return move_reversal(snapshot, AssignedUndo.from_stored(op.undo_data))
 
     async def undo(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Step]
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, reversal: Reversal[Step]
     ) -> UndoRecord:
         month = AssignedUndo.from_stored(op.undo_data).month
-        return await put_back(client, snapshot, month, plan, check_hint=CHECK)
+        return await put_back(client, snapshot, month, reversal, check_hint=CHECK)
 
     async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement | None:
         """A move whose outcome is open (an answer lost, the process stopped between the two
@@ -166,7 +166,7 @@ class MoveMoney(WriteTool[Moving, MoveSubject, MoneyMovedFields, AssignedUndo]):
           back, as a rollback (`_set_back`);
         - the source changed since while the destination is as before → left as it is, saying
           what to set in YNAB (`_changed_source`);
-        - anything else → None: judged item by item from the undo plan (`oplog.settling.judge`).
+        - anything else → None: judged item by item from the reversal (`oplog.settling.judge`).
         """
         logged = AssignedUndo.from_stored(op.undo_data)
         source, destination = assignments_now(snapshot, logged.month, logged.categories)

@@ -32,7 +32,7 @@ from oplog.kinds import PREFIX, Settlement
 from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.settling.judge import judged
-from oplog.undo import Conflict, UndoItems, UndoPlan, UndoRecord
+from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord
 from tools.logic.new_transactions import answer_digest, transaction_digest
 from tools.logic.reconcile import (
     ADJUSTMENT_MEMO,
@@ -251,9 +251,9 @@ class ReconcileAccount(
             fields = change.fields.model_copy(update={"adjustment": done})
         return Applied(fields=fields, undo_data=logged, lead=f"{lead}. {NOT_MOVED}")
 
-    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Revert]:
+    def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[Revert]:
         logged = LoggedReconciliation.from_stored(op.undo_data)
-        items: UndoItems[Revert] = UndoItems()
+        items: ReversalItems[Revert] = ReversalItems()
         for transaction_id in logged.reconciled_ids:
             state, reason = reconciled_state(snapshot, transaction_id)
             if state == "restore":
@@ -286,13 +286,13 @@ class ReconcileAccount(
                 )
         returning = items.restored - (1 if deleting else 0)
         account = account_name(snapshot, logged.account_id)
-        return items.plan(f"Undo: return {returning} transaction(s) on {account} to cleared{deleting}?")
+        return items.reversal(f"Undo: return {returning} transaction(s) on {account} to cleared{deleting}?")
 
     async def undo(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Revert]
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, reversal: Reversal[Revert]
     ) -> UndoRecord:
-        cleared = [item.transaction_id for item in plan.restorable if not item.delete]
-        deleting = [item.transaction_id for item in plan.restorable if item.delete]
+        cleared = [item.transaction_id for item in reversal.restorable if not item.delete]
+        deleting = [item.transaction_id for item in reversal.restorable if item.delete]
         if cleared:
             items = [{"id": transaction_id, "cleared": CLEARED} for transaction_id in cleared]
             await client.patch_transactions(snapshot.plan_id, items, check_hint=CHECK)
@@ -315,7 +315,7 @@ class ReconcileAccount(
         """A reconciliation whose outcome is open (an answer lost, the process stopped between the
         adjustment and the marking, or an adjustment not deleted yet), judged on YNAB's state:
 
-        - without an adjustment: item by item from the undo plan (`judged`);
+        - without an adjustment: item by item from the reversal (`judged`);
         - the adjustment in YNAB (by its logged id, or found in the plan's delta since the question
           when its answer was lost) and every transaction marked reconciled → `applied`, the
           adjustment's id recorded for undo;
@@ -328,7 +328,7 @@ class ReconcileAccount(
         logged = LoggedReconciliation.from_stored(op.undo_data)
         adjusting = isinstance(op.subject, dict) and bool(op.subject.get("adjusting"))
         if not adjusting:
-            return judged(self.undo_plan(snapshot, op))
+            return judged(self.reversal(snapshot, op))
         found = await _adjustment_in_ynab(client, snapshot, op, logged)
         states = {reconciled_state(snapshot, t)[0] for t in logged.reconciled_ids}
         marked, unmarked = states == {"restore"}, states <= {"already_as_before"}
@@ -344,7 +344,7 @@ class ReconcileAccount(
             if unmarked:
                 said = f"{PREFIX} no adjustment is in YNAB and nothing was reconciled: nothing changed."
                 return Settlement("failed", said, "none")
-            return judged(self.undo_plan(snapshot, op))
+            return judged(self.reversal(snapshot, op))
         record = logged.model_copy(
             update={"adjustment_id": found.id, "adjustment_digest": transaction_digest(found)}
         )
@@ -356,7 +356,7 @@ class ReconcileAccount(
             )
             return Settlement("applied", said, "all", undo_data=record)
         if not unmarked:
-            return judged(self.undo_plan(snapshot, op))
+            return judged(self.reversal(snapshot, op))
         not_deleted = await delete_adjustment(client, snapshot.plan_id, found.id)
         if not_deleted is not None:
             said = (

@@ -22,7 +22,7 @@ from mcp_surface.arguments import given_text, id_arg
 from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
-from oplog.undo import Conflict, UndoPlan, UndoRecord, item_state
+from oplog.undo import Conflict, Reversal, UndoRecord, item_state
 from tools.logic.payee_rename import NAME_LIMIT, payee_holder, payee_renaming
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.text import in_quotes, shown_name
@@ -117,33 +117,33 @@ class RenamePayee(WriteTool[Renaming, PayeeRenameSubject, PayeeRenamedFields, Pa
         await client.patch_payee(snapshot.plan_id, logged.payee_id, logged.after, check_hint=CHECK)
         return Applied(lead=f"Renamed payee {in_quotes(logged.before)} to {in_quotes(logged.after)}.")
 
-    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[PayeeName]:
+    def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[PayeeName]:
         logged = PayeeRename.from_stored(op.undo_data)
         payee_id, before, after = logged.payee_id, logged.before, logged.after
         question = f"{_rename(after, before, undo=True)}?"
         payee = snapshot.payees.get(payee_id)
         label = shown_name(payee.name if payee is not None else after)
         if payee is None:
-            return UndoPlan(question=question, conflicts=(Conflict(payee_id, label, "it was deleted"),))
+            return Reversal(question=question, conflicts=(Conflict(payee_id, label, "it was deleted"),))
         state = item_state(payee.name, before=before, after=after)
         if state == "already_as_before":
-            return UndoPlan(question=question, already_as_before=1)
+            return Reversal(question=question, already_as_before=1)
         if state == "conflict":
             reason = (
                 f"its name is now {in_quotes(payee.name)}, not {in_quotes(after)} as the operation left it"
             )
-            return UndoPlan(question=question, conflicts=(Conflict(payee_id, label, reason),))
+            return Reversal(question=question, conflicts=(Conflict(payee_id, label, reason),))
         if payee_holder(snapshot, before, besides=payee_id) is not None:
             reason = (
                 f"the name {in_quotes(before)} is now another payee's, and YNAB's API cannot merge payees"
             )
-            return UndoPlan(question=question, conflicts=(Conflict(payee_id, label, reason),))
-        return UndoPlan(question=question, restorable=(PayeeName(payee_id, before),))
+            return Reversal(question=question, conflicts=(Conflict(payee_id, label, reason),))
+        return Reversal(question=question, restorable=(PayeeName(payee_id, before),))
 
     async def undo(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[PayeeName]
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, reversal: Reversal[PayeeName]
     ) -> UndoRecord:
-        (item,) = plan.restorable
+        (item,) = reversal.restorable
         await client.patch_payee(snapshot.plan_id, item.payee_id, item.name, check_hint=CHECK)
         return UndoRecord(restored=({"payee_id": item.payee_id},))
 

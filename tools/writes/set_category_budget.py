@@ -24,10 +24,10 @@ from mcp_surface.presenting import money
 from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Subject
-from oplog.undo import UndoPlan, UndoRecord
+from oplog.undo import Reversal, UndoRecord
 from tools.logic.assigned import AssignedWords, budget_setting
 from tools.writes.assigned_pair import AssignedUndo, Step
-from tools.writes.assigned_undo import budget_undo_plan, put_back
+from tools.writes.assigned_undo import budget_reversal, put_back
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
 from ynab_client import PlanSnapshot, YnabClient
@@ -112,14 +112,14 @@ class SetCategoryBudget(WriteTool[Budgeting, BudgetSubject, BudgetSetFields, Ass
         shown = AssignedWords.of(snapshot).shift(item.before, item.after)
         return Applied(lead=f"Budgeted {change.fields.category} for {month.isoformat()}: {shown}.")
 
-    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[Step]:
-        return budget_undo_plan(snapshot, AssignedUndo.from_stored(op.undo_data))
+    def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[Step]:
+        return budget_reversal(snapshot, AssignedUndo.from_stored(op.undo_data))
 
     async def undo(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[Step]
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, reversal: Reversal[Step]
     ) -> UndoRecord:
         month = AssignedUndo.from_stored(op.undo_data).month
-        return await put_back(client, snapshot, month, plan, check_hint=CHECK)
+        return await put_back(client, snapshot, month, reversal, check_hint=CHECK)
 
 
 CategoryIdArg = Annotated[

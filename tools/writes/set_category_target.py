@@ -24,7 +24,7 @@ from mcp_surface.presenting import money
 from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
-from oplog.undo import Conflict, UndoPlan, UndoRecord, item_state
+from oplog.undo import Conflict, Reversal, UndoRecord, item_state
 from tools.logic.assigned import AssignedWords
 from tools.logic.budget import is_card_payment
 from tools.logic.targets import (
@@ -159,7 +159,7 @@ class SetCategoryTarget(WriteTool[Targeting, TargetSubject, TargetSetFields, Tar
             lead=f"Set the target of {change.fields.category}: {shift}.",
         )
 
-    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[TargetPatch]:
+    def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[TargetPatch]:
         logged = TargetChange.from_stored(op.undo_data)
         before, after = logged.before, logged.after
         words = AssignedWords.of(snapshot)
@@ -167,24 +167,24 @@ class SetCategoryTarget(WriteTool[Targeting, TargetSubject, TargetSetFields, Tar
         name = words.name(category, logged.category_id)
         question = _question(words, name, after, before, undo=True)
         if category is None:
-            return UndoPlan(
+            return Reversal(
                 question=question, conflicts=(Conflict(logged.category_id, name, "it was deleted"),)
             )
         now = target_of(snapshot, category)
         state = item_state(now, before=before, after=after)
         if state == "restore":
-            return UndoPlan(question=question, restorable=(TargetPatch(category.id, logged.restore),))
+            return Reversal(question=question, restorable=(TargetPatch(category.id, logged.restore),))
         if state == "already_as_before":
-            return UndoPlan(question=question, already_as_before=1)
+            return Reversal(question=question, already_as_before=1)
         shown = partial(shown_amount, words.currency)
         now_text, left = now.text(shown), after.text(shown)
         reason = f"its target is now {now_text}, not the {left} the operation set"
-        return UndoPlan(question=question, conflicts=(Conflict(category.id, name, reason),))
+        return Reversal(question=question, conflicts=(Conflict(category.id, name, reason),))
 
     async def undo(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[TargetPatch]
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, reversal: Reversal[TargetPatch]
     ) -> UndoRecord:
-        (item,) = plan.restorable
+        (item,) = reversal.restorable
         assert item.fields is not None, "a target YNAB's API cannot set again is logged not undoable"
         await client.patch_category(snapshot.plan_id, item.category_id, item.fields, check_hint=CHECK)
         before = TargetChange.from_stored(op.undo_data).stored()["before"]

@@ -22,7 +22,7 @@ from mcp_surface.arguments import given_text, id_arg
 from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
-from oplog.undo import Conflict, UndoPlan, UndoRecord
+from oplog.undo import Conflict, Reversal, UndoRecord
 from tools.logic.category_edits import category_move, name_holder
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.refusal import Refusal
@@ -138,35 +138,35 @@ class UpdateCategory(WriteTool[CategoryEdit, CategoryUpdateSubject, CategoryUpda
         await client.patch_category(snapshot.plan_id, logged.category_id, sent, check_hint=CHECK)
         return Applied(lead=f"Changed {_change_words(logged.before, logged.after)}.")
 
-    def undo_plan(self, snapshot: PlanSnapshot, op: Operation) -> UndoPlan[CategoryPatch]:
+    def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[CategoryPatch]:
         logged = CategoryUpdate.from_stored(op.undo_data)
         before, after, category_id = logged.before, logged.after, logged.category_id
         undo_question = question(after, before, undo=True)
         category = snapshot.categories.get(category_id)
         label = shown_name(category.name if category is not None else after.name)
         if category is None:
-            return UndoPlan(
+            return Reversal(
                 question=undo_question, conflicts=(Conflict(category_id, label, "it was deleted"),)
             )
         now = (category.name, category.category_group_id)
         if now == (before.name, before.group_id):
-            return UndoPlan(question=undo_question, already_as_before=1)
+            return Reversal(question=undo_question, already_as_before=1)
         if now != (after.name, after.group_id):
-            return UndoPlan(
+            return Reversal(
                 question=undo_question,
                 conflicts=(Conflict(category_id, label, _group_move_line(snapshot, after, *now)),),
             )
         reason = _old_place_taken(snapshot, category_id, before)
         if reason is not None:
-            return UndoPlan(question=undo_question, conflicts=(Conflict(category_id, label, reason),))
-        return UndoPlan(
+            return Reversal(question=undo_question, conflicts=(Conflict(category_id, label, reason),))
+        return Reversal(
             question=undo_question, restorable=(CategoryPatch(category_id, sent_fields(after, before)),)
         )
 
     async def undo(
-        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, plan: UndoPlan[CategoryPatch]
+        self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, reversal: Reversal[CategoryPatch]
     ) -> UndoRecord:
-        (item,) = plan.restorable
+        (item,) = reversal.restorable
         await client.patch_category(snapshot.plan_id, item.category_id, item.fields, check_hint=CHECK)
         before = CategoryUpdate.from_stored(op.undo_data).before
         return UndoRecord(
