@@ -103,10 +103,9 @@ def _classify_pending(caller: Caller) -> Callable[..., Awaitable[str]]:
     async def classify_pending(plan_id: PlanIdPromptArg = None) -> str:
         """Classify the transactions waiting for a category, from what each payee's history suggests."""
         snapshot = await open_plan(plan_id)
-        plan = snapshot.plan_id
         steps = _steps(
-            f"Call `suggest_categories` with plan_id {plan}, then again with each `next_cursor` until it "
-            "is null.",
+            f"Call `suggest_categories` with plan_id {snapshot.plan_id}, then again with each `next_cursor` "
+            "until it is null.",
             "Show me the suggested ones grouped by category, with their `confidence` and `based_on`; then "
             "the others grouped by payee, each with your proposal among the categories the first page "
             "lists, saying when you are unsure. Ask me about possible transfers (`possible_transfer_with`) "

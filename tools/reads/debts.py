@@ -152,12 +152,12 @@ async def get_debt_payoff_plan(
             )
     unit = smallest_unit(decimal_digits(snapshot.settings.currency_format))
     strategies: list[Strategy] = ["avalanche", "snowball"] if strategy == "both" else [strategy]
-    plans = [simulate(debts, budget, chosen, max_months, unit) for chosen in strategies]
+    payoffs = [simulate(debts, budget, chosen, max_months, unit) for chosen in strategies]
     saved_interest = saved_months = None
-    if len(plans) == 2 and plans[0].months is not None and plans[1].months is not None:
-        saved_interest = money(snapshot, plans[1].total_interest - plans[0].total_interest)
-        saved_months = plans[1].months - plans[0].months
-    message = _message(snapshot, plans, budget, budget_from, first_month, max_months)
+    if len(payoffs) == 2 and payoffs[0].months is not None and payoffs[1].months is not None:
+        saved_interest = money(snapshot, payoffs[1].total_interest - payoffs[0].total_interest)
+        saved_months = payoffs[1].months - payoffs[0].months
+    message = _message(snapshot, payoffs, budget, budget_from, first_month, max_months)
     result = DebtPayoffPlan(
         plan_id=snapshot.plan_id,
         message=message,
@@ -165,10 +165,10 @@ async def get_debt_payoff_plan(
         budget_from=budget_from,
         first_month=first_month.isoformat(),
         debts=[_debt(snapshot, debt) for debt in debts],
-        plans=[_plan(snapshot, plan, first_month) for plan in plans],
+        plans=[_strategy_plan(snapshot, payoff, first_month) for payoff in payoffs],
         interest_saved_by_avalanche=saved_interest,
         months_saved_by_avalanche=saved_months,
-        notes=_notes(debts, plans, max_months),
+        notes=_notes(debts, payoffs, max_months),
     )
     return tool_result(result, message)
 
@@ -238,9 +238,9 @@ def _month_of(first_month: date, months: int | None) -> str | None:
     return add_months(first_month, months - 1).isoformat() if months else None
 
 
-def _plan(snapshot: PlanSnapshot, plan: PayoffPlan, first_month: date) -> StrategyPlan:
+def _strategy_plan(snapshot: PlanSnapshot, payoff: PayoffPlan, first_month: date) -> StrategyPlan:
     return StrategyPlan(
-        strategy=plan.strategy,
+        strategy=payoff.strategy,
         debts=[
             DebtOutcome(
                 name=shown_name(outcome.debt.account.name),
@@ -249,12 +249,12 @@ def _plan(snapshot: PlanSnapshot, plan: PayoffPlan, first_month: date) -> Strate
                 interest=money(snapshot, outcome.interest),
                 paid=money(snapshot, outcome.paid),
             )
-            for outcome in plan.debts
+            for outcome in payoff.debts
         ],
-        months_to_debt_free=plan.months,
-        debt_free_month=_month_of(first_month, plan.months),
-        total_interest=money(snapshot, plan.total_interest),
-        total_paid=money(snapshot, plan.total_paid),
+        months_to_debt_free=payoff.months,
+        debt_free_month=_month_of(first_month, payoff.months),
+        total_interest=money(snapshot, payoff.total_interest),
+        total_paid=money(snapshot, payoff.total_paid),
     )
 
 
@@ -275,26 +275,26 @@ def _empty(snapshot: PlanSnapshot, message: str, first_month: date) -> DebtPayof
 
 def _message(
     snapshot: PlanSnapshot,
-    plans: list[PayoffPlan],
+    payoffs: list[PayoffPlan],
     budget: int,
     budget_from: str,
     first_month: date,
     limit: int,
 ) -> str:
     parts = []
-    for plan in plans:
-        if plan.months is None:
-            parts.append(f"{plan.strategy} does not pay them off within {limit} months")
+    for payoff in payoffs:
+        if payoff.months is None:
+            parts.append(f"{payoff.strategy} does not pay them off within {limit} months")
         else:
             parts.append(
-                f"{plan.strategy} pays them off in {_month_of(first_month, plan.months)} "
-                f"({plan.months} months, "
-                f"{money(snapshot, plan.total_interest)} interest)"
+                f"{payoff.strategy} pays them off in {_month_of(first_month, payoff.months)} "
+                f"({payoff.months} months, "
+                f"{money(snapshot, payoff.total_interest)} interest)"
             )
     return f"With {money(snapshot, budget)} a month ({budget_from}), " + "; ".join(parts) + "."
 
 
-def _notes(debts: list[Debt], plans: list[PayoffPlan], limit: int) -> list[str]:
+def _notes(debts: list[Debt], payoffs: list[PayoffPlan], limit: int) -> list[str]:
     notes = ["Payments start next month; interest is added monthly at the yearly rate ÷ 12."]
     missing_rate = [shown_name(d.account.name) for d in debts if d.rate is None]
     if missing_rate:
@@ -302,7 +302,7 @@ def _notes(debts: list[Debt], plans: list[PayoffPlan], limit: int) -> list[str]:
     missing_minimum = [shown_name(d.account.name) for d in debts if d.minimum is None]
     if missing_minimum:
         notes.append(f"No minimum payment known for {', '.join(missing_minimum)}: counted as 0.")
-    if any(plan.months is None for plan in plans):
+    if any(payoff.months is None for payoff in payoffs):
         notes.append(
             f"Some debts are not paid off within {limit} months: the budget barely covers the interest."
         )

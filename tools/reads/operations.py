@@ -88,12 +88,12 @@ async def list_operations(
     from what YNAB holds before answering.
     """
     since = _start_of(since_date)
-    plan = await real_plan_id(plan_id)
-    await settling.settle_plan(plan)
-    query = log.OperationQuery(plan_id=plan, status=status, tool=tool, since=since)
+    chosen_plan_id = await real_plan_id(plan_id)
+    await settling.settle_plan(chosen_plan_id)
+    query = log.OperationQuery(plan_id=chosen_plan_id, status=status, tool=tool, since=since)
     found = await log.page(query, limit=limit, cursor=cursor, scope="list_operations")
     entries = OperationLog(
-        plan_id=plan,
+        plan_id=chosen_plan_id,
         operations=[_entry(op) for op in found.operations],
         next_cursor=found.next_cursor,
     )

@@ -272,10 +272,10 @@ async def confirmed_write(
     flow = _ConfirmedWrite(ctx, write, arguments, confirmation)
     if not answers_in_this_call(ctx, confirmation):
         return await flow.decide(await open_plan(plan_id, fresh=True))
-    plan = await real_plan_id(plan_id)
-    async with answer_held(ctx, tool=write.name, plan_id=plan, confirmation=confirmation):
+    chosen_plan_id = await real_plan_id(plan_id)
+    async with answer_held(ctx, tool=write.name, plan_id=chosen_plan_id, confirmation=confirmation):
         with request_kind(RequestKind.WRITE):
-            return await flow.decide(await open_plan(plan, exclusive=True))
+            return await flow.decide(await open_plan(chosen_plan_id, exclusive=True))
 
 
 @asynccontextmanager
@@ -356,10 +356,10 @@ async def unconfirmed_write(
     """
     if principal_of(ctx).read_only:
         raise Refusal(messages.READ_ONLY)
-    plan = await real_plan_id(plan_id)
-    async with plan_lock.held(plan):
+    chosen_plan_id = await real_plan_id(plan_id)
+    async with plan_lock.held(chosen_plan_id):
         with request_kind(RequestKind.WRITE):
-            snapshot = await open_plan(plan, exclusive=True)
+            snapshot = await open_plan(chosen_plan_id, exclusive=True)
             change = write.build(snapshot, arguments)
             if isinstance(change, Nothing):
                 return _nothing_to_do(write, snapshot, change)

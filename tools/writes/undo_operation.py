@@ -86,16 +86,16 @@ async def undo_operation(
     """
     if operation_id is not None:
         operation_id = check_id(operation_id, what="operation", source="list_operations")
-    plan = await real_plan_id(plan_id)
+    chosen_plan_id = await real_plan_id(plan_id)
     # A call carrying the person's answer chooses the operation inside the plan's write lock
     # (the write flow's, re-entered): an undo that landed just before is seen, and named.
     held: AbstractAsyncContextManager[None] = contextlib.nullcontext()
     if answers_in_this_call(ctx, confirmation):
-        held = answer_held(ctx, tool=TOOL, plan_id=plan, confirmation=confirmation)
+        held = answer_held(ctx, tool=TOOL, plan_id=chosen_plan_id, confirmation=confirmation)
     async with held:
-        await settling.settle_plan(plan)  # an unknown or pending outcome is settled from YNAB first
-        undo = UndoTool(UndoWrite(await choose_target(plan, operation_id)))
-        return await confirmed_write(ctx, undo, None, plan_id=plan, confirmation=confirmation)
+        await settling.settle_plan(chosen_plan_id)  # an unknown or pending outcome is settled from YNAB first
+        undo = UndoTool(UndoWrite(await choose_target(chosen_plan_id, operation_id)))
+        return await confirmed_write(ctx, undo, None, plan_id=chosen_plan_id, confirmation=confirmation)
 
 
 register_tool(
