@@ -32,8 +32,6 @@ from values.text import safe_text, shown_name
 from ynab_client.snapshot import PlanSnapshot
 
 TEXT_LIMIT = 80
-SPLIT = "Split"
-"""What a split transaction or schedule shows as its category (its lines have theirs)."""
 
 
 class PlanResult(BaseModel):

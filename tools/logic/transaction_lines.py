@@ -14,6 +14,8 @@ from ynab_client.snapshot import PlanSnapshot, Transaction
 
 NO_PAYEE = "(no payee)"
 UNCATEGORISED = "(uncategorised)"
+SPLIT = "Split"
+"""What a split transaction or schedule shows as its category (its lines have theirs)."""
 
 
 def payee_shown(snapshot: PlanSnapshot, transaction: Transaction) -> str:
@@ -37,6 +39,13 @@ def transaction_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
     """`2026-09-12, Market, 86.40`: how the person recognises a transaction."""
     amount = shown_amount(snapshot.settings.currency_format, transaction.amount, statement=True)
     return f"{transaction.date.isoformat()}, {payee_shown(snapshot, transaction)}, {amount}"
+
+
+def transaction_line_with_category(snapshot: PlanSnapshot, transaction: Transaction) -> str:
+    """`2026-09-12, Market, 86.40, Groceries`: the line and the category (`Split` for a split)."""
+    split = snapshot.is_split(transaction)
+    category = SPLIT if split else category_shown(snapshot, transaction.category_id)
+    return f"{transaction_line(snapshot, transaction)}, {category}"
 
 
 def transaction_line_by_id(snapshot: PlanSnapshot, transaction_id: str) -> str:

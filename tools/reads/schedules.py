@@ -21,7 +21,6 @@ from mcp_surface.arguments import (
 )
 from mcp_surface.plan_lookup import open_plan, require_account, today
 from mcp_surface.presenting import (
-    SPLIT,
     PagedResult,
     account_name,
     category_name,
@@ -33,6 +32,7 @@ from mcp_surface.presenting import (
 )
 from mcp_surface.registry import read_tool
 from tools.logic.schedules import Occurrence, is_transfer, totals, upcoming
+from tools.logic.transaction_lines import SPLIT
 from values.money import shown_amount
 from values.paging import paginate
 from ynab_client.snapshot import PlanSnapshot

@@ -21,10 +21,9 @@ from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord
 from tools.logic.approvals import Approvals, approvals, undo_state
-from tools.logic.transaction_lines import category_shown, transaction_line
+from tools.logic.transaction_lines import transaction_line, transaction_line_with_category
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from ynab_client import PlanSnapshot, YnabClient
-from ynab_client.snapshot import Transaction
 
 CHECK = "Check with find_transactions (approved) whether they are approved before trying again."
 
@@ -80,7 +79,7 @@ class ApproveTransactions(WriteTool[Approving, ApprovalSubject, TransactionsAppr
             subject=ApprovalSubject(transaction_ids=ids),
             preview=Preview(
                 question=f"Approve {len(ids)} transaction(s)",
-                lines=[_line(snapshot, transaction) for transaction in found.to_approve],
+                lines=[transaction_line_with_category(snapshot, t) for t in found.to_approve],
             ),
             fields=fields,
             undo_data=ApprovalUndo(approved_ids=ids),
@@ -149,10 +148,3 @@ def approve_transactions(
 
 def _nothing_message(found: Approvals) -> str:
     return f"Nothing to approve: the {found.unchanged_count} transaction(s) given are approved already."
-
-
-def _line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
-    category = (
-        "Split" if snapshot.is_split(transaction) else category_shown(snapshot, transaction.category_id)
-    )
-    return f"{transaction_line(snapshot, transaction)}, {category}"

@@ -47,13 +47,13 @@ from tools.logic.new_transactions import (
     transaction_digest,
     undo_state,
 )
-from tools.logic.transaction_lines import category_shown, transaction_line
+from tools.logic.transaction_lines import category_shown, transaction_line, transaction_line_with_category
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
 from values.text import shown_name
 from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from ynab_client.errors import WriteFailed
-from ynab_client.snapshot import Transaction, parse_plan_delta
+from ynab_client.snapshot import parse_plan_delta
 
 CHECK = "Check with find_transactions on that account whether they are there before trying again."
 PAYEE_LIMIT = 200
@@ -219,7 +219,7 @@ class CreateTransactions(WriteTool[Creating, CreationSubject, TransactionsCreate
                 continue
             transaction = snapshot.transactions[item.id]
             if state == "restore":
-                items.restore(item.id, _undo_line(snapshot, transaction))
+                items.restore(item.id, transaction_line_with_category(snapshot, transaction))
             else:
                 items.conflict(Conflict(item.id, transaction_line(snapshot, transaction), reason))
         return items.reversal(
@@ -381,13 +381,6 @@ def _how_found(logged: CreationUndo, op: Operation) -> tuple[str, ...]:
         "YNAB's answer was lost, so its transactions' ids were never learnt, and looking for them by "
         f"their date, amount, payee and memo found none to delete ({op.error or 'not settled yet'})",
     )
-
-
-def _undo_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
-    category = (
-        "Split" if snapshot.is_split(transaction) else category_shown(snapshot, transaction.category_id)
-    )
-    return f"{transaction_line(snapshot, transaction)}, {category}"
 
 
 def _partial_delete_failure(deleted: list[str], reversal: Reversal[str], error: YnabError) -> WriteFailed:
