@@ -296,12 +296,8 @@ def _first_unknown_failure(pair: Pair, lost: UnknownOutcome, why: str) -> YnabEr
 
 
 def _second_unknown_failure(pair: Pair, lost: UnknownOutcome, why: str) -> YnabError:
-    first, second, month, amount = (
-        pair.first,
-        pair.second,
-        pair.month.isoformat(),
-        partial(shown_amount, pair.currency),
-    )
+    first, second, month = pair.first, pair.second, pair.month.isoformat()
+    amount = partial(shown_amount, pair.currency)
     return _pair_failure(
         pair,
         f"Only half of the change may be in YNAB: {first.name} is now {amount(first.after)}, but no answer "
@@ -316,12 +312,8 @@ def _second_unknown_failure(pair: Pair, lost: UnknownOutcome, why: str) -> YnabE
 
 
 def _half_done_failure(pair: Pair, reason: str, failed: YnabError) -> YnabError:
-    first, second, month, amount = (
-        pair.first,
-        pair.second,
-        pair.month.isoformat(),
-        partial(shown_amount, pair.currency),
-    )
+    first, second, month = pair.first, pair.second, pair.month.isoformat()
+    amount = partial(shown_amount, pair.currency)
     lost = isinstance(failed, UnknownOutcome)
     if lost:
         setting_back = "got no answer"

@@ -113,12 +113,12 @@ class SetCategoryTarget(WriteTool[Targeting, TargetSubject, TargetSetFields, Tar
         words = AssignedWords.of(snapshot)
         name = words.name(setting.category)
         restore = setting.restore
-        shown = partial(money, snapshot)
+        as_result = partial(money, snapshot)
         fields = TargetSetFields(
             category_id=setting.category.id,
             category=name,
-            before=setting.before.text(shown),
-            after=setting.after.text(shown),
+            before=setting.before.text(as_result),
+            after=setting.after.text(as_result),
             undoable=restore is not None,
         )
         if setting.unchanged:
