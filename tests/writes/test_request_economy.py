@@ -171,6 +171,7 @@ async def test_reads_stop_at_the_reserve_while_a_confirmed_write_still_goes_thro
     assert "Not sent" in still_refused.content[0].text
 
 
+@pytest.mark.matrix  # a sweep: 500 calls (16 s); make test runs it
 async def test_the_sandbox_demo_answers_500_calls_in_a_row(live_service):
     # the service's own sandbox, no hourly limit set: not paced (the sandbox paces itself
     # when SANDBOX_RATE_LIMIT asks it to)

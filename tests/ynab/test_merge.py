@@ -140,6 +140,7 @@ def _fresh(world: pj.World):
     return apply_delta(None, parse_plan_delta(world.export()))
 
 
+@pytest.mark.matrix  # 150 generated plans (5 s); make test runs it
 @settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_a_plan_merged_from_deltas_equals_the_plan_read_afresh(data):
