@@ -47,7 +47,7 @@ async def settlement_of(client: YnabClient, snapshot: PlanSnapshot, op: Operatio
 
 
 def judged(reversal: Reversal) -> Settlement:
-    """The rule of the module docstring, from an undo handler's comparison."""
+    """The rule of the module docstring, from a tool's reversal, item by item."""
     landed, not_landed, changed = reversal.restored, reversal.already_as_before, len(reversal.conflicts)
     total = landed + not_landed + changed
     changed_text = "; ".join(f"{c.name} ({c.id}): {c.reason}" for c in reversal.conflicts)
