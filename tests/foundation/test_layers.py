@@ -30,3 +30,15 @@ def test_the_floor_table_names_every_production_package() -> None:
         if path.parent.name not in {"tests", "sandbox", "bench"}
     }
     assert packages == listed
+
+
+def test_the_check_sees_an_import_that_runs_up(monkeypatch) -> None:
+    """The empty list above means something: with the floors turned upside down, the same scan
+    reports the imports the real order allows (the YNAB client's imports of `values`, the tools'
+    of the MCP surface), so a scan that read no module, or no import, would fail here."""
+    monkeypatch.setattr("tests.helpers.floors.FLOORS", tuple(reversed(FLOORS)))
+
+    problems = layer_problems()
+
+    assert any(p.startswith("ynab_client/") and "runs back up" in p for p in problems)
+    assert any(p.startswith("tools/writes/") and "mcp_surface" in p for p in problems)
