@@ -66,16 +66,21 @@ def throwaway_database() -> Iterator[None]:
         yield
 
 
-def seed_heavy(transactions: int, seed: int) -> str:
-    """Migrate the throwaway database and seed the heavy plan (printing `seed_time`); its id."""
+def migrate() -> None:
+    """Set Django up and migrate the throwaway database (a no-op when it is migrated already)."""
     import django
 
     django.setup()
     from django.core.management import call_command
 
+    call_command("migrate", verbosity=0)
+
+
+def seed_heavy(transactions: int, seed: int) -> str:
+    """Migrate the throwaway database and seed the heavy plan (printing `seed_time`); its id."""
+    migrate()
     from sandbox.seeding import seed_heavy_plan
 
-    call_command("migrate", verbosity=0)
     started = time.perf_counter()
     plan = seed_heavy_plan(transactions, seed=seed)
     figure("seed_time", time.perf_counter() - started, "s", 2)
