@@ -10,11 +10,17 @@ the snapshot's `CurrencyFormat`, or None when YNAB gives none) and one decimal-d
 (`decimal_digits`): `amount_text` for tool results (machine-readable, `.` before the
 decimals) and `shown_amount` for what a person reads (previews, summaries, messages: the
 plan's own separator; `statement=True` as a bank statement shows a transaction).
+
+Computed amounts (a mean, interest, a share of a total: what avenir-mcp works out rather
+than reads from YNAB) are rounded once to the plan's smallest unit, halves away from zero
+(`round_to_unit`, `average`; docs/conventions.md#rounding), so they read exactly in the
+plan's digits; amounts YNAB gives, and their sums, keep every milliunit.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Protocol
 
@@ -162,3 +168,49 @@ def _decimal_separator(currency: DecimalFormat | None) -> str:
     ):
         return separator
     return DEFAULT_DECIMAL_SEPARATOR
+
+
+def round_half_away_from_zero(numerator: int, denominator: int) -> int:
+    """The integer nearest numerator ÷ denominator; halves go away from zero (2.5 → 3, −2.5 → −3).
+
+    avenir-mcp's one rounding rule (docs/conventions.md#rounding): computed amounts
+    (`round_to_unit`), percentages and months of runway in tenths all round with it. Exact:
+    integers only. A zero denominator raises Python's own ZeroDivisionError (every caller
+    checks it first).
+    """
+    sign = -1 if (numerator < 0) != (denominator < 0) else 1
+    quotient, remainder = divmod(abs(numerator), abs(denominator))
+    if 2 * remainder >= abs(denominator):
+        quotient += 1
+    return sign * quotient
+
+
+def smallest_unit(digits: int) -> int:
+    """Milliunits in the smallest amount a plan with `digits` decimal digits shows: 10 with 2
+    (a cent), 1000 with 0 (a yen), 1 with 3 (a fils). `digits` as `decimal_digits` gives it, 0 to 3."""
+    if not 0 <= digits <= 3:
+        raise ValueError(f"decimal digits must be 0 to 3, not {digits}")
+    return 10 ** (3 - digits)
+
+
+def round_to_unit(milliunits: int, digits: int, *, divided_by: int = 1) -> int:
+    """`milliunits` ÷ `divided_by`, rounded ONCE to the smallest unit of a plan with `digits`
+    decimal digits, halves away from zero: every amount avenir-mcp computes goes through it.
+
+    In a 2-digit plan, 188_383_550 ÷ 3 (62,794.5166… units) is 62_794_520 (62794.52), never
+    62794.516; 10_005 is 10_010 (10.01) and −10_005 is −10_010. The division is done here, on
+    the exact figure, so nothing is rounded twice (`round_to_unit(a // b, …)` would be).
+    """
+    unit = smallest_unit(digits)
+    return round_half_away_from_zero(milliunits, divided_by * unit) * unit
+
+
+def average(values: Sequence[int], digits: int) -> int:
+    """The mean of `values` (milliunits) rounded once to the plan's smallest unit
+    (`round_to_unit`); 0 for no values.
+
+    `average([-10_000, -10_000, -10_010], 2)` is −10_003.3… milliunits, so −10_000 (−10.00).
+    """
+    if not values:
+        return 0
+    return round_to_unit(sum(values), digits, divided_by=len(values))

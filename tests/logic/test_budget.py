@@ -18,7 +18,6 @@ from tools.logic.budget import (
     month_spending,
     month_totals,
     overspent_categories,
-    round_half_away_from_zero,
     utilisation_pct,
     utilisation_tenths,
 )
@@ -174,17 +173,6 @@ def test_over_budget_means_more_spent_than_assigned_and_overspent_means_below_ze
     exact = Fraction(-activity * 100, assigned) if assigned > 0 else None
     assert row.is_over_budget == (exact is not None and exact > 100)
     assert row.is_overspent == (available < 0)
-
-
-@given(st.integers(-(10**18), 10**18), st.integers(-(10**9), 10**9).filter(bool))
-def test_rounding_takes_the_nearest_integer_and_halves_away_from_zero(numerator, denominator):
-    exact = Fraction(numerator, denominator)
-
-    rounded = round_half_away_from_zero(numerator, denominator)
-
-    assert abs(rounded - exact) <= Fraction(1, 2)
-    if abs(rounded - exact) == Fraction(1, 2):
-        assert abs(rounded) > abs(exact)
 
 
 def test_a_category_whose_group_is_gone_shows_the_group_name_its_month_data_carries():

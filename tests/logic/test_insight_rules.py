@@ -83,10 +83,22 @@ def test_spread_always_adds_up_to_the_amount_in_cents(amount, days):
 
 
 def test_interest_is_a_twelfth_of_the_yearly_rate_rounded_once_to_the_cent():
-    assert monthly_interest(1_000_000, 12_000, 10) == 10_000  # 1,000.00 at 12 %: 10.00
-    assert monthly_interest(411_060, 12_000, 10) == 4_110  # 4.1106 → 4.11
-    assert monthly_interest(232_400, 24_000, 10) == 4_650  # 4.648 → 4.65
-    assert monthly_interest(500_000, None, 10) == 0
+    assert monthly_interest(1_000_000, 12_000, 2) == 10_000  # 1,000.00 at 12 %: 10.00
+    assert monthly_interest(411_060, 12_000, 2) == 4_110  # 4.1106 → 4.11
+    assert monthly_interest(232_400, 24_000, 2) == 4_650  # 4.648 → 4.65
+    assert monthly_interest(500_000, None, 2) == 0
+
+
+def test_interest_is_rounded_to_the_plans_own_unit_with_none_or_three_decimal_digits():
+    # Yen (no decimals): 30,599 at 12 % is 305.99 → 306; at 0.01 % a year 600,000 is 5 and
+    # 660,000 is 5.5 → 6 (away from zero); 6 yen at 10 % is 0.05 → 0.
+    assert monthly_interest(30_599_000, 12_000, 0) == 306_000
+    assert monthly_interest(600_000_000, 10, 0) == 5_000
+    assert monthly_interest(660_000_000, 10, 0) == 6_000
+    assert monthly_interest(6_000, 10_000, 0) == 0
+    # Dinars (three decimals): 30.599 at 12 % is 0.30599 → 0.306; 0.904 is 0.00904 → 0.009.
+    assert monthly_interest(30_599, 12_000, 3) == 306
+    assert monthly_interest(904, 12_000, 3) == 9
 
 
 def test_the_term_in_force_is_the_latest_one_dated_on_or_before_today():
@@ -116,7 +128,7 @@ def test_snowball_month_by_month():
     # 1: Car 606 - 100 - 350 = 156; Visa 1020 - 50 = 970.
     # 2: Car 157.56 - 100 - 57.56 = 0 (paid, 292.44 left); Visa 989.40 - 50 - 292.44 = 646.96.
     # 3: Visa 659.90 - 500 = 159.90.  4: Visa 163.10 paid.
-    plan = simulate([CAR, VISA], 500_000, "snowball", 600, 10)
+    plan = simulate([CAR, VISA], 500_000, "snowball", 600, 2)
 
     assert [(o.debt.account.name, o.months, o.interest) for o in plan.debts] == [
         ("Car", 2, 7_560),
@@ -126,7 +138,7 @@ def test_snowball_month_by_month():
 
 
 def test_a_budget_that_does_not_cover_the_interest_never_pays_off_within_the_limit():
-    plan = simulate([debt("Big", 10_000_000, 24_000, 100_000)], 100_000, "avalanche", 12, 10)
+    plan = simulate([debt("Big", 10_000_000, 24_000, 100_000)], 100_000, "avalanche", 12, 2)
 
     assert plan.months is None
     assert plan.debts[0].months is None

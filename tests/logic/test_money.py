@@ -1,8 +1,10 @@
-"""Money crosses the tool boundary exactly: decimal text in, int milliunits inside, text out."""
+"""Money crosses the tool boundary exactly: decimal text in, int milliunits inside, text out;
+computed amounts are rounded once to the plan's smallest unit, halves away from zero."""
 
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -12,9 +14,13 @@ from mcp_surface.presenting import money
 from tests.logic.plan_rows import account, currency, snapshot
 from values.money import (
     amount_text,
+    average,
     decimal_digits,
     parse_amount,
+    round_half_away_from_zero,
+    round_to_unit,
     shown_amount,
+    smallest_unit,
 )
 from values.refusal import Refusal
 
@@ -195,3 +201,125 @@ def test_a_plan_without_a_currency_format_shows_two_decimals():
     assert plan.settings.currency_format is None
     assert decimal_digits(plan.settings.currency_format) == 2
     assert (money(plan, 1_234_500), money(plan, -42_005)) == ("1234.50", "-42.005")
+
+
+@pytest.mark.parametrize(
+    ("numerator", "denominator", "expected"),
+    [
+        (5, 2, 3),
+        (-5, 2, -3),
+        (5, -2, -3),
+        (-5, -2, 3),
+        (7, 2, 4),
+        (-7, 2, -4),
+        (4, 3, 1),
+        (-5, 3, -2),
+        (0, 7, 0),
+    ],
+)
+def test_halves_go_away_from_zero_whatever_the_signs(numerator, denominator, expected):
+    assert round_half_away_from_zero(numerator, denominator) == expected
+
+
+@given(st.integers(-(10**18), 10**18), st.integers(-(10**9), 10**9).filter(bool))
+def test_rounding_takes_the_nearest_integer_and_halves_away_from_zero(numerator, denominator):
+    exact = Fraction(numerator, denominator)
+
+    rounded = round_half_away_from_zero(numerator, denominator)
+
+    assert abs(rounded - exact) <= Fraction(1, 2)
+    if abs(rounded - exact) == Fraction(1, 2):
+        assert abs(rounded) > abs(exact)
+
+
+@pytest.mark.parametrize(("digits", "unit"), [(0, 1000), (1, 100), (2, 10), (3, 1)])
+def test_the_smallest_unit_is_what_the_plans_last_digit_counts(digits, unit):
+    assert smallest_unit(digits) == unit
+
+
+@pytest.mark.parametrize("digits", [-1, 4])
+def test_digits_a_plan_cannot_have_are_a_programming_error(digits):
+    with pytest.raises(ValueError, match="decimal digits"):
+        smallest_unit(digits)
+
+
+@pytest.mark.parametrize(
+    ("milliunits", "digits", "divided_by", "expected"),
+    [
+        # Two digits (cents): halves of a cent go away from zero, either sign.
+        (10_005, 2, 1, 10_010),
+        (-10_005, 2, 1, -10_010),
+        (10_004, 2, 1, 10_000),
+        (-10_004, 2, 1, -10_000),
+        (188_383_550, 2, 3, 62_794_520),  # 62,794.5166…: the debt plan's default budget, 62794.52
+        (-1_000, 2, 3, -330),  # -0.333…
+        # No digits (yen): halves of a yen.
+        (1_500, 0, 1, 2_000),
+        (-1_500, 0, 1, -2_000),
+        (2_499, 0, 1, 2_000),
+        (-2_499, 0, 1, -2_000),
+        (3_001_000, 0, 2, 1_501_000),  # 1,500.5 yen
+        (-3_001_000, 0, 2, -1_501_000),
+        (100_000, 0, 3, 33_000),  # 33.33… yen
+        # Three digits (dinars): halves of a fils, reachable only by dividing.
+        (3, 3, 2, 2),  # 1.5 fils
+        (-3, 3, 2, -2),
+        (5, 3, 4, 1),  # 1.25 fils
+        (3_002, 3, 3, 1_001),  # 1.000666…: 1.001, not the 1.000 a cut gives
+        (12_345, 3, 1, 12_345),  # already a whole fils: unchanged
+    ],
+)
+def test_a_computed_amount_is_rounded_once_to_the_plans_unit(milliunits, digits, divided_by, expected):
+    assert round_to_unit(milliunits, digits, divided_by=divided_by) == expected
+
+
+def test_a_computed_amount_reads_in_the_plans_digits_and_no_more():
+    yen, cents, dinars = currency(0), currency(2), currency(3)
+
+    assert amount_text(yen, round_to_unit(100_000, 0, divided_by=3)) == "33"
+    assert amount_text(cents, round_to_unit(188_383_550, 2, divided_by=3)) == "62794.52"
+    assert amount_text(dinars, round_to_unit(3_002, 3, divided_by=3)) == "1.001"
+
+
+@given(AMOUNTS, st.integers(1, 1_200_000), DIGITS)
+def test_a_computed_amount_is_the_nearest_one_the_plan_can_show(milliunits, divided_by, digits):
+    unit = smallest_unit(digits)
+    exact = Fraction(milliunits, divided_by)
+
+    rounded = round_to_unit(milliunits, digits, divided_by=divided_by)
+
+    assert rounded % unit == 0
+    assert abs(rounded - exact) <= Fraction(unit, 2)
+    if abs(rounded - exact) == Fraction(unit, 2):
+        assert abs(rounded) > abs(exact)
+
+
+@pytest.mark.parametrize(
+    ("values", "digits", "expected"),
+    [
+        ([-10_000, -10_000, -10_010], 2, -10_000),  # -10.00333…
+        ([-10_000, -10_010, -10_010], 2, -10_010),  # -10.00666…
+        ([-10_000, -10_010], 2, -10_010),  # exactly -10.005: away from zero
+        ([10_000, 10_010], 2, 10_010),
+        ([-1_000, -2_000], 0, -2_000),  # -1.5 with no decimals
+        ([1_000, 2_000], 0, 2_000),
+        ([-1, -2], 3, -2),  # -1.5 milliunits
+        ([1, 2], 3, 2),
+        ([], 2, 0),
+    ],
+)
+def test_the_average_is_rounded_once_to_the_plans_smallest_unit_halves_away_from_zero(
+    values, digits, expected
+):
+    assert average(values, digits) == expected
+
+
+@given(st.lists(st.integers(-(10**12), 10**12), min_size=1, max_size=24), st.integers(0, 3))
+def test_the_average_is_the_nearest_amount_the_plan_can_show(values, digits):
+    unit = smallest_unit(digits)
+    exact = Fraction(sum(values), len(values))
+
+    result = average(values, digits)
+
+    assert result % unit == 0
+    assert abs(result - exact) <= Fraction(unit, 2)

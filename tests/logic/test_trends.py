@@ -1,16 +1,14 @@
-"""Spending per category over the last full months, and its average rounded once."""
+"""Spending per category over the last full months, and its average rounded once (the rounding
+itself: tests/logic/test_money.py)."""
 
 from __future__ import annotations
 
 from datetime import date
-from fractions import Fraction
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from tests.logic.month_plans import category, figures, group, month, plan
-from tools.logic.trends import average, full_months_before, smallest_unit, spending_trends
+from tools.logic.trends import full_months_before, spending_trends
 
 JUNE, JULY, AUGUST, SEPTEMBER = (date(2026, m, 1) for m in (6, 7, 8, 9))
 
@@ -29,35 +27,6 @@ def test_months_before_the_plan_began_are_left_out():
 def test_a_months_count_out_of_bounds_is_a_programming_error(months_count):
     with pytest.raises(ValueError, match="months_count"):
         full_months_before(date(2026, 9, 17), months_count, first_month=None)
-
-
-@pytest.mark.parametrize(
-    ("values", "digits", "expected"),
-    [
-        ([-10_000, -10_000, -10_010], 2, -10_000),  # -10.00333…
-        ([-10_000, -10_010, -10_010], 2, -10_010),  # -10.00666…
-        ([-10_000, -10_010], 2, -10_010),  # exactly -10.005: away from zero
-        ([10_000, 10_010], 2, 10_010),
-        ([-1_000, -2_000], 0, -2_000),  # -1.5 with no decimals
-        ([-1, -2], 3, -2),  # -1.5 milliunits
-        ([], 2, 0),
-    ],
-)
-def test_the_average_is_rounded_once_to_the_plans_smallest_unit_halves_away_from_zero(
-    values, digits, expected
-):
-    assert average(values, digits) == expected
-
-
-@given(st.lists(st.integers(-(10**12), 10**12), min_size=1, max_size=24), st.integers(0, 3))
-def test_the_average_is_the_nearest_amount_the_plan_can_show(values, digits):
-    unit = smallest_unit(digits)
-    exact = Fraction(sum(values), len(values))
-
-    result = average(values, digits)
-
-    assert result % unit == 0
-    assert abs(result - exact) <= Fraction(unit, 2)
 
 
 def test_it_lists_categories_with_activity_aligned_with_the_months_biggest_spending_first():

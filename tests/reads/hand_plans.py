@@ -130,10 +130,39 @@ class HandPlan:
         return answer.json()["data"][key]
 
 
-def hand_plan(months_back: int, name: str = "Hand-made household") -> HandPlan:
-    """An empty plan whose first month is `months_back` months before the current one."""
+YEN = {
+    "iso_code": "JPY",
+    "example_format": "123,456",
+    "decimal_digits": 0,
+    "decimal_separator": ".",
+    "symbol_first": True,
+    "group_separator": ",",
+    "currency_symbol": "¥",
+    "display_symbol": True,
+}
+"""A currency without decimals (YNAB's `currency_format` for yen): its smallest unit is 1000 milliunits."""
+
+DINARS = {
+    "iso_code": "KWD",
+    "example_format": "123,456.789",
+    "decimal_digits": 3,
+    "decimal_separator": ".",
+    "symbol_first": False,
+    "group_separator": ",",
+    "currency_symbol": "KD",
+    "display_symbol": True,
+}
+"""A currency with three decimals (Kuwaiti dinars): its smallest unit, the fils, is 1 milliunit."""
+
+
+def hand_plan(
+    months_back: int, name: str = "Hand-made household", currency_format: dict[str, Any] | None = None
+) -> HandPlan:
+    """An empty plan whose first month is `months_back` months before the current one, in
+    `currency_format` (YNAB's plan setting; US dollars when None)."""
     first = month_of(-months_back)
-    return HandPlan(create_plan(name=name, first_month=first), first, sandbox_http())
+    plan = create_plan(name=name, first_month=first, currency_format=currency_format)
+    return HandPlan(plan, first, sandbox_http())
 
 
 def day_in(month: date, day: int) -> date:

@@ -7,7 +7,7 @@ import pytest
 from tests.helpers.reads import call
 from tests.helpers.results import ok, refusal
 from tests.helpers.shared_plans import read_only
-from tests.reads.hand_plans import day_in, hand_plan, month_of
+from tests.reads.hand_plans import DINARS, YEN, day_in, hand_plan, month_of
 
 pytestmark = pytest.mark.anyio
 PLAN_ID = "de000000-0000-4000-8000-000000000001"
@@ -178,6 +178,57 @@ async def test_with_no_minimum_the_budget_is_the_average_paid_over_three_complet
     assert (content["monthly_budget"], content["budget_from"]) == ("100.00", "past payments")  # 300 / 3
     assert content["debts"][0]["balance"] == "-500.00"
     assert content["plans"][0]["months_to_debt_free"] == 5  # no interest known: 5 x 100
+
+
+# The same card in three currencies, written in each one's digits: paid 30,000, 30,001 and
+# 30,001 smallest units in the last three complete months, owing 60,000 units today, at 12 %.
+# Budget: 90,002 / 3 = 30,000.67 units → 30,001 (a cut would give 30,000.666… shown with its
+# milliunits, or 30,000 with three digits). Each month at 1 %:
+#  1: 60,000 + 600 = 60,600 - 30,001 = 30,599.  2: 30,599 + 305.99 → 306 = 30,905 - 30,001 = 904.
+#  3: 904 + 9.04 → 9 = 913, paid off. Interest 600 + 306 + 9 = 915; paid 30,001 + 30,001 + 913.
+ONE_CARD_IN = {  # currency: (format, "3 payments, opening balance", "budget, balance, interest, paid, saved")
+    "yen": (YEN, "30000 30001 30001 -150002", "30001 -60000 915 60915 0"),
+    "dollars": (None, "300.00 300.01 300.01 -1500.02", "300.01 -600.00 9.15 609.15 0.00"),
+    "dinars": (DINARS, "30.000 30.001 30.001 -150.002", "30.001 -60.000 0.915 60.915 0.000"),
+}
+
+
+@pytest.fixture(params=ONE_CARD_IN)
+def one_card(live_service, request):
+    """The card of `ONE_CARD_IN` in one currency, with the figures expected in it."""
+    currency_format, given, expected = ONE_CARD_IN[request.param]
+    *payments, opening = given.split()
+    home = hand_plan(3, currency_format=currency_format)
+    checking = home.account("Checking", "checking", "5000000")
+    card = home.account("Visa", "creditCard", opening)
+    for back, amount in zip((3, 2, 1), payments, strict=True):
+        home.transfer(checking, card, day_in(month_of(-back), 15), amount)
+    home.ids = expected.split()
+    return home
+
+
+async def test_computed_figures_are_rounded_to_the_plans_own_digits(one_card):
+    budget, balance, interest, paid, saved = one_card.ids
+    home = one_card
+
+    content = ok(
+        await call(
+            "get_debt_payoff_plan", plan_id=home.id, overrides=[{"account": "Visa", "interest_rate": "12"}]
+        )
+    )
+
+    m3 = month_of(3).isoformat()
+    assert content["message"] == (
+        f"With {budget} a month (past payments), avalanche pays them off in {m3} (3 months, {interest} "
+        f"interest); snowball pays them off in {m3} (3 months, {interest} interest)."
+    )
+    assert (content["monthly_budget"], content["debts"][0]["balance"]) == (budget, balance)
+    for plan in content["plans"]:
+        assert plan["debts"] == [
+            {"name": "Visa", "payoff_month": m3, "months": 3, "interest": interest, "paid": paid}
+        ]
+        assert (plan["total_interest"], plan["total_paid"]) == (interest, paid)
+    assert content["interest_saved_by_avalanche"] == saved
 
 
 @pytest.fixture

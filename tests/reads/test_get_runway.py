@@ -9,7 +9,7 @@ from sandbox.models import CategoryGroup
 from tests.helpers.reads import call
 from tests.helpers.results import ok, refusal
 from tests.helpers.shared_plans import read_only
-from tests.reads.hand_plans import day_in, hand_plan, month_of
+from tests.reads.hand_plans import DINARS, YEN, day_in, hand_plan, month_of
 
 pytestmark = pytest.mark.anyio
 
@@ -99,6 +99,45 @@ async def test_an_unknown_group_is_refused_with_the_valid_ones(household):
     assert refusal(result) == (
         "No category group 'Food' in this plan; give names or ids of: Bills, Credit Card Payments, Fun."
     )
+
+
+# Checking opened with 10,000 smallest units, spending 1,000 and 1,001 units in the last two
+# complete months: 1,000.5 a month → 1,001 (half away from zero); liquid 7,999; 7,999 / 1,001 =
+# 7.99 → 8.0 months. In each currency: ("opening, two months' spending", "liquid, spent a month").
+SPENDING_IN = {
+    "yen": (YEN, "10000 -1000 -1001", "7999 1001"),
+    "dollars": (None, "100.00 -10.00 -10.01", "79.99 10.01"),
+    "dinars": (DINARS, "10.000 -1.000 -1.001", "7.999 1.001"),
+}
+
+
+@pytest.fixture(params=SPENDING_IN)
+def spending_in(live_service, request):
+    currency_format, given, expected = SPENDING_IN[request.param]
+    opening, *spent = given.split()
+    home = hand_plan(3, currency_format=currency_format)
+    checking = home.account("Checking", "checking", opening)
+    for back, amount in zip((2, 1), spent, strict=True):
+        home.spend(checking, day_in(month_of(-back), 5), amount, "GROCER")
+    home.ids = (*spent, *expected.split())
+    return home
+
+
+async def test_the_monthly_spending_is_rounded_to_the_plans_own_digits(spending_in):
+    before_last, last, liquid, monthly = spending_in.ids
+
+    content = ok(await call("get_runway", plan_id=spending_in.id))
+
+    assert content["message"] == (
+        f"Liquid money of {liquid} would last 8.0 months at {monthly} a month "
+        "(the average of 2 complete months)."
+    )
+    assert (content["liquid"], content["monthly_spending"]) == (liquid, f"-{monthly}")
+    assert content["runway_months"] == 8.0
+    assert [(row["month"], row["spending"]) for row in content["months"]] == [
+        (month_of(-2).isoformat(), before_last),
+        (month_of(-1).isoformat(), last),
+    ]
 
 
 @pytest.fixture

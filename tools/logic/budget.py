@@ -29,6 +29,7 @@ from datetime import date
 from decimal import Decimal
 
 from tools.logic.category_groups import CREDIT_CARD_PAYMENTS
+from values.money import round_half_away_from_zero
 from ynab_client.snapshot import Category, PlanSnapshot
 
 PERCENT_DECIMALS = 1
@@ -199,13 +200,3 @@ def utilisation_tenths(activity: int, assigned: int) -> int | None:
         return None
     scaled = -activity * 100 * 10**PERCENT_DECIMALS
     return round_half_away_from_zero(scaled, assigned)
-
-
-def round_half_away_from_zero(numerator: int, denominator: int) -> int:
-    """The integer nearest numerator ÷ denominator; halves go away from zero (2.5 → 3, −2.5 → −3).
-    A zero denominator raises Python's own ZeroDivisionError (every caller checks it first)."""
-    sign = -1 if (numerator < 0) != (denominator < 0) else 1
-    quotient, remainder = divmod(abs(numerator), abs(denominator))
-    if 2 * remainder >= abs(denominator):
-        quotient += 1
-    return sign * quotient

@@ -5,10 +5,11 @@ Debts are the open debt-type accounts that owe money, with YNAB's terms in force
 overrides them. Rates are YNAB's unit: thousandths of a percent a year (3.9 % = 3900).
 
 Each month (`simulate`), for every debt still owed: interest = owed × rate ÷ 12, rounded
-once to the plan's smallest unit, halves away from zero; the escrow part of a payment is
-paid (it reduces nothing); then each debt's minimum (less escrow) is paid; then what is
-left of the monthly budget goes to the first debt in strategy order (avalanche: highest
-rate first; snowball: smallest balance first, both fixed at the start), then the next.
+once to the plan's smallest unit, halves away from zero (`values.money.round_to_unit`,
+docs/conventions.md#rounding); the escrow part of a payment is paid (it reduces nothing);
+then each debt's minimum (less escrow) is paid; then what is left of the monthly budget
+goes to the first debt in strategy order (avalanche: highest rate first; snowball: smallest
+balance first, both fixed at the start), then the next.
 A paid-off debt's minimum thus rolls over to the next one. Pure; milliunits.
 """
 
@@ -19,8 +20,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from tools.logic.budget import round_half_away_from_zero
 from tools.logic.flows import complete_months, is_debt, transactions_in_months
+from values.money import round_to_unit
 from ynab_client.snapshot import Account, PlanSnapshot
 
 Strategy = Literal["avalanche", "snowball"]
@@ -88,9 +89,10 @@ def debts_of(snapshot: PlanSnapshot, today: date) -> list[Debt]:
     return sorted(found, key=lambda debt: (debt.account.name.casefold(), debt.account.id))
 
 
-def past_payments(snapshot: PlanSnapshot, debts: Sequence[Debt], today: date) -> int:
+def past_payments(snapshot: PlanSnapshot, debts: Sequence[Debt], today: date, decimal_digits: int) -> int:
     """The average paid into the debts a month over the last 3 complete months (≥ 0):
-    money transferred into them, whatever came from where."""
+    money transferred into them, whatever came from where, rounded once to the plan's
+    smallest unit (300.01 over 3 months is 100.00 a month, never 100.003)."""
     months = complete_months(today, PAST_MONTHS, date.min)
     ids = {debt.account.id for debt in debts}
     paid = sum(
@@ -98,7 +100,7 @@ def past_payments(snapshot: PlanSnapshot, debts: Sequence[Debt], today: date) ->
         for t in transactions_in_months(snapshot, months)
         if t.account_id in ids and t.transfer_account_id is not None and t.amount > 0
     )
-    return paid // PAST_MONTHS
+    return round_to_unit(paid, decimal_digits, divided_by=PAST_MONTHS)
 
 
 def order(debts: Sequence[Debt], strategy: Strategy) -> list[Debt]:
@@ -107,15 +109,16 @@ def order(debts: Sequence[Debt], strategy: Strategy) -> list[Debt]:
     return sorted(debts, key=lambda d: (d.owed, -(d.rate or 0), d.account.name.casefold(), d.account.id))
 
 
-def monthly_interest(owed: int, rate: int | None, unit: int) -> int:
-    """owed × rate ÷ 12 (rate in thousandths of a percent a year), rounded to `unit` milliunits."""
+def monthly_interest(owed: int, rate: int | None, decimal_digits: int) -> int:
+    """owed × rate ÷ 12 (rate in thousandths of a percent a year), rounded once to the plan's
+    smallest unit."""
     if not rate or owed <= 0:
         return 0
-    return round_half_away_from_zero(owed * rate, _RATE_SCALE * unit) * unit
+    return round_to_unit(owed * rate, decimal_digits, divided_by=_RATE_SCALE)
 
 
 def simulate(
-    debts: Sequence[Debt], budget: int, strategy: Strategy, max_months: int, unit: int
+    debts: Sequence[Debt], budget: int, strategy: Strategy, max_months: int, decimal_digits: int
 ) -> PayoffPlan:
     """Pay the debts with `budget` a month under `strategy` (module docstring)."""
     ranked = order(debts, strategy)
@@ -129,7 +132,7 @@ def simulate(
         left = budget
         active = [d for d in ranked if d.account.id not in done]
         for debt in active:
-            charge = monthly_interest(owed[debt.account.id], debt.rate, unit)
+            charge = monthly_interest(owed[debt.account.id], debt.rate, decimal_digits)
             owed[debt.account.id] += charge
             interest[debt.account.id] += charge
         for debt in active:

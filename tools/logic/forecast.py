@@ -27,7 +27,8 @@ from tools.logic.flows import PlanFacts, month_lines, plan_facts
 from tools.logic.payees import normalise_payee
 from tools.logic.recurring import LOOKBACK_MONTHS, Recurring, charges_in, find_recurring
 from tools.logic.schedules import on_day, upcoming
-from tools.logic.trends import average, full_months_before, smallest_unit
+from tools.logic.trends import full_months_before
+from values.money import average, smallest_unit
 from values.months import add_months, month_end, month_range, month_start
 from ynab_client.snapshot import PlanSnapshot, ScheduledTransaction
 

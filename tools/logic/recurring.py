@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from tools.logic.flows import plan_facts
 from tools.logic.payees import normalise_payee
-from tools.logic.trends import average
+from values.money import average
 from ynab_client.snapshot import PlanSnapshot
 
 LOOKBACK_MONTHS = 4

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from tools.logic.budget import round_half_away_from_zero
 from tools.logic.flows import CARD_TYPES, CASH_TYPES, is_debt, month_lines, plan_facts
+from values.money import round_half_away_from_zero
 from ynab_client.snapshot import Account, PlanSnapshot
 
 

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from tools.logic.budget import round_half_away_from_zero
 from tools.logic.flows import is_debt, month_lines, plan_facts
 from tools.logic.recategorise import is_ready_to_assign
+from values.money import round_half_away_from_zero
 from ynab_client.snapshot import PlanSnapshot
 
 

@@ -10,8 +10,9 @@ since still held real spending in those months, and leaving it out would make th
 look smaller than it was.
 
 The average is the exact mean (sum ÷ number of months) rounded ONCE to the plan's smallest
-unit (a cent with 2 decimal digits: 10 milliunits), halves away from zero, so it reads
-exactly with the plan's digits and nothing is rounded twice.
+unit (a cent with 2 decimal digits: 10 milliunits), halves away from zero
+(`values.money.average`, docs/conventions.md#rounding), so it reads exactly with the plan's
+digits and nothing is rounded twice.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from tools.logic.budget import display_order, group_name, is_internal, round_half_away_from_zero
+from tools.logic.budget import display_order, group_name, is_internal
+from values.money import average
 from values.months import add_months, month_start
 from ynab_client.snapshot import Category, PlanSnapshot
 
@@ -50,23 +52,6 @@ def full_months_before(today: date, months_count: int, first_month: date | None)
     current = month_start(today)
     months = [add_months(current, -offset) for offset in range(months_count, 0, -1)]
     return [month for month in months if first_month is None or month >= first_month]
-
-
-def smallest_unit(decimal_digits: int) -> int:
-    """Milliunits in the plan's smallest shown unit: 10 with 2 digits, 1000 with 0, 1 with 3."""
-    return 10 ** (3 - decimal_digits)
-
-
-def average(values: Sequence[int], decimal_digits: int) -> int:
-    """The mean of `values` (milliunits) rounded once to the plan's smallest unit, halves away from zero.
-
-    `average([-10_000, -10_000, -10_010], 2)` is −10_003.3… milliunits, so −10_000 (−10.00);
-    0 for no values.
-    """
-    if not values:
-        return 0
-    unit = smallest_unit(decimal_digits)
-    return round_half_away_from_zero(sum(values), len(values) * unit) * unit
 
 
 def spending_trends(

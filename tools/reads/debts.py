@@ -15,7 +15,6 @@ from mcp_surface.plan_lookup import open_plan, today
 from mcp_surface.presenting import PlanResult, money, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.debts import Debt, PayoffPlan, Strategy, debts_of, past_payments, simulate
-from tools.logic.trends import smallest_unit
 from values.money import decimal_digits
 from values.months import add_months, month_start
 from values.refusal import Refusal
@@ -142,17 +141,17 @@ async def get_debt_payoff_plan(
         )
     if budget is None and minimums > 0:
         budget, budget_from = minimums, "minimum payments"
+    digits = decimal_digits(snapshot.settings.currency_format)
     if budget is None:
-        budget, budget_from = past_payments(snapshot, debts, now), "past payments"
+        budget, budget_from = past_payments(snapshot, debts, now, digits), "past payments"
         if budget <= 0:
             raise Refusal(
                 "No minimum payment is known and nothing was paid to these debts in the last 3 complete "
                 "months: "
                 "give monthly_budget (what can go to debts each month) or overrides with minimum_payment."
             )
-    unit = smallest_unit(decimal_digits(snapshot.settings.currency_format))
     strategies: list[Strategy] = ["avalanche", "snowball"] if strategy == "both" else [strategy]
-    payoffs = [simulate(debts, budget, chosen, max_months, unit) for chosen in strategies]
+    payoffs = [simulate(debts, budget, chosen, max_months, digits) for chosen in strategies]
     saved_interest = saved_months = None
     if len(payoffs) == 2 and payoffs[0].months is not None and payoffs[1].months is not None:
         saved_interest = money(snapshot, payoffs[1].total_interest - payoffs[0].total_interest)

@@ -14,8 +14,8 @@ from mcp_surface.presenting import PlanResult, money, plural, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.flows import complete_months, first_activity_month
 from tools.logic.savings import MonthSavings, rate_tenths, savings_by_month
-from tools.logic.trends import MAX_MONTHS, average
-from values.money import decimal_digits
+from tools.logic.trends import MAX_MONTHS
+from values.money import average, decimal_digits
 from ynab_client.snapshot import PlanSnapshot
 
 
