@@ -158,14 +158,3 @@ def charges_in(snapshot: PlanSnapshot, months: Sequence[date], account_ids: Iter
             if merchant is not None:
                 found.append(Charge(merchant, t.date, t.amount, None if t.id in splits else t.category_id))
     return found
-
-
-def scheduled_merchants(snapshot: PlanSnapshot) -> set[tuple[str, bool]]:
-    """(merchant, is income) of every schedule with a payee that is not a transfer."""
-    covered = set()
-    for scheduled in snapshot.scheduled_transactions.values():
-        payee = snapshot.payees.get(scheduled.payee_id or "")
-        if payee is None or payee.transfer_account_id is not None or scheduled.transfer_account_id:
-            continue
-        covered.add((normalise_payee(payee.name), scheduled.amount > 0))
-    return covered
