@@ -36,6 +36,19 @@ def test_three_of_four_months_within_20_percent_recur_at_the_median_on_the_media
     assert (found.merchant, found.amount, found.day, found.months_seen) == ("NETFLIX", -15_000, 14, 3)
 
 
+def test_a_merchant_charged_several_times_a_month_comes_on_its_median_day_not_the_first():
+    # 5.00 on the 1st, 10th, 20th and 28th of each month: each month's median day (the lower
+    # middle) is the 10th. In the last month the charges came on the 3rd, 4th and 27th: its
+    # median is the 4th, and the median of 10, 10, 10, 4 (the lower middle) is still the 10th.
+    seen = [
+        Charge("BAKERY", month.replace(day=day), -5_000) for month in MONTHS[:3] for day in (1, 10, 20, 28)
+    ] + [Charge("BAKERY", MONTHS[3].replace(day=day), -6_000) for day in (3, 4, 27)]
+
+    (found,) = find_recurring(seen, MONTHS, 2)
+
+    assert (found.amount, found.day) == (-20_000, 10)  # the median of -20, -20, -20, -18
+
+
 def test_two_months_or_one_month_off_by_more_than_20_percent_do_not_recur():
     assert find_recurring(charges("SHOP", [-20_000, -20_000, None, None]), MONTHS, 2) == []
     assert find_recurring(charges("GYM", [-30_000, -30_000, -30_000, -40_000]), MONTHS, 2) == []

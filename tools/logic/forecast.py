@@ -4,11 +4,18 @@ What moves the balance, each day after today (`project`):
 - **schedules** (YNAB's scheduled transactions) from tomorrow, as `tools.logic.schedules`
   expands them; a transfer counts only when it crosses the edge of the chosen accounts;
 - **recurring** charges and income (docs/conventions.md#heuristics, `tools.logic.recurring`) of the chosen
-  accounts whose payee no schedule covers, at their median amount on their median day;
+  accounts, at their median amount on their median day, unless a schedule counted above is
+  the same money (`tools.logic.schedule_match`): the schedule wins, the flow is not
+  projected again. Only when they are the same money by the day alone, their amounts more
+  than 20 % apart, does the history win: the schedule looks out of date (a salary scheduled
+  at a twentieth of the pay), so the flow is projected and the schedule left out, and the
+  pair is named in `schedules_off_history` for the person to check the schedule;
 - **variable** money (forecast averages, docs/conventions.md#heuristics): every other move of the chosen
   accounts, averaged over the last `AVERAGE_MONTHS` full months (net: spending less non-recurring
   income), spread evenly over each month's days in whole units of the plan's currency; in
-  the current month what already moved is deducted and the rest spread over the days left;
+  the current month what already moved is deducted and the rest spread over the days left.
+  Left out of it: the recurring merchants (matched to a schedule or not) and the merchants
+  named exactly as the payee of a schedule of the chosen accounts;
 - `monthly_income`, when given, instead of recurring and scheduled income, on the day the
   largest recurring income came (the 1st when there is none);
 - **one-offs** the person names, on their dates (today's too).
@@ -26,6 +33,7 @@ from datetime import date, timedelta
 from tools.logic.flows import PlanFacts, month_lines, plan_facts
 from tools.logic.payees import normalise_payee
 from tools.logic.recurring import LOOKBACK_MONTHS, Recurring, charges_in, find_recurring
+from tools.logic.schedule_match import amounts_close, match_schedules, scheduled_flows
 from tools.logic.schedules import on_day, upcoming
 from tools.logic.trends import full_months_before
 from values.money import average, smallest_unit
@@ -53,6 +61,16 @@ class ScheduledEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class ScheduleOffHistory:
+    """A schedule that is a recurring flow by its payee and day, but whose amount a month is
+    more than 20 % off the flow's: it looks out of date, so the flow is counted instead;
+    worth a word to the person."""
+
+    scheduled: ScheduledTransaction
+    recurring: Recurring
+
+
+@dataclass(frozen=True, slots=True)
 class MonthForecast:
     month: date
     start: int
@@ -77,6 +95,7 @@ class Forecast:
     first_below_zero: date | None = None
     first_below_zero_balance: int | None = None
     variable_given: bool = field(default=False)
+    schedules_off_history: tuple[ScheduleOffHistory, ...] = ()
 
     @property
     def first_shortfall(self) -> date | None:
@@ -105,17 +124,25 @@ def project(
     scheduled = _scheduled_effects(
         snapshot, chosen, tomorrow, last_day, drop_income=monthly_income is not None
     )
-    covered = _covered_merchants(snapshot, chosen)
+    on_chosen = [effect.scheduled for effect in scheduled if effect.scheduled.account_id in chosen]
+    matched = match_schedules(everything, scheduled_flows(snapshot, on_chosen))
+    off_history = tuple(
+        ScheduleOffHistory(snapshot.scheduled_transactions[flow.scheduled_id], item)
+        for item, flow in sorted(matched.items(), key=lambda pair: (pair[0].merchant, pair[1].scheduled_id))
+        if not amounts_close(flow, item)
+    )
+    out_of_date = {off.scheduled.id for off in off_history}
+    scheduled = tuple(effect for effect in scheduled if effect.scheduled.id not in out_of_date)
     recurring = tuple(
         item
         for item in everything
-        if (item.merchant, item.is_income) not in covered
+        if (item not in matched or matched[item].scheduled_id in out_of_date)
         and not (monthly_income is not None and item.is_income)
     )
     incomes = [item for item in everything if item.is_income]
     income_day = max(incomes, key=lambda item: item.amount).day if incomes else 1
     # Recurring income replaced by monthly_income is still left out of the variable average.
-    projected = {item.merchant for item in everything} | {merchant for merchant, _ in covered}
+    projected = {item.merchant for item in everything} | _scheduled_merchants(snapshot, chosen)
     months_back = tuple(full_months_before(today, AVERAGE_MONTHS, snapshot.first_month))
     if variable_monthly is None:
         per_month = [_variable(snapshot, facts, chosen, projected, m, month_end(m)) for m in months_back]
@@ -160,6 +187,7 @@ def project(
         first_below_zero=below,
         first_below_zero_balance=below_balance,
         variable_given=variable_monthly is not None,
+        schedules_off_history=off_history,
     )
 
 
@@ -220,15 +248,16 @@ def _merchant(snapshot: PlanSnapshot, payee_id: str | None) -> str | None:
     return normalise_payee(payee.name) if payee is not None else None
 
 
-def _covered_merchants(snapshot: PlanSnapshot, chosen: frozenset[str]) -> set[tuple[str, bool]]:
-    """(merchant, is income) of the schedules that move the chosen accounts' money."""
-    covered = set()
+def _scheduled_merchants(snapshot: PlanSnapshot, chosen: frozenset[str]) -> set[str]:
+    """The payees (normalised) of the schedules that move the chosen accounts' money: their
+    history is left out of the variable average whether or not it recurs."""
+    merchants = set()
     for scheduled in snapshot.scheduled_transactions.values():
         touches = scheduled.account_id in chosen or scheduled.transfer_account_id in chosen
         payee = snapshot.payees.get(scheduled.payee_id or "")
         if touches and payee is not None:
-            covered.add((normalise_payee(payee.name), scheduled.amount > 0))
-    return covered
+            merchants.add(normalise_payee(payee.name))
+    return merchants
 
 
 def _scheduled_effects(

@@ -4,7 +4,8 @@ A merchant (the normalised payee, `tools.logic.payees`) recurs in one direction 
 or money in) when, over the last `LOOKBACK_MONTHS` full months, it was seen in at least
 `MIN_MONTHS_SEEN` of them and each of those months' totals is within `TOLERANCE_PERCENT` of
 their median. It is then projected at the median amount (rounded once to the plan's
-smallest unit) on the median day of the month (clamped to the month's end).
+smallest unit) on its median day (`median_day`: each month's median charge day, then the
+median of those; clamped to the month's end where it is projected).
 
 `find_recurring` is a pure function of plain observations (`Charge`s), so the rule is
 tested on its own; `charges_in` reads them from a snapshot: non-transfer transactions of
@@ -79,22 +80,31 @@ def find_recurring(charges: Iterable[Charge], months: Sequence[date], decimal_di
 
 def _recurring(merchant: str, charges: list[Charge], decimal_digits: int) -> Recurring | None:
     totals: dict[tuple[int, int], int] = defaultdict(int)
-    first_day: dict[tuple[int, int], int] = {}
+    days: dict[tuple[int, int], list[int]] = defaultdict(list)
     for charge in charges:
         day = charge.date
         month = (day.year, day.month)
         totals[month] += charge.amount
-        if day.day < first_day.get(month, 32):
-            first_day[month] = day.day
+        days[month].append(day.day)
     if len(totals) < MIN_MONTHS_SEEN or not all_within_tolerance(list(totals.values())):
         return None
     return Recurring(
         merchant=merchant,
         amount=median_amount(list(totals.values()), decimal_digits),
-        day=median_low(first_day.values()),
+        day=median_day(days.values()),
         months_seen=len(totals),
         category_id=_most_used(charge.category_id for charge in charges),
     )
+
+
+def median_day(days_by_month: Iterable[Sequence[int]]) -> int:
+    """The day a merchant comes: the median of each month's median charge day.
+
+    Medians of an even count take the lower middle, so the day is always one it came on.
+    A merchant charged on the 1st, 10th, 20th and 28th of every month comes on the 10th,
+    not the 1st; one whose months' medians are the 5th, the 7th and the 6th comes on the 6th.
+    """
+    return median_low([median_low(days) for days in days_by_month])
 
 
 def all_within_tolerance(totals: Sequence[int]) -> bool:
@@ -148,14 +158,3 @@ def charges_in(snapshot: PlanSnapshot, months: Sequence[date], account_ids: Iter
             if merchant is not None:
                 found.append(Charge(merchant, t.date, t.amount, None if t.id in splits else t.category_id))
     return found
-
-
-def scheduled_merchants(snapshot: PlanSnapshot) -> set[tuple[str, bool]]:
-    """(merchant, is income) of every schedule with a payee that is not a transfer."""
-    covered = set()
-    for scheduled in snapshot.scheduled_transactions.values():
-        payee = snapshot.payees.get(scheduled.payee_id or "")
-        if payee is None or payee.transfer_account_id is not None or scheduled.transfer_account_id:
-            continue
-        covered.add((normalise_payee(payee.name), scheduled.amount > 0))
-    return covered

@@ -66,7 +66,7 @@ def occurrence_dates(
     if frequency in DAY_STEPS:
         return _every_n_days(date_next, DAY_STEPS[frequency], since, until)
     if frequency in MONTH_STEPS:
-        day = _schedule_day(date_first, date_next)
+        day = schedule_day(date_first, date_next)
         return _every_n_months(date_next, day, MONTH_STEPS[frequency], since, until)
     if frequency == TWICE_A_MONTH:
         return _twice_a_month(date_first, date_next, since, until)
@@ -83,7 +83,7 @@ def _every_n_days(start: date, step: int, since: date, until: date) -> list[date
     return [first + timedelta(days=step * n) for n in range(count)]
 
 
-def _schedule_day(date_first: date, date_next: date) -> int:
+def schedule_day(date_first: date, date_next: date) -> int:
     """The day of the month the schedule keeps: `date_first`'s, unless `date_next` (which
     YNAB computed from it, clamped) shows the schedule was moved to another day."""
     if date_next == on_day(date_next, date_first.day):

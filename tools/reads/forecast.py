@@ -23,6 +23,7 @@ from mcp_surface.presenting import PlanResult, account_name, money, payee_name, 
 from mcp_surface.registry import read_tool
 from tools.logic.flows import CASH_TYPES
 from tools.logic.forecast import AVERAGE_MONTHS, MAX_MONTHS_AHEAD, Forecast, OneOff, project
+from tools.logic.recurring import LOOKBACK_MONTHS
 from values.money import decimal_digits
 from values.months import add_months, month_end, month_start
 from values.refusal import Refusal
@@ -66,7 +67,8 @@ class OneOffAssumption(BaseModel):
 
 class Assumptions(BaseModel):
     recurring: list[RecurringAssumption] = Field(
-        description="Recurring charges and income found in the history that no schedule covers."
+        description="Recurring charges and income found in the history, less those a counted schedule "
+        "already is (matched by payee, direction, and amount or day)."
     )
     variable_monthly: str = Field(
         description="Everything else, per month: the average of the last 3 full months (spending less "
@@ -75,7 +77,10 @@ class Assumptions(BaseModel):
     monthly_income: str | None = Field(
         description="The monthly income given (it replaces recurring and scheduled income), or null."
     )
-    scheduled: list[ScheduledAssumption] = Field(description="Scheduled transactions counted, from tomorrow.")
+    scheduled: list[ScheduledAssumption] = Field(
+        description="Scheduled transactions counted, from tomorrow; one more than 20 % off the recurring "
+        "flow it is, so likely out of date, is left out for that flow (the notes name it)."
+    )
     one_offs: list[OneOffAssumption] = Field(description="The one-offs given.")
 
 
@@ -145,7 +150,8 @@ async def forecast_balance(
     accounts (or the ones given) day by day until a month, and says when it first goes below zero.
 
     It counts the scheduled transactions (from tomorrow), the recurring charges and income
-    found in the last 4 full months that no schedule covers, and the rest of the spending at
+    found in the last 4 full months that none of those schedules already is (NETFLIX.COM paid
+    and Netflix scheduled count once), and the rest of the spending at
     the average of the last 3 full months, spread over the days. The person can replace the
     income (`monthly_income`), the variable spending (`variable_monthly`) and add one-offs
     (a repair, a bonus). The answer depends on these assumptions: tell the person what they
@@ -294,6 +300,14 @@ def _notes(snapshot: PlanSnapshot, forecast: Forecast) -> list[str]:
     notes = [
         "Scheduled transactions count from tomorrow; transfers between the forecast accounts are left out."
     ]
+    for off in forecast.schedules_off_history:
+        scheduled, recurring = off.scheduled, off.recurring
+        notes.append(
+            f"{payee_name(snapshot, scheduled.payee_id)} is scheduled at {money(snapshot, scheduled.amount)} "
+            f"({scheduled.frequency}) but came to {money(snapshot, recurring.amount)} a month as "
+            f"{shown_name(recurring.merchant)} in the last {LOOKBACK_MONTHS} full months: the schedule is "
+            "left out and the history counted; ask the person whether the schedule is out of date."
+        )
     if forecast.variable_given:
         notes.append("Variable spending is the amount given, spread evenly over each month's days.")
     elif len(forecast.variable_months) < AVERAGE_MONTHS:

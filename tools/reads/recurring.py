@@ -11,13 +11,8 @@ from mcp_surface.arguments import CursorArg, LimitArg, PlanIdArg
 from mcp_surface.plan_lookup import open_plan, today
 from mcp_surface.presenting import PagedResult, category_name, money, plural, tool_result
 from mcp_surface.registry import read_tool
-from tools.logic.recurring import (
-    LOOKBACK_MONTHS,
-    Recurring,
-    charges_in,
-    find_recurring,
-    scheduled_merchants,
-)
+from tools.logic.recurring import LOOKBACK_MONTHS, Recurring, charges_in, find_recurring
+from tools.logic.schedule_match import match_schedules, scheduled_flows
 from values.money import decimal_digits
 from values.months import add_months, month_start
 from values.paging import paginate
@@ -36,7 +31,11 @@ class RecurringCharge(BaseModel):
         description=f"In how many of the {LOOKBACK_MONTHS} months looked at it was seen."
     )
     category: str | None = Field(description="Its most used category; null when it had none.")
-    scheduled: bool = Field(description="Whether a scheduled transaction already covers this payee.")
+    scheduled: bool = Field(
+        description="Whether a scheduled transaction of these accounts is this same money: payees matching "
+        "(one name within the other, or the same first word of 4+ characters), the same direction, and "
+        "monthly amounts within 20 % or days within 3."
+    )
 
 
 class RecurringCharges(PagedResult):
@@ -68,13 +67,13 @@ async def find_recurring_charges(
     months, each month's total within 20 % of their median; it is shown at that median, on its
     usual day, with what it costs a year.
     Open on-budget accounts only; transfers left out. `scheduled` tells whether a scheduled
-    transaction already covers it (list_scheduled_transactions). Use it to answer "what am I
-    paying every month without noticing?".
+    transaction is the same money, even under another label (list_scheduled_transactions).
+    Use it to answer "what am I paying every month without noticing?".
     """
     snapshot = await open_plan(plan_id)
     current = month_start(today())
     months = [add_months(current, -back) for back in range(LOOKBACK_MONTHS, 0, -1)]
-    found = recurring_in_plan(snapshot, months, include_income=include_income)
+    found, covered = recurring_in_plan(snapshot, months, include_income=include_income)
     month_keys = [m.isoformat() for m in months]
     query = {
         "tool": "find_recurring_charges",
@@ -83,7 +82,6 @@ async def find_recurring_charges(
         "income": include_income,
     }
     page = paginate(found, limit=limit, cursor=cursor, query=query)
-    covered = scheduled_merchants(snapshot)
     yearly = sum(12 * item.amount for item in found if not item.is_income)
     result = RecurringCharges(
         plan_id=snapshot.plan_id,
@@ -102,15 +100,21 @@ async def find_recurring_charges(
     return tool_result(result, text + ".")
 
 
-def recurring_in_plan(snapshot: PlanSnapshot, months: list, *, include_income: bool) -> list[Recurring]:
-    """The recurring merchants of the plan's open on-budget accounts over `months`."""
-    accounts = [a.id for a in snapshot.accounts.values() if a.on_budget and not a.closed]
+def recurring_in_plan(
+    snapshot: PlanSnapshot, months: list, *, include_income: bool
+) -> tuple[list[Recurring], set[Recurring]]:
+    """The recurring merchants of the plan's open on-budget accounts over `months`, and those
+    a schedule of these accounts is (docs/conventions.md#heuristics), income matched too so a
+    schedule goes to the same flow whether or not income is shown."""
+    accounts = {a.id for a in snapshot.accounts.values() if a.on_budget and not a.closed}
     digits = decimal_digits(snapshot.settings.currency_format)
     found = find_recurring(charges_in(snapshot, months, accounts), months, digits)
-    return [item for item in found if include_income or not item.is_income]
+    schedules = [s for s in snapshot.scheduled_transactions.values() if s.account_id in accounts]
+    covered = set(match_schedules(found, scheduled_flows(snapshot, schedules)))
+    return [item for item in found if include_income or not item.is_income], covered
 
 
-def _entry(snapshot: PlanSnapshot, item: Recurring, covered: set[tuple[str, bool]]) -> RecurringCharge:
+def _entry(snapshot: PlanSnapshot, item: Recurring, covered: set[Recurring]) -> RecurringCharge:
     return RecurringCharge(
         payee=shown_name(item.merchant),
         monthly_amount=money(snapshot, item.amount),
@@ -118,5 +122,5 @@ def _entry(snapshot: PlanSnapshot, item: Recurring, covered: set[tuple[str, bool
         day=item.day,
         months_seen=item.months_seen,
         category=category_name(snapshot, item.category_id),
-        scheduled=(item.merchant, item.is_income) in covered,
+        scheduled=item in covered,
     )
