@@ -266,3 +266,34 @@ def test_a_frequent_merchant_comes_on_its_median_day_not_on_the_first():
     assert (bakery.amount, bakery.day) == (-20_000, 10)
     _march, april = forecast.months
     assert (april.lowest, april.lowest_date) == (980_000, date(2026, 4, 10))
+
+
+def test_a_scheduled_transfer_into_the_account_is_not_counted_again_in_its_average():
+    # 250.00 a month from Checking to the car loan, scheduled, and seen each month on the loan
+    # as a transfer from Checking (whose payee is "Transfer : Checking", not the schedule's
+    # "Transfer : Car Loan"): the loan's forecast moves by the schedule alone, once.
+    def transfers(account_id: str, other: str, amount: int) -> list[dict]:
+        return [
+            transaction(
+                f"t-{account_id}-{month}", account_id, f"{month}-05", amount, transfer_account_id=other
+            )
+            for month in HISTORY
+        ]
+
+    plan = snapshot(
+        accounts=[account("checking", balance=1_000_000), account("loan", "Car Loan", type="autoLoan")],
+        payees=[payee("p-to-loan", "Transfer : Car Loan", transfer_account_id="loan")],
+        transactions=transfers("loan", "checking", 250_000) + transfers("checking", "loan", -250_000),
+        scheduled_transactions=[
+            scheduled(
+                "s-loan", "checking", "2026-04-05", -250_000, payee_id="p-to-loan", transfer_account_id="loan"
+            )
+        ],
+    )
+
+    loan = _project(plan, "loan", variable_monthly=None)
+    checking = _project(plan, "checking", variable_monthly=None)
+
+    assert (loan.variable_monthly, checking.variable_monthly) == (0, 0)
+    assert [(month.inflows, month.outflows) for month in loan.months] == [(0, 0), (250_000, 0)]
+    assert [(month.inflows, month.outflows) for month in checking.months] == [(0, 0), (0, -250_000)]

@@ -14,8 +14,9 @@ What moves the balance, each day after today (`project`):
   accounts, averaged over the last `AVERAGE_MONTHS` full months (net: spending less non-recurring
   income), spread evenly over each month's days in whole units of the plan's currency; in
   the current month what already moved is deducted and the rest spread over the days left.
-  Left out of it: the recurring merchants (matched to a schedule or not) and the merchants
-  named exactly as the payee of a schedule of the chosen accounts;
+  Left out of it: the recurring merchants (matched to a schedule or not), the merchants
+  named exactly as the payee of a schedule of the chosen accounts, and the transfers between
+  the two accounts of a scheduled transfer that crosses the edge of the chosen accounts;
 - `monthly_income`, when given, instead of recurring and scheduled income, on the day the
   largest recurring income came (the 1st when there is none);
 - **one-offs** the person names, on their dates (today's too).
@@ -143,9 +144,12 @@ def project(
     income_day = max(incomes, key=lambda item: item.amount).day if incomes else 1
     # Recurring income replaced by monthly_income is still left out of the variable average.
     projected = {item.merchant for item in everything} | _scheduled_merchants(snapshot, chosen)
+    transfers = _scheduled_transfers(snapshot, chosen)
     months_back = tuple(full_months_before(today, AVERAGE_MONTHS, snapshot.first_month))
     if variable_monthly is None:
-        per_month = [_variable(snapshot, facts, chosen, projected, m, month_end(m)) for m in months_back]
+        per_month = [
+            _variable(snapshot, facts, chosen, projected, transfers, m, month_end(m)) for m in months_back
+        ]
         variable = average(per_month, decimal_digits)
     else:
         variable = variable_monthly
@@ -163,7 +167,7 @@ def project(
             day = on_day(month, income_day)
             if tomorrow <= day <= last_day:
                 moves[day].append(monthly_income)
-    done = _variable(snapshot, facts, chosen, projected, month_start(today), today)
+    done = _variable(snapshot, facts, chosen, projected, transfers, month_start(today), today)
     for month in month_range(today, last_day):
         first = tomorrow if month == month_start(today) else month
         to_spread = _rest_of(variable, done) if month == month_start(today) else variable
@@ -225,6 +229,7 @@ def _variable(
     facts: PlanFacts,
     chosen: frozenset[str],
     projected: set[str],
+    transfers: frozenset[tuple[str, str]],
     first: date,
     last: date,
 ) -> int:
@@ -235,6 +240,8 @@ def _variable(
         for line in month_lines(snapshot, facts, month, chosen):
             if line.transfer_account_id in chosen or not first <= line.transaction.date <= last:
                 continue
+            if (line.transaction.account_id, line.transfer_account_id) in transfers:
+                continue  # a scheduled transfer between the same two accounts projects it
             skip = merchants.get(line.payee_id)
             if skip is None:
                 skip = merchants[line.payee_id] = _merchant(snapshot, line.payee_id) in projected
@@ -258,6 +265,25 @@ def _scheduled_merchants(snapshot: PlanSnapshot, chosen: frozenset[str]) -> set[
         if touches and payee is not None:
             merchants.add(normalise_payee(payee.name))
     return merchants
+
+
+def _scheduled_transfers(snapshot: PlanSnapshot, chosen: frozenset[str]) -> frozenset[tuple[str, str]]:
+    """(chosen account, the other account) of every scheduled transfer that crosses the edge of
+    the chosen accounts, a split's transfer lines included: history transfers between the same
+    two accounts are what the schedule projects, so they are left out of the variable average
+    (a transfer's two sides have different payees, so `_scheduled_merchants` cannot tell)."""
+    pairs = set()
+    for scheduled in snapshot.scheduled_transactions.values():
+        lines = snapshot.scheduled_subtransactions_of(scheduled.id)
+        others = [line.transfer_account_id for line in lines] or [scheduled.transfer_account_id]
+        for other in others:
+            if other is None or (scheduled.account_id in chosen) == (other in chosen):
+                continue
+            inside, outside = (
+                (scheduled.account_id, other) if other not in chosen else (other, scheduled.account_id)
+            )
+            pairs.add((inside, outside))
+    return frozenset(pairs)
 
 
 def _scheduled_effects(
