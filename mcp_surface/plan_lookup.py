@@ -71,13 +71,14 @@ async def open_plan(
     or the token's only plan), read from a plan listing reused for a few minutes; with no
     such plan: `Several plans: pass plan_id (list_plans gives them).` `last-used` is
     resolved by the plan cache: the snapshot's `plan_id` is always the real id, and results
-    should carry it. An id that is not among the key's plans is refused without a request for
-    it (`_require_listed`). Costs no YNAB request within the freshness window, else one once warm
-    (the delta), the full export when cold and not stored (and the plan listing, shared for
-    minutes, the first time this process meets the plan). Inside the write flow
-    (`request_kind(WRITE)`) and with `fresh` (a write's preview) it always reads fresh;
-    `exclusive` (a write inside its plan's lock, `oplog.plan_lock`) sends a request of its own,
-    started now.
+    carry it, with the snapshot's `as_of` (when its sync was sent; older inside the freshness
+    window) next to it (`presenting.PlanResult`). An id that is not among the key's plans is
+    refused without a request for it (`_require_listed`). Costs no YNAB request within the
+    freshness window, else one once warm (the delta), the full export when cold and not stored
+    (and the plan listing, shared for minutes, the first time this process meets the plan).
+    Inside the write flow (`request_kind(WRITE)`) and with `fresh` (a write's preview) it always
+    reads fresh; `exclusive` (a write inside its plan's lock, `oplog.plan_lock`) sends a request
+    of its own, started now.
     """
     chosen = await _choose_plan_id(plan_id)
     await _require_listed(chosen)

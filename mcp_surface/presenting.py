@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from mcp.types import CallToolResult, TextContent
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from values.money import amount_text
 from values.text import safe_text, shown_name
@@ -34,10 +34,25 @@ from ynab_client.snapshot import PlanSnapshot
 TEXT_LIMIT = 80
 
 
+AS_OF_DESCRIPTION = (
+    "When this plan's data was last synced with YNAB (UTC); a change made in YNAB since may not show yet."
+)
+
+
 class PlanResult(BaseModel):
-    """Fields every plan read returns first."""
+    """Fields every plan read returns first: the plan's real id, then `as_of`, the age of its
+    data: the snapshot's `as_of` (`ynab_client.cache`: when the request that synced it was sent),
+    given as `as_of=snapshot.as_of` and shown in UTC, cut to the second (never later than the
+    sync), e.g. `2026-12-03T14:26:05Z` (docs/conventions.md#results)."""
 
     plan_id: str = Field(description="The plan's real id (also when asked for last-used or the default).")
+    as_of: datetime = Field(description=AS_OF_DESCRIPTION)
+
+    @field_validator("as_of")
+    @classmethod
+    def _to_the_second(cls, value: datetime) -> datetime:
+        """UTC, without the fraction of a second: `2026-12-03T14:26:05Z` once serialised."""
+        return value.astimezone(UTC).replace(microsecond=0)
 
 
 class PagedResult(PlanResult):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,7 +24,7 @@ import pytest
 from django.conf import settings
 
 from tests.helpers.checkout import files_in, left_behind
-from tests.helpers.clocks import FakeClock
+from tests.helpers.clocks import SyncClock
 from tests.served import ServedApp
 
 # Property tests draw the same examples on every run: what they cover (and a failure) does not
@@ -166,14 +167,16 @@ def _whole_pacing_budget() -> Iterator[None]:
 
 
 @pytest.fixture
-def freshness_clock(monkeypatch) -> FakeClock:
-    """The clock the plan cache's freshness window and the write marks that end it are measured
-    on (`ynab_client.clock`), standing still until the test moves it: a window ends when the test
-    says, not when a loaded machine happens to get there."""
+def freshness_clock(monkeypatch) -> SyncClock:
+    """The clocks the plan cache's freshness window and the write marks that end it are measured
+    on, and a sync's `as_of` is dated by (`ynab_client.clock`), standing still until the test moves
+    them: a window ends when the test says, not when a loaded machine happens to get there. The
+    wall clock starts at this whole second; `wall_time()` is a sync's `as_of` sent now."""
     from ynab_client import clock
 
-    fake = FakeClock()
+    fake = SyncClock(epoch=float(int(time.time())))
     monkeypatch.setattr(clock, "monotonic", fake)
+    monkeypatch.setattr(clock, "wall", fake.wall)
     return fake
 
 

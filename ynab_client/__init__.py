@@ -11,7 +11,8 @@ What tools use:
   another call started earlier. Inside `spending_as(tag)` (the MCP layer, per caller) reads
   count against that caller's share of the hour. `plan_id` is an id from
   `list_plans`, or `last-used`, checked by the caller (`mcp_surface.plan_lookup`); the
-  snapshot carries the real id. Raises `YnabError`.
+  snapshot carries the real id, and its `as_of` the UTC time the sync it comes from was sent
+  (older than the call inside the freshness window). Raises `YnabError`.
 - `await list_plans()` → `PlanList` (`plans`, `default_plan_id`): one request.
 - `get_ynab_client()` → `YnabClient`: one method per endpoint, for writes and the reads the
   snapshot does not cover; a write is never resent (see `ynab_client.client`).

@@ -16,6 +16,12 @@ flight), so twenty simultaneous tool calls cost one request; a write inside its 
 asks for a refresh of its own (`exclusive`), started after the writes before it landed. A
 snapshot older than what this process's own writes reported is refreshed once more, so a
 tool reads its writes.
+Every snapshot the cache keeps is stamped with its `as_of`: the UTC time the request that
+synced it was sent (`clock.wall_at` of the entry's `synced_at`, the moment the window counts
+from), the conservative choice, since a change YNAB got while the request was on its way may
+be missing. A read inside the window gets the snapshot as stamped then, so its result says how
+old it is (docs/conventions.md#results). A snapshot restored from the store keeps the `as_of`
+of the sync before it was stored, and no read gets it before one delta stamps it anew.
 A sync that changed a plan hands it to the store (`store.Saver`: at once the first time,
 then at most once a minute, and at shutdown); `warm_up` loads the stored plans of the
 configured YNAB in the background when a process starts.
@@ -328,6 +334,7 @@ class PlanCache:
                 return current.snapshot
             loaded_at = now if full or current is None else current.loaded_at
             synced_at = max(started, current.synced_at or started) if current and not full else started
+            snapshot = replace(snapshot, as_of=clock.wall_at(synced_at))
             self._entries[key] = CacheEntry(snapshot, loaded_at, now, synced_at)
             changed = (
                 full or current is None or current.snapshot.server_knowledge != snapshot.server_knowledge

@@ -7,9 +7,12 @@ another refresh lands. Nothing in it may be mutated (the containers are read-onl
 
 Plan
     `plan_id` (always the real id, also when asked for `last-used`), `name`,
-    `server_knowledge`, `last_modified_on`, `first_month` / `last_month` (`date`, first of
-    month), `settings` (`PlanSettings`: `currency_format` with `decimal_digits`, separators
-    and ISO code, or None; `date_format`, e.g. "DD/MM/YYYY", or None).
+    `server_knowledge`, `last_modified_on`, `as_of` (an aware UTC `datetime`: when the
+    snapshot was last brought in line with YNAB, i.e. when the request that synced it was
+    sent; stamped by `ynab_client.cache`, `NEVER_SYNCED` on one built by hand), `first_month`
+    / `last_month` (`date`, first of month), `settings` (`PlanSettings`: `currency_format`
+    with `decimal_digits`, separators and ISO code, or None; `date_format`, e.g.
+    "DD/MM/YYYY", or None).
 
 Entities by id (`Mapping[str, Entity]`; `months` is keyed by the month's first day)
     `accounts`, `category_groups`, `categories`, `months`, `payees`, `payee_locations`,
@@ -50,7 +53,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Hashable, ItemsView, Iterable, Iterator, Mapping, ValuesView
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any, Generic, Literal, TypeVar, get_args, overload
 
@@ -418,6 +421,8 @@ EMPTY_MAP: PersistentMap = PersistentMap()
 # --- The snapshot -------------------------------------------------------------------------
 
 NO_SETTINGS = PlanSettings(currency_format=None, date_format=None)
+NEVER_SYNCED = datetime(1970, 1, 1, tzinfo=UTC)
+"""The `as_of` of a snapshot no sync stamped (one built by hand): as old as can be, never fresh."""
 
 
 def _empty() -> PersistentMap:
@@ -432,6 +437,7 @@ class PlanSnapshot:
     name: str = ""
     server_knowledge: int = 0
     last_modified_on: datetime | None = None
+    as_of: datetime = NEVER_SYNCED
     first_month: date | None = None
     last_month: date | None = None
     settings: PlanSettings = NO_SETTINGS

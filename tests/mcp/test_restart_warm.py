@@ -4,6 +4,8 @@ wrong answer (docs/architecture.md#talking-to-ynab, persisted snapshot)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import anyio
 import pytest
 from asgiref.sync import sync_to_async
@@ -24,16 +26,23 @@ def demo_plan_id(live_service) -> str:
 
 async def session_accounts(sandbox_url: str, plan_id: str, data_dir) -> tuple[dict, list[tuple[str, str]]]:
     """One stdio session (a process of its own) listing the plan's accounts: its answer, and
-    every request (path, query) that reached the sandbox for the plan meanwhile."""
+    every request (path, query) that reached the sandbox for the plan meanwhile.
+
+    The answer's `as_of` is checked here to date a sync of this session (never one from before
+    it, such as the stored plan's), then set aside: two sessions' answers compare on the rest."""
     parameters = stdio_server(sandbox_url)
     parameters.env["AVENIR_MCP_DATA_DIR"] = str(data_dir)
     mark = await sync_to_async(faults.last_request_id)()
+    started = datetime.now(UTC).replace(microsecond=0)
     with anyio.fail_after(90):
         async with Client(parameters, mode="legacy") as client:
             result = await client.call_tool("list_accounts", {"plan_id": plan_id})
+    ended = datetime.now(UTC)
     assert not result.is_error, result.content[0].text
     served = await sync_to_async(faults.requests_since)(mark)
-    return result.structured_content, [(entry.path, entry.query) for entry in served if plan_id in entry.path]
+    answer = dict(result.structured_content)
+    assert started <= datetime.fromisoformat(answer.pop("as_of")) <= ended
+    return answer, [(entry.path, entry.query) for entry in served if plan_id in entry.path]
 
 
 async def test_a_new_session_costs_one_delta_request_not_an_export(sandbox_url, demo_plan_id, tmp_path):

@@ -34,7 +34,7 @@ async def test_it_gives_ynabs_figures_and_which_way_they_go(demo_plan):
         {"month": month, "days": days, "change": delta}
         for month, days, delta in zip(months, figures, changes, strict=True)
     ]
-    assert (content["days"], content["as_of"], content["change"], content["trend"]) == (
+    assert (content["days"], content["latest_month"], content["change"], content["trend"]) == (
         known[-1],
         months[-1],
         change,
@@ -67,7 +67,7 @@ async def test_a_plan_without_spending_has_no_age_of_money(new_plan):
         content["message"]
         == "YNAB gives no age of money for these months yet (it needs some spending history)."
     )
-    assert (content["days"], content["as_of"], content["change"], content["trend"]) == (
+    assert (content["days"], content["latest_month"], content["change"], content["trend"]) == (
         None,
         None,
         None,

@@ -138,6 +138,31 @@ async def test_a_read_after_a_write_shows_it_and_the_agreed_write_reads_fresh(bu
     assert parse_amount(summary["ready_to_assign"]) == ready_before - moved
 
 
+async def test_as_of_says_when_the_data_was_synced_and_a_write_brings_it_up_to_date(
+    budget, settings, freshness_clock
+):
+    """docs/conventions.md#results: inside the window a read gives the older sync's time; a write
+    reads fresh and ends the window, so the next read syncs and gives its own time."""
+    settings.AVENIR_MCP_FRESHNESS_SECONDS = 600  # only a write may end this window
+    async with connected(MODERN) as client:
+        loaded = freshness_clock.as_of()
+        before = await read(client, "get_category_balances", budget.id)
+        freshness_clock.now += 30
+        kept = await read(client, "list_accounts", budget.id)
+        code = content(await set_budget(client, budget))["confirmation"]
+        content(await set_budget(client, budget, confirmation=code))
+        freshness_clock.now += 30
+        synced_after_write = freshness_clock.as_of()
+        after = await read(client, "get_category_balances", budget.id)
+        freshness_clock.now += 30
+        kept_after = await read(client, "get_monthly_summary", budget.id)
+
+    assert [before["as_of"], kept["as_of"]] == [loaded, loaded]
+    assert [after["as_of"], kept_after["as_of"]] == [synced_after_write, synced_after_write]
+    assert synced_after_write != loaded
+    assert dining_assigned(after, budget) == NEW_AMOUNT
+
+
 async def test_reads_stop_at_the_reserve_while_a_confirmed_write_still_goes_through(budget, settings):
     settings.AVENIR_MCP_YNAB_HOURLY_LIMIT = 12  # reads may take 6 (3 per caller), writes all 12
     refused = None

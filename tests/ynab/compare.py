@@ -9,9 +9,12 @@ from ynab_client.snapshot import PlanSnapshot, category_order, transaction_order
 
 
 def differences(merged: PlanSnapshot, fresh: PlanSnapshot) -> list[str]:
-    """Every field, entity and index entry where two snapshots differ (empty when equal)."""
+    """Every field, entity and index entry where two snapshots differ (empty when equal), but
+    `as_of`: it dates the sync that brought a snapshot, not what the plan holds."""
     found: list[str] = []
     for spec in fields(PlanSnapshot):
+        if spec.name == "as_of":
+            continue
         left, right = getattr(merged, spec.name), getattr(fresh, spec.name)
         if isinstance(left, Mapping):
             found.extend(_map_differences(spec.name, left, right))

@@ -185,6 +185,28 @@ async def test_twenty_concurrent_first_uses_load_the_plan_once(client, cache, de
     assert {snapshot.server_knowledge for snapshot in snapshots} == {snapshots[0].server_knowledge}
 
 
+async def test_a_snapshot_is_dated_when_its_request_was_sent_not_when_the_answer_came(
+    client, cache, demo_plan_id, freshness_clock, monkeypatch
+):
+    """`as_of` is the conservative time: a change YNAB got while the request was on its way may
+    be missing from the answer, so the snapshot never claims to be newer than the sending."""
+    asked = client.get_plan
+
+    async def answering_slowly(*args, **kwargs):
+        answer = await asked(*args, **kwargs)
+        freshness_clock.now += 2.5  # the answer takes its time
+        return answer
+
+    monkeypatch.setattr(client, "get_plan", answering_slowly)
+    export_sent = freshness_clock.wall_time()
+    loaded = await cache.snapshot(client, demo_plan_id)
+    delta_sent = freshness_clock.wall_time()
+    refreshed = await cache.snapshot(client, demo_plan_id)
+
+    assert (loaded.as_of, refreshed.as_of) == (export_sent, delta_sent)
+    assert refreshed.as_of < freshness_clock.wall_time()
+
+
 def _any_category(snapshot) -> str:
     return next(c.id for c in snapshot.categories.values() if not c.internal)
 

@@ -53,19 +53,26 @@ async def test_a_stored_plan_loads_back_exactly_indexes_and_all(client, demo_pla
     restored = store.load(client.base_url, client.token_tag, demo_plan_id)
 
     assert_same_plan(restored, snapshot)
-    assert restored.server_knowledge == snapshot.server_knowledge
+    assert (restored.server_knowledge, restored.as_of) == (snapshot.server_knowledge, snapshot.as_of)
 
 
-async def test_a_new_cache_loads_the_store_and_sends_one_delta(client, demo_plan_id, sandbox_log):
+async def test_a_new_cache_loads_the_store_and_sends_one_delta(
+    client, demo_plan_id, sandbox_log, freshness_clock
+):
+    """The stored snapshot is read only after that delta, which dates it anew (its `as_of`)."""
+    stored_at = freshness_clock.wall_time()
     snapshot = await loaded(client, demo_plan_id)
     store.save(client.base_url, client.token_tag, snapshot)
     await sandbox_log.mark()
+    freshness_clock.now += 30
+    delta_at = freshness_clock.wall_time()
 
     warm = await loaded(client, demo_plan_id)
 
     [request] = await sandbox_log.requests(demo_plan_id)
     assert request.query == f"last_knowledge_of_server={snapshot.server_knowledge}"
     assert_same_plan(warm, snapshot)
+    assert (snapshot.as_of, warm.as_of) == (stored_at, delta_at)
 
 
 def rewritten_header(path, **changes) -> None:

@@ -57,6 +57,7 @@ async def list_accounts(
     page = paginate(listed_accounts(snapshot), limit=limit, cursor=cursor, query=query)
     listing = AccountListing(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         accounts=[_entry(snapshot, account) for account in page.items],
         next_cursor=page.next_cursor,
     )

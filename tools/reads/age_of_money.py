@@ -29,7 +29,7 @@ class AgeOfMoney(PlanResult):
     days: int | None = Field(
         description="The latest age of money YNAB gives, in days; null when it has none."
     )
-    as_of: str | None = Field(description="The month that figure is for, YYYY-MM-01; null with it.")
+    latest_month: str | None = Field(description="The month that figure is for, YYYY-MM-01; null with it.")
     months: list[MonthAgeEntry] = Field(description="Oldest first, ending with the current month.")
     change: int | None = Field(
         description="The latest figure minus the oldest one listed, in days; null if unknown."
@@ -65,12 +65,12 @@ async def get_age_of_money(
     change = overall_change(rows)
     direction = trend(change)
     days: int | None = None
-    as_of: str | None = None
+    latest_month: str | None = None
     if latest is None:
         message = "YNAB gives no age of money for these months yet (it needs some spending history)."
     else:
-        as_of, days = latest[0].isoformat(), latest[1]
-        message = f"Age of money is {plural(days, 'day')} as of {as_of}"
+        latest_month, days = latest[0].isoformat(), latest[1]
+        message = f"Age of money is {plural(days, 'day')} as of {latest_month}"
         if change is not None:
             message += f", {direction} by {plural(abs(change), 'day')} since {_first_known(rows)}"
         message += "."
@@ -79,9 +79,10 @@ async def get_age_of_money(
         notes.append("Months where YNAB gives no figure are null.")
     result = AgeOfMoney(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         message=message,
         days=days,
-        as_of=as_of,
+        latest_month=latest_month,
         months=[MonthAgeEntry(month=row.month.isoformat(), days=row.days, change=row.change) for row in rows],
         change=change,
         trend=direction,

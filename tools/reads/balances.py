@@ -53,6 +53,7 @@ async def get_category_balances(
     page = paginate(rows, limit=limit, cursor=cursor, query=query)
     result = CategoryBalances(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         month=chosen.isoformat(),
         categories=[CategoryFigures(**figures_fields(snapshot, row)) for row in page.items],
         next_cursor=page.next_cursor,

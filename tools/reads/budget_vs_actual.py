@@ -51,6 +51,7 @@ async def get_budget_vs_actual(
     page = paginate(rows, limit=limit, cursor=cursor, query=query)
     result = BudgetVsActual(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         month=chosen.isoformat(),
         categories=[_entry(snapshot, row) for row in page.items],
         next_cursor=page.next_cursor,

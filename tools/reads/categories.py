@@ -39,6 +39,7 @@ async def list_category_groups(
     page = paginate(creatable_groups(snapshot), limit=limit, cursor=cursor, query=query)
     listing = GroupListing(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         groups=[GroupEntry(category_group_id=group.id, name=shown_name(group.name)) for group in page.items],
         next_cursor=page.next_cursor,
     )

@@ -159,6 +159,7 @@ async def get_debt_payoff_plan(
     message = _message(snapshot, payoffs, budget, budget_from, first_month, max_months)
     result = DebtPayoffPlan(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         message=message,
         monthly_budget=money(snapshot, budget),
         budget_from=budget_from,
@@ -260,6 +261,7 @@ def _strategy_plan(snapshot: PlanSnapshot, payoff: PayoffPlan, first_month: date
 def _empty(snapshot: PlanSnapshot, message: str, first_month: date) -> DebtPayoffPlan:
     return DebtPayoffPlan(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         message=message,
         monthly_budget=None,
         budget_from=None,

@@ -189,6 +189,7 @@ async def forecast_balance(
     message = _message(snapshot, forecast, last_month)
     result = BalanceForecast(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         message=message,
         accounts=[account_name(snapshot, account_id) for account_id in chosen],
         start_balance=money(snapshot, forecast.start_balance),

@@ -64,6 +64,7 @@ async def get_net_worth_trend(
     first, last = worth[0].net_worth, worth[-1].net_worth
     result = NetWorthTrend(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         months=[
             MonthNetWorth(
                 month=row.month.isoformat(),

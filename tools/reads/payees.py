@@ -62,6 +62,7 @@ async def list_payees(
     page = paginate(payee_usage(snapshot, wanted), limit=limit, cursor=cursor, query=query)
     listing = PayeeListing(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         payees=[_entry(usage) for usage in page.items],
         total=page.total or 0,
         next_cursor=page.next_cursor,

@@ -85,6 +85,7 @@ async def find_recurring_charges(
     yearly = sum(12 * item.amount for item in found if not item.is_income)
     result = RecurringCharges(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         charges=[_entry(snapshot, item, covered) for item in page.items],
         yearly_total=money(snapshot, yearly),
         months_looked_at=month_keys,

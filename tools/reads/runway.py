@@ -113,6 +113,7 @@ async def get_runway(
     message = _message(snapshot, at_hand.total, monthly, runway, essential, len(months))
     result = Runway(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         message=message,
         liquid=money(snapshot, at_hand.total),
         owed_on_cards=money(snapshot, at_hand.owed_on_cards),

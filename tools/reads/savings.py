@@ -77,6 +77,7 @@ async def get_savings_rate(
     average_saved = average([row.saved for row in rows], decimal_digits(snapshot.settings.currency_format))
     result = SavingsRate(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         message=message,
         months=[_month(snapshot, row) for row in rows],
         income=money(snapshot, income),

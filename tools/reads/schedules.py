@@ -116,6 +116,7 @@ async def list_scheduled_transactions(
     window = totals(snapshot, occurrences)
     listing = ScheduleListing(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         since_date=since.isoformat(),
         until_date=until.isoformat(),
         occurrences=[_entry(snapshot, occurrence) for occurrence in page.items],

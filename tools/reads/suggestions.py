@@ -98,6 +98,7 @@ async def suggest_categories(
     page = paginate(inbox.items, limit=limit, cursor=cursor, query=query)
     result = CategorySuggestions(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         pending_count=len(inbox.items),
         suggested_count=inbox.suggested_count,
         items=[_entry(snapshot, item) for item in page.items],

@@ -84,6 +84,7 @@ async def get_monthly_summary(
     pending = pending_in_month(snapshot, chosen)
     result = MonthlySummary(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         month=chosen.isoformat(),
         income=money(snapshot, totals.income),
         assigned=money(snapshot, totals.assigned),

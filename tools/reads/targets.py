@@ -95,6 +95,7 @@ async def get_underfunded_targets(
         notes.append(f"{plural(found.snoozed, 'snoozed target')} left out.")
     result = UnderfundedTargets(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         message=message,
         month=chosen.isoformat(),
         targets=[_entry(snapshot, item) for item in page.items],

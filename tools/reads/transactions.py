@@ -125,6 +125,7 @@ async def find_transactions(
     page = paginate(matching(snapshot, criteria), limit=limit, cursor=cursor, query=query)
     search = TransactionSearch(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         transactions=[_entry(snapshot, transaction) for transaction in page.items],
         next_cursor=page.next_cursor,
     )

@@ -67,6 +67,7 @@ async def get_spending_trends(
     page = paginate(trends, limit=limit, cursor=cursor, query=query)
     result = SpendingTrends(
         plan_id=snapshot.plan_id,
+        as_of=snapshot.as_of,
         months=month_keys,
         categories=[_entry(snapshot, trend) for trend in page.items],
         next_cursor=page.next_cursor,
