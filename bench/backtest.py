@@ -28,6 +28,9 @@ milliunit (integers inside, never floats):
 - `<plan>_<account>_mean_projected`, `_mean_actual`, `_mean_error`, `_mean_error_pct`: the
   means of the three months, rounded to the plan's decimal digits, half away from zero, and
   the error of the means as a % of |mean actual| (from the exact sums);
+- `_mean_abs_error`, `_mean_abs_error_pct`: the mean of the months' errors taken whole (an
+  error of +200 one month and −200 the next is 200 a month, where the mean error says 0), and
+  that as a % of the mean of |actual|: the figure to compare forecasts by;
 - `<plan>_snapshot_time` (s: the full export, parsed), `<plan>_backtest_time` (s: the
   snapshots as of each cut and every forecast), `seed_time` (s: the heavy plan) and
   `total_time` (s: the whole run, seeding and serving included).
@@ -289,6 +292,10 @@ def _print(
         _amount(f"{key}_actual", _mean(actual, count, digits), unit)
         _amount(f"{key}_error", _mean(projected - actual, count, digits), unit)
         _amount(f"{key}_error_pct", _percent(projected - actual, actual), "%")
+        missed = sum(abs(result.projected - result.actual) for result in months)
+        moved = sum(abs(result.actual) for result in months)
+        _amount(f"{key}_abs_error", _mean(missed, count, digits), unit)
+        _amount(f"{key}_abs_error_pct", _percent(missed, moved), "%")
 
 
 def _amount(name: str, text: str, unit: str) -> None:
