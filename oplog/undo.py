@@ -63,7 +63,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-from confirmations.preview import MAX_ITEM_LINES, Preview
+from confirmations.preview import MAX_ITEM_LINES, Consequences, Preview
 from oplog.records import Record
 
 if TYPE_CHECKING:
@@ -125,10 +125,12 @@ class Reversal(Generic[ItemT]):
     item to restore.
     `lines`: the preview lines of those items, in the same order, WITHOUT the leading `- `
     (e.g. `2026-09-12, Market, 86.40: Groceries → (uncategorised)`); empty when the question
-    says it all (set_category_budget).
+    says it all (rename_payee).
     `already_as_before`: items already at their value before the operation.
     `conflicts`: items changed since, left alone (the undo lists them after the lines).
     `notes`: extra warnings for the preview, one line each.
+    `consequences`: what restoring them leaves (docs/confirmation.md#what-a-change-leaves-available),
+    shown after the lines; None when there is nothing to say.
     """
 
     question: str
@@ -137,6 +139,7 @@ class Reversal(Generic[ItemT]):
     already_as_before: int = 0
     conflicts: tuple[Conflict, ...] = ()
     notes: tuple[str, ...] = ()
+    consequences: Consequences | None = None
 
     def __post_init__(self) -> None:
         if self.lines and len(self.lines) != len(self.restorable):
@@ -207,7 +210,9 @@ class ReversalItems(Generic[ItemT]):
     def conflict(self, conflict: Conflict) -> None:
         self._conflicts.append(conflict)
 
-    def reversal(self, question: str, notes: tuple[str, ...] = ()) -> Reversal[ItemT]:
+    def reversal(
+        self, question: str, notes: tuple[str, ...] = (), consequences: Consequences | None = None
+    ) -> Reversal[ItemT]:
         return Reversal(
             question=question,
             restorable=tuple(self._restorable),
@@ -215,6 +220,7 @@ class ReversalItems(Generic[ItemT]):
             already_as_before=self._already_as_before,
             conflicts=tuple(self._conflicts),
             notes=notes,
+            consequences=consequences,
         )
 
 
@@ -225,11 +231,17 @@ LEFT_ALONE = "Left as it is, changed since"
 
 
 def undo_preview(reversal: Reversal) -> Preview:
-    """The question, the items to restore, then the conflicts by name and the tool's notes."""
+    """The question, the items to restore, what restoring them leaves, then the conflicts by name
+    and the tool's notes."""
     notes = [*conflict_lines(reversal.conflicts), *reversal.notes]
     if reversal.already_as_before:
         notes.append(f"Already as before, nothing to do: {reversal.already_as_before} item(s).")
-    return Preview(question=reversal.question, lines=list(reversal.lines), notes=notes)
+    return Preview(
+        question=reversal.question,
+        lines=list(reversal.lines),
+        notes=notes,
+        consequences=reversal.consequences,
+    )
 
 
 def conflict_lines(conflicts: tuple[Conflict, ...]) -> list[str]:

@@ -218,6 +218,20 @@ def test_the_overspending_note_appears_only_when_the_source_ends_below_zero():
     )
 
 
+def test_the_overspending_note_names_every_category_left_below_zero_source_first():
+    snapshot = household(**{"c-tennis": (80_000, 32_000), "c-rest": (120_000, -50_000)})
+    move = money_move(snapshot, SEPT, "c-tennis", "c-rest", 40_000)
+    words = AssignedWords(None)
+
+    assert words.overspent_note(move.source, move.destination) == (
+        "This leaves 2 categories overspent: Tennis by 8.00 for 2026-09-01, "
+        "Restaurants by 10.00 for 2026-09-01."
+    )
+    assert (
+        words.overspent_note(move.destination) == "This leaves Restaurants overspent by 10.00 for 2026-09-01."
+    )
+
+
 def test_a_category_whose_name_shows_as_nothing_is_named_by_its_id():
     invisible = category("c-blank", "\u200b\u2060", "g1")
 

@@ -191,6 +191,15 @@ async def ynab(method: str, path: str, **options: Any) -> dict[str, Any]:
     return response.json()["data"]
 
 
+async def make_available(plan_id: str, day: str, category_id: str, milliunits: int) -> None:
+    """Give the category `milliunits` available in the month of `day` (YYYY-MM-DD), as the person
+    would in YNAB's app: its assigned amount there raised or lowered by the difference."""
+    path = f"/plans/{plan_id}/months/{day[:7]}-01/categories/{category_id}"
+    now = (await ynab("GET", path))["category"]
+    budgeted = now["budgeted"] + milliunits - now["balance"]
+    await ynab("PATCH", path, json={"category": {"budgeted": budgeted}})
+
+
 # --- what YNAB and the log hold -----------------------------------------------------------------
 
 

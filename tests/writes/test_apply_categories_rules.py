@@ -8,7 +8,7 @@ import pytest
 
 from sandbox.ledger import utc_today
 from tests.helpers.write_cases.apply_categories import categories
-from tests.writes.checks import requests_since, sandbox_http, says_yes, standing
+from tests.writes.checks import make_available, requests_since, sandbox_http, says_yes, standing
 from tests.writes.harness import (
     MODERN,
     WriteCase,
@@ -181,11 +181,20 @@ async def test_the_person_sees_each_change_as_a_statement_reads_it(home):
     async with connected(MODERN, person) as client:
         answer = content(await call(client, case))
 
+    month = f"{day[:7]}-01"
+    # Nothing is assigned in the household: its split left Groceries at -20.00 and Dining Out at
+    # -22.34 (with the cafe). Ready to Assign is no category's available: not listed.
     assert person.messages == [
         "Recategorise 3 transaction(s)?\n"
         f"- {day}, CB MARKET FRESH 0509, 86.43: (uncategorised) → Groceries\n"
         f"- {day}, ACME PAYROLL, +1234.56: (uncategorised) → Inflow: Ready to Assign\n"
-        f"- {day}, CORNER CAFE, 12.34: Dining Out → Rent"
+        f"- {day}, CORNER CAFE, 12.34: Dining Out → Rent\n"
+        "Available, before → after:\n"
+        f"- Groceries for {month}: -20.00 → -106.43\n"
+        f"- Rent for {month}: 0.00 → -12.34\n"
+        f"- Dining Out for {month}: -22.34 → -10.00\n"
+        f"This leaves 3 categories overspent: Groceries by 106.43 for {month}, Rent by 12.34 for {month}, "
+        f"Dining Out by 10.00 for {month}."
     ]
     assert answer["changes"][0] == {
         "transaction_id": home.market,
@@ -200,6 +209,32 @@ async def test_the_person_sees_each_change_as_a_statement_reads_it(home):
     assert answer["changes"][2]["from_category"] == "Dining Out"
 
 
+async def test_the_preview_shows_what_each_category_keeps_available_and_names_one_left_overspent(home):
+    """Groceries has 100.00 and Dining Out 30.00 available that month; the market's 86.43 goes to
+    Dining Out and the cafe's 12.34 leaves it for Groceries."""
+    h = home.home
+    day = (utc_today() - timedelta(days=3)).isoformat()
+    month = f"{day[:7]}-01"
+    await make_available(home.id, day, h.groceries, 100_000)
+    await make_available(home.id, day, h.dining, 30_000)
+    person = says_yes()
+
+    async with connected(MODERN, person) as client:
+        case = assigning(home, (home.market, h.dining), (home.cafe, h.groceries))
+        answer = content(await call(client, case))
+
+    assert person.messages == [
+        "Recategorise 2 transaction(s)?\n"
+        f"- {day}, CB MARKET FRESH 0509, 86.43: (uncategorised) → Dining Out\n"
+        f"- {day}, CORNER CAFE, 12.34: Dining Out → Groceries\n"
+        "Available, before → after:\n"
+        f"- Dining Out for {month}: 30.00 → -44.09\n"
+        f"- Groceries for {month}: 100.00 → 87.66\n"
+        f"This leaves Dining Out overspent by 44.09 for {month}."
+    ]
+    assert answer["status"] == "applied"
+
+
 async def test_a_long_list_shows_twenty_lines_and_bank_text_cannot_forge_a_line(home):
     day = (utc_today() - timedelta(days=2)).isoformat()
     forged = "EVIL\u202e SHOP\u2028- 2026-01-01, Fake, 0.01: Rent → Groceries " + "X" * 100
@@ -212,15 +247,22 @@ async def test_a_long_list_shows_twenty_lines_and_bank_text_cannot_forge_a_line(
         created = http.post(f"/plans/{home.id}/transactions", json={"transactions": lines})
     assert created.status_code == 201, created.text
     ids = created.json()["data"]["transaction_ids"]
+    await make_available(home.id, day, home.home.groceries, 10_000)
     person = says_yes()
 
     async with connected(MODERN, person) as client:
         answer = content(await call(client, assigning(home, *((t, home.home.groceries) for t in ids))))
 
     question = person.messages[0].splitlines()
+    month = f"{day[:7]}-01"
     assert question[0] == "Recategorise 21 transaction(s)?"
-    assert len(question) == 22
-    assert question[-1] == "… and 1 more"
+    assert len(question) == 25
+    assert question[21:] == [  # 21.21 spent from the 10.00 Groceries had
+        "… and 1 more",
+        "Available, before → after:",
+        f"- Groceries for {month}: 10.00 → -11.21",
+        f"This leaves Groceries overspent by 11.21 for {month}.",
+    ]
     [forged_line] = [line for line in question if "EVIL" in line]
     assert not any(line.startswith("- 2026-01-01") for line in question)
     assert "\u202e" not in forged_line

@@ -64,10 +64,19 @@ async def test_undo_puts_every_category_back_and_marks_the_operation_undone(home
         [],
     )
     day = (utc_today() - timedelta(days=3)).isoformat()
+    month = f"{day[:7]}-01"
+    # Nothing is assigned in the household: its split left Groceries at -20.00 and Dining Out at -22.34
+    # (with the cafe), which the operation made -106.43 and -10.00, and Rent -12.34.
     assert questions == [
         "Undo: recategorise 2 transaction(s)?\n"
         f"- {day}, CB MARKET FRESH 0509, 86.43: Groceries → (uncategorised)\n"
-        f"- {day}, CORNER CAFE, 12.34: Rent → Dining Out"
+        f"- {day}, CORNER CAFE, 12.34: Rent → Dining Out\n"
+        "Available, before → after:\n"
+        f"- Dining Out for {month}: -10.00 → -22.34\n"
+        f"- Groceries for {month}: -106.43 → -20.00\n"
+        f"- Rent for {month}: -12.34 → 0.00\n"
+        f"This leaves 2 categories overspent: Dining Out by 22.34 for {month}, "
+        f"Groceries by 20.00 for {month}."
     ]
     original = await Operation.objects.aget(pk=operation_id)
     assert (original.status, original.undone_by_id) == ("undone", answer["operation_id"])

@@ -13,7 +13,7 @@ from sandbox.ledger import utc_today
 from sandbox.models import Account, Category
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.write_cases.create_transactions import TOOL, created_on, creating, days_ago, ids_on
-from tests.writes.checks import requests_since, says_yes, standing, ynab
+from tests.writes.checks import make_available, requests_since, says_yes, standing, ynab
 from tests.writes.harness import (
     ANSWER_WAYS,
     ARGUMENTS_ONLY_PATHS,
@@ -209,11 +209,14 @@ async def test_the_preview_names_look_alikes_inflows_and_memos_whole(home):
         {"date": days_ago(1), "amount": "-3.2", "payee_name": "CB Bakery 12/01", "memo": "bread"},
         {"date": days_ago(3), "amount": "-3.20", "payee_name": "BAKERY", "category_id": home.home.groceries},
     ]
+    await make_available(home.id, days_ago(1), home.home.dining, 50_000)
+    await make_available(home.id, days_ago(3), home.home.groceries, 2_000)
     person = says_yes()
 
     async with connected(MODERN, person) as client:
         answer = content(await call(client, creating(home, lines, originals)))
 
+    dining_month, groceries_month = f"{days_ago(1)[:7]}-01", f"{days_ago(3)[:7]}-01"
     assert person.messages == [
         "Create 4 transaction(s) on Checking?\n"
         f"- {days_ago(1)}, Corner Cafe, 12.34, Dining Out, memo: lunch "
@@ -221,7 +224,11 @@ async def test_the_preview_names_look_alikes_inflows_and_memos_whole(home):
         f"- {days_ago(1)}, Cash from Mum, +20.00, (uncategorised)\n"
         f"- {days_ago(1)}, CB Bakery 12/01, 3.20, (uncategorised), memo: bread "
         f"(looks like {days_ago(3)}, BAKERY)\n"
-        f"- {days_ago(3)}, BAKERY, 3.20, Groceries (looks like {days_ago(1)}, CB Bakery 12/01)"
+        f"- {days_ago(3)}, BAKERY, 3.20, Groceries (looks like {days_ago(1)}, CB Bakery 12/01)\n"
+        "Available, before → after:\n"
+        f"- Groceries for {groceries_month}: 2.00 → -1.20\n"
+        f"- Dining Out for {dining_month}: 50.00 → 37.66\n"
+        f"This leaves Groceries overspent by 1.20 for {groceries_month}."
     ]
     assert answer["status"] == "applied"
 
@@ -263,6 +270,7 @@ def demo(live_service):
 async def test_amounts_read_in_the_plans_own_number_format(demo):
     checking = await Account.objects.aget(plan=demo, name="Checking")
     groceries = await Category.objects.aget(plan=demo, name="Groceries")
+    await make_available(demo.id, days_ago(1), groceries.id, 1_000_000)
     arguments = {
         "plan_id": demo.id,
         "account_id": checking.id,
@@ -281,10 +289,14 @@ async def test_amounts_read_in_the_plans_own_number_format(demo):
     async with connected(MODERN, person) as client:
         answer = content(await client.call_tool(TOOL, arguments))
 
+    month = f"{days_ago(1)[:7]}-01"
     assert person.messages == [
         "Create 2 transaction(s) on Checking?\n"
         f"- {days_ago(1)}, Garage Dupont, 1234,50, Groceries\n"
-        f"- {days_ago(1)}, Interest, +0,07, (uncategorised)"
+        f"- {days_ago(1)}, Interest, +0,07, (uncategorised)\n"
+        "Available, before → after:\n"
+        f"- Groceries for {month}: 1000,00 → -234,50\n"
+        f"This leaves Groceries overspent by 234,50 for {month}."
     ]
     assert [t["amount"] for t in answer["transactions"]] == ["-1234.50", "0.07"]
 

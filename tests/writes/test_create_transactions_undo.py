@@ -8,7 +8,7 @@ from asgiref.sync import sync_to_async
 from oplog.models import Operation
 from sandbox import faults
 from tests.helpers.write_cases.create_transactions import creating, days_ago, ids_on
-from tests.writes.checks import says_yes, ynab
+from tests.writes.checks import make_available, says_yes, ynab
 from tests.writes.harness import MODERN, call, connected, content
 from tests.writes.households import Household
 from tools.writes.create_transactions import CreationUndo
@@ -35,15 +35,21 @@ async def undone(home: Household, operation_id: str) -> tuple[dict, list[str]]:
 
 
 async def test_undo_deletes_what_it_created(home):
+    await make_available(home.id, days_ago(1), home.home.dining, 10_000)
     operation_id, ids, originals = await created(home)
 
     answer, questions = await undone(home, operation_id)
 
-    assert questions == [
-        "Undo: delete 2 transaction(s) on Checking?\n"
-        f"- {days_ago(1)}, Parking, 4.50, Dining Out\n"
-        f"- {days_ago(2)}, Cash from Mum, +20.00, (uncategorised)"
-    ]
+    assert (
+        questions
+        == [  # the parking's 4.50 back in Dining Out, which had 10.00 before it
+            "Undo: delete 2 transaction(s) on Checking?\n"
+            f"- {days_ago(1)}, Parking, 4.50, Dining Out\n"
+            f"- {days_ago(2)}, Cash from Mum, +20.00, (uncategorised)\n"
+            "Available, before → after:\n"
+            f"- Dining Out for {days_ago(1)[:7]}-01: 5.50 → 10.00"
+        ]
+    )
     assert (answer["status"], answer["restored"], answer["conflicts"]) == ("applied", 2, [])
     assert await ids_on(home.id, home.home.checking) == originals
     undo_row = await Operation.objects.aget(pk=answer["operation_id"])

@@ -18,7 +18,7 @@ from oplog import log, settling
 from oplog.models import Operation
 from sandbox import faults
 from tests.helpers.write_cases.create_transactions import ids_on
-from tests.writes.checks import says_yes, write_made, ynab
+from tests.writes.checks import make_available, says_yes, write_made, ynab
 from tests.writes.fault_matrix import SCENARIOS
 from tests.writes.harness import MODERN, WriteCase, connected, content
 from tokens.auth import Principal
@@ -88,6 +88,8 @@ def dated(case: WriteCase, index: int) -> str:
 
 async def test_a_lost_answer_settles_applied_with_the_ids_found_and_undo_deletes_exactly_those():
     case, account, originals = await lines_case()
+    dining = case.arguments["transactions"][0]["category_id"]
+    await make_available(case.plan_id, dated(case, 0), dining, 10_000)
     op = await lost(case, "drop_after_write")
     parking, cash = await entered(case, originals)
 
@@ -106,6 +108,8 @@ async def test_a_lost_answer_settles_applied_with_the_ids_found_and_undo_deletes
         "Undo: delete 2 transaction(s) on Checking?\n"
         f"- {dated(case, 0)}, Parking Meter, 4.50, Dining Out\n"
         f"- {dated(case, 1)}, Cash from Mum, +20.00, (uncategorised)\n"
+        "Available, before → after:\n"
+        f"- Dining Out for {dated(case, 0)[:7]}-01: 5.50 → 10.00\n"
         f"YNAB's answer was lost; these were found afterwards {HOW} ({parking}, {cash})."
     ]
     assert (answer["status"], answer["restored"], answer["conflicts"]) == ("applied", 2, [])

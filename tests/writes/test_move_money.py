@@ -9,6 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from oplog.models import Operation
+from sandbox.ledger import utc_today
 from sandbox.ledger.session import plan_write
 from sandbox.models import Category
 from tests.helpers.write_cases.move_money import MOVED, both, move_case, subject_of
@@ -21,6 +22,7 @@ from tests.writes.assigned_plans import (
     ready_to_assign,
     set_assigned,
 )
+from tests.writes.checks import ynab
 from tests.writes.harness import (
     ANSWER_WAYS,
     ARGUMENTS_ONLY_PATHS,
@@ -179,6 +181,23 @@ async def test_leaving_the_source_overspent_is_allowed_and_the_preview_says_so(b
     assert answer["status"] == "applied"
     assert answer["from_category"]["available_after"] == "-18.50"
     assert await figures(budget, budget.home.groceries) == (29_500, -18_500)
+
+
+async def test_a_destination_still_overspent_after_the_move_is_named_too(budget):
+    """Dining Out overspent by 61.00 (100.00 more spent): 10.00 moved in leaves it 51.00 short."""
+    spending = {"account_id": budget.home.checking, "date": utc_today().isoformat(), "amount": -100_000}
+    body = {"transaction": {**spending, "payee_name": "Bistro", "category_id": budget.home.dining}}
+    await ynab("POST", f"/plans/{budget.id}/transactions", json=body)
+
+    async with connected(MODERN) as client:
+        first = content(await call(client, move_case(budget, amount="10")))
+
+    assert first["preview"] == (
+        f"Move 10.00 from Groceries to Dining Out for {budget.month}?\n"
+        "- Groceries: assigned 80.00 → 70.00, available 32.00 → 22.00\n"
+        "- Dining Out: assigned 120.00 → 130.00, available -61.00 → -51.00\n"
+        f"This leaves Dining Out overspent by 51.00 for {budget.month}."
+    )
 
 
 async def test_money_can_go_to_a_category_with_nothing_assigned(budget):

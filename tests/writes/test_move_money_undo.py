@@ -11,6 +11,7 @@ from asgiref.sync import sync_to_async
 
 from oplog.models import Operation
 from sandbox import faults
+from sandbox.ledger import utc_today
 from tests.helpers.write_cases.move_money import both, move_case
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
@@ -20,7 +21,7 @@ from tests.writes.assigned_plans import (
     ready_to_assign,
     set_assigned,
 )
-from tests.writes.checks import says_yes
+from tests.writes.checks import says_yes, ynab
 from tests.writes.harness import MODERN, call, connected, content
 
 pytestmark = pytest.mark.anyio
@@ -74,6 +75,25 @@ async def test_undo_moves_the_money_back_destination_first(budget):
     assert await ready_to_assign(budget) == ready
     original = await Operation.objects.aget(pk=operation_id)
     assert (original.status, original.undone_by_id) == ("undone", answer["operation_id"])
+
+
+async def test_an_undo_that_leaves_the_destination_overspent_names_it(budget):
+    """Dining Out got 30.00 (69.00 available), then 50.00 was spent there: moving the 30.00 back
+    leaves it 11.00 short, and the person is told before agreeing."""
+    operation_id = await moved(budget)
+    spending = {"account_id": budget.home.checking, "date": utc_today().isoformat(), "amount": -50_000}
+    body = {"transaction": {**spending, "payee_name": "Bistro", "category_id": budget.home.dining}}
+    await ynab("POST", f"/plans/{budget.id}/transactions", json=body)
+
+    result, questions, _patches = await undo(budget, operation_id)
+
+    assert content(result)["status"] == "applied"
+    assert questions == [
+        f"Undo: move 30.00 from Dining Out to Groceries for {budget.month}?\n"
+        "- Dining Out: assigned 150.00 → 120.00, available 19.00 → -11.00\n"
+        "- Groceries: assigned 50.00 → 80.00, available 2.00 → 32.00\n"
+        f"This leaves Dining Out overspent by 11.00 for {budget.month}."
+    ]
 
 
 async def test_when_either_category_changed_since_both_are_left_as_they_are(budget):

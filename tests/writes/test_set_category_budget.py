@@ -94,16 +94,33 @@ async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, se
     await FAULT_PATHS[path](case, Env(settings, monkeypatch))
 
 
-async def test_the_preview_names_the_category_month_and_both_amounts(case):
+async def test_the_preview_names_the_category_month_both_amounts_and_what_stays_available(case):
     async with connected(MODERN) as client:
         first = content(await call(client, case))
 
-    assert first["preview"] == f"Budget Dining Out for {case.arguments['month']}-01: 120.00 → 150.00?"
+    assert first["preview"] == (
+        f"Budget Dining Out for {case.arguments['month']}-01: 120.00 → 150.00?\n"
+        "- Dining Out: assigned 120.00 → 150.00, available 39.00 → 69.00"
+    )
     assert (first["category"], first["month"], first["from_amount"], first["to_amount"]) == (
         "Dining Out",
         f"{case.arguments['month']}-01",
         "120.00",
         "150.00",
+    )
+
+
+async def test_lowering_it_below_what_was_spent_names_the_category_left_overspent(budget):
+    """Dining Out has 120.00 assigned and 81.00 spent: 50.00 leaves it 31.00 short."""
+    case = budget_case(budget, amount="50")
+
+    async with connected(MODERN) as client:
+        first = content(await call(client, case))
+
+    assert first["preview"] == (
+        f"Budget Dining Out for {budget.month}: 120.00 → 50.00?\n"
+        "- Dining Out: assigned 120.00 → 50.00, available 39.00 → -31.00\n"
+        f"This leaves Dining Out overspent by 31.00 for {budget.month}."
     )
 
 
@@ -126,7 +143,11 @@ async def test_the_plans_own_digits_and_separator_are_used_and_a_negative_amount
     async with connected(MODERN) as client:
         first = content(await call(client, case))
 
-    assert first["preview"] == f"Budget Dining Out for {budget.month}: 120,00 → -1234,50?"
+    assert first["preview"] == (
+        f"Budget Dining Out for {budget.month}: 120,00 → -1234,50?\n"
+        "- Dining Out: assigned 120,00 → -1234,50, available 39,00 → -1315,50\n"
+        f"This leaves Dining Out overspent by 1315,50 for {budget.month}."
+    )
     assert first["to_amount"] == "-1234.50"  # results stay machine-readable
 
 

@@ -7,9 +7,10 @@ from asgiref.sync import sync_to_async
 
 from oplog.models import Operation
 from sandbox import faults
+from sandbox.ledger import utc_today
 from tests.helpers.write_cases.set_category_budget import NEW_AMOUNT, budget_case
 from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned, set_assigned
-from tests.writes.checks import says_yes
+from tests.writes.checks import says_yes, ynab
 from tests.writes.harness import MODERN, call, connected, content, error_text
 
 pytestmark = pytest.mark.anyio
@@ -46,7 +47,10 @@ async def test_undo_puts_the_amount_back_and_marks_the_operation_undone(budget):
         0,
         [],
     )
-    assert questions == [f"Undo: budget Dining Out for {budget.month}: 150.00 → 120.00?"]
+    assert questions == [
+        f"Undo: budget Dining Out for {budget.month}: 150.00 → 120.00?\n"
+        "- Dining Out: assigned 150.00 → 120.00, available 69.00 → 39.00"
+    ]
     assert await assigned(budget, budget.home.dining) == DINING_ASSIGNED
     assert patches == [f"/sandbox/v1{budget.category_path(budget.home.dining)}"]
     original = await Operation.objects.aget(pk=operation_id)
@@ -56,6 +60,24 @@ async def test_undo_puts_the_amount_back_and_marks_the_operation_undone(budget):
         "month": budget.month,
         "restored": [{"category_id": budget.home.dining, "assigned": DINING_ASSIGNED}],
     }
+
+
+async def test_an_undo_that_leaves_the_category_overspent_names_it(budget):
+    """Dining Out raised to 150.00 (69.00 available), then 50.00 spent there: putting 120.00 back
+    leaves it 11.00 short, and the person is told before agreeing."""
+    operation_id = await budgeted(budget)
+    spending = {"account_id": budget.home.checking, "date": utc_today().isoformat(), "amount": -50_000}
+    body = {"transaction": {**spending, "payee_name": "Bistro", "category_id": budget.home.dining}}
+    await ynab("POST", f"/plans/{budget.id}/transactions", json=body)
+
+    result, questions, _patches = await undo(budget, operation_id)
+
+    assert content(result)["status"] == "applied"
+    assert questions == [
+        f"Undo: budget Dining Out for {budget.month}: 150.00 → 120.00?\n"
+        "- Dining Out: assigned 150.00 → 120.00, available 19.00 → -11.00\n"
+        f"This leaves Dining Out overspent by 11.00 for {budget.month}."
+    ]
 
 
 async def test_an_amount_changed_since_is_left_alone_and_reported(budget):

@@ -13,7 +13,7 @@ from oplog.models import Operation
 from sandbox.ledger import plan_write, utc_today
 from sandbox.models import Subtransaction, Transaction
 from tests.helpers.write_cases.split_transaction import TOOL, held, splitting
-from tests.writes.checks import requests_since, sandbox_http, says_yes, standing, ynab
+from tests.writes.checks import make_available, requests_since, sandbox_http, says_yes, standing, ynab
 from tests.writes.harness import (
     ANSWER_WAYS,
     ARGUMENTS_ONLY_PATHS,
@@ -178,10 +178,17 @@ async def test_the_preview_and_result_show_the_split_whole_and_undo_is_refused_w
         )
 
     op = answer["operation_id"]
+    month = f"{day[:7]}-01"
+    # The market's payment was uncategorised; Groceries was at -20.00 and Dining Out at -22.34.
     assert person.messages == [
         f"Split {day} CB MARKET FRESH 0509 86.43 into 2 lines?\n"
         "- Groceries: 50.00, memo: food\n"
         "- Dining Out: 36.43\n"
+        "Available, before → after:\n"
+        f"- Groceries for {month}: -20.00 → -70.00\n"
+        f"- Dining Out for {month}: -22.34 → -58.77\n"
+        f"This leaves 2 categories overspent: Groceries by 70.00 for {month}, "
+        f"Dining Out by 58.77 for {month}.\n"
         f"{NOT_UNDOABLE}"
     ]
     assert {
@@ -231,16 +238,26 @@ async def test_an_inflow_splits_with_plus_signs_and_twenty_one_lines_show_twenty
         content(await call(client, inflow))
         content(await call(client, many))
 
+    month = f"{day[:7]}-01"
+    # Groceries is at -20.00 that month (the household's split); Ready to Assign is not a category's
+    # available, and the salary was uncategorised: neither is listed.
     assert person.messages[0] == (
         f"Split {day} ACME PAYROLL +1234.56 into 2 lines?\n"
         "- Inflow: Ready to Assign: +1000.00\n"
         "- Groceries: +234.56\n"
+        "Available, before → after:\n"
+        f"- Groceries for {month}: -20.00 → 214.56\n"
         f"{NOT_UNDOABLE}"
     )
     shown = person.messages[1].splitlines()
     assert shown[0] == f"Split {day} BAZAAR 21.00 into 21 lines?"
     assert shown[1:21] == ["- Groceries: 1.00"] * 20
-    assert shown[21:] == ["… and 1 more", NOT_UNDOABLE]
+    assert shown[21:] == [
+        "… and 1 more",
+        "Available, before → after:",
+        f"- Groceries for {month}: 214.56 → 193.56",
+        NOT_UNDOABLE,
+    ]
 
 
 @pytest.mark.parametrize(
@@ -358,6 +375,9 @@ async def test_the_demo_plans_fuel_and_sandwich_payment_splits_in_its_own_number
     )
     fuel = await Category.objects.aget(plan=demo, name="Fuel")
     dining = await Category.objects.aget(plan=demo, name="Dining Out")
+    day = payment.date.isoformat()
+    await make_available(demo.id, day, fuel.id, 100_000)
+    await make_available(demo.id, day, dining.id, 5_000)
     arguments = {
         "plan_id": demo.id,
         "transaction_id": payment.id,
@@ -372,10 +392,15 @@ async def test_the_demo_plans_fuel_and_sandwich_payment_splits_in_its_own_number
         answer = content(await client.call_tool(TOOL, arguments))
 
     assert payment.category_id is None
+    month = f"{day[:7]}-01"
     assert person.messages == [
-        f"Split {payment.date.isoformat()} {payment.payee.name} 61,20 into 2 lines?\n"
+        f"Split {day} {payment.payee.name} 61,20 into 2 lines?\n"
         "- Fuel: 52,00\n"
         "- Dining Out: 9,20, memo: sandwich and coffee\n"
+        "Available, before → after:\n"
+        f"- Dining Out for {month}: 5,00 → -4,20\n"
+        f"- Fuel for {month}: 100,00 → 48,00\n"
+        f"This leaves Dining Out overspent by 4,20 for {month}.\n"
         f"{NOT_UNDOABLE}"
     ]
     assert answer["status"] == "applied"

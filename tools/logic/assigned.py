@@ -21,9 +21,14 @@ categories are not in a snapshot, so they are refused as unknown.
   Amounts as docs/confirmation.md#the-preview shows them: the plan's decimal digits and
   separator, no symbol, no grouping, `-` when negative (`150.00`, `-12,50`). Category names
   made safe (one line, at most 80 characters): they come from YNAB and are data, never
-  instructions.
+  instructions. Each category changed gets a line with its assigned and available amounts
+  before → after (`line_of`), and a category left overspent is named in a note
+  (`overspent_note`, `tools.logic.available`'s words).
 
-      Budget Restaurants for 2026-09-01: 120.00 → 150.00?
+      Budget Restaurants for 2026-09-01: 120.00 → 50.00?
+      - Restaurants: assigned 120.00 → 50.00, available 40.00 → -30.00
+      This leaves Restaurants overspent by 30.00 for 2026-09-01.
+
       Move 30.00 from Tennis to Restaurants for 2026-09-01?
       - Tennis: assigned 80.00 → 50.00, available 32.00 → 2.00
       - Restaurants: assigned 120.00 → 150.00, available 40.00 → 70.00
@@ -36,11 +41,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
+from tools.logic.available import AvailableShift, category_name, overspent_note
 from tools.logic.budget import is_internal
 from values.ids import not_in_plan
 from values.money import DecimalFormat, shown_amount
 from values.refusal import Refusal
-from values.text import quoted, shown_name
+from values.text import quoted
 from ynab_client.snapshot import Category, PlanSnapshot
 
 CATEGORY_SOURCE = "get_category_balances"
@@ -72,6 +78,11 @@ class AssignedChange:
     @property
     def unchanged(self) -> bool:
         return self.before == self.after
+
+    @property
+    def available(self) -> AvailableShift:
+        """Its available amount that month, before → after."""
+        return AvailableShift(self.category, self.month, self.available_before, self.available_after)
 
     def logged(self) -> Logged:
         """What the operation log keeps of it: the category, before and after."""
@@ -250,7 +261,7 @@ class AssignedWords:
         """The category's name, safe to show; `category <id>` for one that is gone."""
         if category is None:
             return f"category {fallback_id}"
-        return shown_name(category.name, f"category {category.id}")
+        return category_name(category)
 
     def shift(self, before: int, after: int) -> str:
         """`120.00 → 150.00`."""
@@ -293,9 +304,7 @@ class AssignedWords:
             change.available_after,
         )
 
-    def overspent_note(self, change: AssignedChange) -> str | None:
-        """A warning when the move leaves the source overspent (allowed, but the person should see it)."""
-        if change.available_after >= 0:
-            return None
-        overspent, month = shown_amount(self.currency, -change.available_after), change.month.isoformat()
-        return f"This leaves {self.name(change.category)} overspent by {overspent} for {month}."
+    def overspent_note(self, *changes: AssignedChange) -> str | None:
+        """A warning naming each category the change leaves overspent (allowed, but the person
+        should see it), in the order given: `This leaves Tennis overspent by 12.00 for 2026-09-01.`"""
+        return overspent_note(self.currency, [change.available for change in changes])

@@ -5,11 +5,13 @@ are still as the operation left them.
 The checks are `tools.logic.recategorise`. One bulk `PATCH /plans/{plan_id}/transactions` with
 `{id, category_id}`. The log keeps, per transaction, its id and the category before and after
 (`{"transactions": [{"id", "before", "after"}, ...]}`; no payee, memo or amount: those live
-only in the preview text).
+only in the preview text). The preview, and the undo's, also show each category's available
+amount before → after in each transaction's month (`tools.writes.consequences`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -22,6 +24,7 @@ from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord
+from tools.logic.available import ActivityMove
 from tools.logic.recategorise import (
     Recategorisation,
     Recategorised,
@@ -35,8 +38,10 @@ from tools.logic.transaction_lines import (
     transaction_line,
     transaction_line_by_id,
 )
+from tools.writes.consequences import available_consequences
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from ynab_client import PlanSnapshot, YnabClient
+from ynab_client.snapshot import Transaction
 
 CHECK = "Check with find_transactions whether the categories changed before trying again."
 
@@ -127,11 +132,14 @@ class ApplyCategories(
             LoggedRecategorisation(id=c.transaction.id, before=c.before, after=c.after.id)
             for c in found.changes
         )
+        consequences, notes = available_consequences(snapshot, _moves(found.changes))
         return Change(
             subject=RecategorisationSubject(changes=assigned),
             preview=Preview(
                 question=f"Recategorise {len(found.changes)} transaction(s)?",
                 lines=[_line(snapshot, c) for c in found.changes],
+                consequences=consequences,
+                notes=notes,
             ),
             fields=fields,
             undo_data=RecategorisationUndo(transactions=logged),
@@ -150,17 +158,21 @@ class ApplyCategories(
 
     def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[LoggedRecategorisation]:
         items: ReversalItems[LoggedRecategorisation] = ReversalItems()
+        moves: list[ActivityMove] = []
         for item in RecategorisationUndo.from_stored(op.undo_data).transactions:
             state, reason = undo_state(snapshot, item.id, before=item.before, after=item.after)
             if state == "restore":
                 transaction = snapshot.transactions[item.id]
                 after, before = category_shown(snapshot, item.after), _shown(snapshot, item.before)
                 items.restore(item, f"{transaction_line(snapshot, transaction)}: {after} → {before}")
+                moves += _recategorised(transaction, item.after, item.before)
             elif state == "already_as_before":
                 items.already_as_before()
             else:
                 items.conflict(Conflict(item.id, transaction_line_by_id(snapshot, item.id), reason))
-        return items.reversal(f"Undo: recategorise {items.restored} transaction(s)?")
+        consequences, notes = available_consequences(snapshot, moves)
+        question = f"Undo: recategorise {items.restored} transaction(s)?"
+        return items.reversal(question, tuple(notes), consequences)
 
     async def undo(
         self,
@@ -197,13 +209,15 @@ def apply_categories(
     """Give transactions a category, after the person agreed to the preview.
 
     Find the transactions with find_transactions (earlier ones of the same payee show how they
-    were categorised), show the person what you propose, then call this
-    with their choices. The person is asked to confirm the exact changes (a question in their
-    client, or a confirmation code to return only once they agreed). Transactions that already
-    have the category are skipped (unchanged_count). Refused: splits (YNAB's API cannot change
-    their lines), transfers, transactions on tracking accounts, YNAB's internal categories
-    other than Inflow: Ready to Assign (for income), credit card payment categories.
-    undo_operation with the operation id puts back the categories still as they were set.
+    were categorised), show the person what you propose, then call this with their choices.
+    The person is asked to confirm the exact changes, with each category's available amount
+    before → after in the transactions' months and the categories left overspent named (a
+    question in their client, or a confirmation code to return only once they agreed).
+    Transactions that already have the category are skipped (unchanged_count). Refused: splits
+    (YNAB's API cannot change their lines), transfers, transactions on tracking accounts,
+    YNAB's internal categories other than Inflow: Ready to Assign (for income), credit card
+    payment categories. undo_operation with the operation id puts back the categories still
+    as they were set.
     """
     transaction_ids = check_ids(
         [a.transaction_id for a in assignments], what="transaction", merge_duplicates=False
@@ -216,6 +230,20 @@ def _nothing_message(found: Recategorisation) -> str:
     return (
         f"Nothing to change: the {found.unchanged_count} transaction(s) given already have these categories."
     )
+
+
+def _moves(changes: Iterable[Recategorised]) -> Iterator[ActivityMove]:
+    """Each transaction's amount leaves its category before and joins the one it gets."""
+    for change in changes:
+        yield from _recategorised(change.transaction, change.before, change.after.id)
+
+
+def _recategorised(
+    transaction: Transaction, before: str | None, after: str | None
+) -> tuple[ActivityMove, ...]:
+    """`transaction`'s activity moved from category `before` to `after`, in its month."""
+    day, amount = transaction.date, transaction.amount
+    return ActivityMove(before, day, -amount), ActivityMove(after, day, amount)
 
 
 def _line(snapshot: PlanSnapshot, change: Recategorised) -> str:

@@ -19,6 +19,7 @@ from datetime import date
 
 from oplog.undo import Conflict, Reversal, UndoRecord
 from tools.logic.assigned import AssignedNow, AssignedWords, assignments_now, standing_together
+from tools.logic.available import AvailableShift, overspent_note
 from tools.writes.assigned_pair import AssignedUndo, Pair, Step, write_pair
 from values.money import shown_amount
 from ynab_client import PlanSnapshot, YnabClient
@@ -32,7 +33,12 @@ def budget_reversal(snapshot: PlanSnapshot, logged: AssignedUndo) -> Reversal[St
     name = words.name(now.category, now.logged.category_id)
     question = words.budget_question(name, month, now.logged.after, now.logged.before, undo=True)
     if now.state == "restore":
-        return Reversal(question=question, restorable=(_back(now, name),))
+        return Reversal(
+            question=question,
+            restorable=(_back(now, name),),
+            lines=(_undo_line(words, now, name),),
+            notes=_overspent(words, month, [now]),
+        )
     if now.state == "already_as_before":
         return Reversal(question=question, already_as_before=1)
     return Reversal(question=question, conflicts=(changed_since(words, now, name),))
@@ -53,6 +59,7 @@ def move_reversal(snapshot: PlanSnapshot, logged: AssignedUndo) -> Reversal[Step
         lines=tuple(_undo_line(words, item, name) for item, name in restorable),
         already_as_before=sum(item.state == "already_as_before" for item in items),
         conflicts=_move_conflicts(words, items, names),
+        notes=_overspent(words, month, [item for item, _name in restorable]),
     )
 
 
@@ -118,9 +125,25 @@ def _move_undo_question(
 
 
 def _undo_line(words: AssignedWords, item: AssignedNow, name: str) -> str:
+    """`Tennis: assigned 50.00 → 80.00, available 2.00 → 32.00`: put back, as the undo sets it."""
     logged, available = item.logged, item.available or 0
-    back = available + logged.before - logged.after
-    return words.assigned_line(name, logged.after, logged.before, available, back)
+    return words.assigned_line(name, logged.after, logged.before, available, _available_back(item))
+
+
+def _available_back(item: AssignedNow) -> int:
+    """The category's available amount once its assigned amount is put back (by as much)."""
+    return (item.available or 0) + item.logged.before - item.logged.after
+
+
+def _overspent(words: AssignedWords, month: date, restorable: list[AssignedNow]) -> tuple[str, ...]:
+    """The note naming each category that putting back leaves overspent, or none."""
+    shifts = [
+        AvailableShift(item.category, month, item.available or 0, _available_back(item))
+        for item in restorable
+        if item.category is not None
+    ]
+    note = overspent_note(words.currency, shifts)
+    return (note,) if note else ()
 
 
 def _move_conflicts(

@@ -9,8 +9,10 @@ digest and the same-content transactions already there (`tools.logic.landed_crea
 lost answer is settled by finding them (docs/undo.md#create_transactions-whose-answer-was-lost).
 
 The subject is that of docs/confirmation.md#subjects-and-the-fingerprint; the log keeps each
-line's date and category only. A look-alike that appears between the preview and the answer does
-not stop the person's yes to the same request.
+line's date and category only. The preview, and the undo's, also show each category's
+available amount before → after in each line's month (`tools.writes.consequences`). A
+look-alike that appears between the preview and the answer does not stop the person's yes to
+the same request.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from oplog.kinds import PREFIX, SettledStatus, Settlement
 from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord
+from tools.logic.available import ActivityMove, transaction_moves
 from tools.logic.landed_creations import (
     AskedLine,
     Settled,
@@ -48,6 +51,7 @@ from tools.logic.new_transactions import (
     undo_state,
 )
 from tools.logic.transaction_lines import category_shown, transaction_line, transaction_line_with_category
+from tools.writes.consequences import available_consequences
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
 from values.text import shown_name
@@ -163,11 +167,15 @@ class CreateTransactions(WriteTool[Creating, CreationSubject, TransactionsCreate
         account, checked = new_transactions(snapshot, arguments.account_id, arguments.lines, today())
         lines = tuple(item.line for item in checked)
         asked = [(line.date.isoformat(), line.amount, line.payee_name, line.memo) for line in lines]
+        moves = [ActivityMove(line.category_id, line.date, line.amount) for line in lines]
+        consequences, notes = available_consequences(snapshot, moves)
         return Change(
             subject=CreationSubject(account_id=account.id, approved=arguments.approved, transactions=lines),
             preview=Preview(
                 question=f"Create {len(checked)} transaction(s) on {shown_name(account.name)}?",
                 lines=[_line(snapshot, item) for item in checked],
+                consequences=consequences,
+                notes=notes,
             ),
             fields=TransactionsCreatedFields(
                 account=account_name(snapshot, account.id),
@@ -212,6 +220,7 @@ class CreateTransactions(WriteTool[Creating, CreationSubject, TransactionsCreate
     def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[str]:
         logged = CreationUndo.from_stored(op.undo_data)
         items: ReversalItems[str] = ReversalItems()
+        moves: list[ActivityMove] = []
         for item in logged.transactions:
             state, reason = undo_state(snapshot, item.id, item.digest)
             if state == "already_as_before":
@@ -220,11 +229,14 @@ class CreateTransactions(WriteTool[Creating, CreationSubject, TransactionsCreate
             transaction = snapshot.transactions[item.id]
             if state == "restore":
                 items.restore(item.id, transaction_line_with_category(snapshot, transaction))
+                moves += transaction_moves(snapshot, transaction, sign=-1)
             else:
                 items.conflict(Conflict(item.id, transaction_line(snapshot, transaction), reason))
+        consequences, notes = available_consequences(snapshot, moves)
         return items.reversal(
             f"Undo: delete {items.restored} transaction(s) on {account_name(snapshot, logged.account_id)}?",
-            _how_found(logged, op),
+            (*notes, *_how_found(logged, op)),
+            consequences,
         )
 
     async def undo(
@@ -291,9 +303,10 @@ def create_transactions(
     (same amount and payee, within 3 days) or like another line says so in the preview, so the
     person can spot a duplicate. Dates after today are refused (YNAB's schedules cover the
     future), as are dates more than 5 years ago and categories on tracking accounts. The person
-    is asked to confirm (a question in their client, or a confirmation code to return only once
-    they agreed). undo_operation with the operation id deletes the transactions still exactly as
-    created.
+    is asked to confirm, with each category's available amount before → after in the lines'
+    months and the categories left overspent named (a question in their client, or a
+    confirmation code to return only once they agreed). undo_operation with the operation id
+    deletes the transactions still exactly as created.
     """
     account = id_arg(account_id, what="account")
     return Creating(account_id=account, lines=_checked_lines(transactions), approved=approved)

@@ -102,7 +102,7 @@ class MoveMoney(WriteTool[Moving, MoveSubject, MoneyMovedFields, AssignedUndo]):
         source, destination, amount = arguments.from_category_id, arguments.to_category_id, arguments.amount
         move = money_move(snapshot, month, source, destination, amount)
         words = AssignedWords.of(snapshot)
-        note = words.overspent_note(move.source)
+        note = words.overspent_note(move.source, move.destination)
         from_name, to_name = words.name(move.source.category), words.name(move.destination.category)
         return Change(
             subject=MoveSubject(

@@ -6,7 +6,9 @@ The checks and the words are `tools.logic.assigned`. One
 `PATCH /plans/{plan_id}/months/{month}/categories/{category_id}` with `budgeted` (YNAB sets,
 not adds). The log keeps the month and the category's assigned amount before and after
 (`AssignedUndo`, the same shape as move_money's). The subject is that of
-docs/confirmation.md#subjects-and-the-fingerprint: the amount assigned now is not part of it.
+docs/confirmation.md#subjects-and-the-fingerprint: the amount assigned now is not part of it,
+nor the available amount the preview shows before → after (with a note when the category is
+left overspent, docs/confirmation.md#what-a-change-leaves-available).
 """
 
 from __future__ import annotations
@@ -90,9 +92,14 @@ class SetCategoryBudget(WriteTool[Budgeting, BudgetSubject, BudgetSetFields, Ass
             amount = shown_amount(words.currency, arguments.amount)
             already = f"{name} already has {amount} assigned for {month.isoformat()}"
             return Change.nothing(f"Nothing to change: {already}.", fields)
+        note = words.overspent_note(setting)
         return Change(
             subject=BudgetSubject(category_id=setting.category_id, month=month, amount=setting.after),
-            preview=Preview(question=words.budget_question(name, month, setting.before, setting.after)),
+            preview=Preview(
+                question=words.budget_question(name, month, setting.before, setting.after),
+                lines=[words.line_of(setting)],
+                notes=[note] if note else [],
+            ),
             fields=fields,
             undo_data=AssignedUndo(month=month, categories=(setting.logged(),)),
             check=CHECK,
@@ -150,11 +157,12 @@ def set_category_budget(
     "My budget for X" is this assigned amount. The amount is the new total, not a change:
     to take money from one category and give it to another in one step, use move_money.
     Ready to Assign follows from what is assigned (get_monthly_summary shows it). The person
-    is asked to confirm (`Budget Restaurants for 2026-09-01: 120.00 → 150.00?`) in their
-    client, or you get a confirmation code to return only once they agreed. The same amount
-    as now changes nothing (nothing_to_do). Refused: YNAB's internal categories (Ready to
-    Assign, Uncategorized), months outside the plan. undo_operation with the operation id
-    puts the amount back if it is still as set.
+    is asked to confirm (`Budget Restaurants for 2026-09-01: 120.00 → 150.00?`, then the
+    category's assigned and available amounts that month before → after, and a note naming it
+    when it is left overspent) in their client, or you get a confirmation code to return only
+    once they agreed. The same amount as now changes nothing (nothing_to_do). Refused: YNAB's
+    internal categories (Ready to Assign, Uncategorized), months outside the plan.
+    undo_operation with the operation id puts the amount back if it is still as set.
     """
     return Budgeting(
         month=month_arg(month, today()),

@@ -7,7 +7,9 @@ transaction's fields as read when the answer comes, `category_id: null` and the
 `subtransactions` (a transaction that can no longer be split so is refused then). The subject
 is the transaction and the lines (docs/confirmation.md#subjects-and-the-fingerprint); the log
 keeps the transaction, the lines' categories and its category before (no amounts, payee or
-memos), `undoable: false`. A lost answer is settled from the transaction's lines (`settle`).
+memos), `undoable: false`. The preview also shows each category's available amount before →
+after in the transaction's month: its category before gives the amount up, the lines' take
+theirs (`tools.writes.consequences`). A lost answer is settled from the transaction's lines (`settle`).
 """
 
 from __future__ import annotations
@@ -25,9 +27,11 @@ from oplog.changes import Applied, Built, Change
 from oplog.kinds import PREFIX, Settlement
 from oplog.models import Operation
 from oplog.records import Record, Subject
+from tools.logic.available import ActivityMove, transaction_moves
 from tools.logic.recategorise import shown_category_id
 from tools.logic.splits import SplitLine, checked_split, split_lines_refusal
 from tools.logic.transaction_lines import category_shown, payee_shown
+from tools.writes.consequences import available_consequences
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
 from values.text import shown_name
@@ -123,12 +127,18 @@ class SplitTransaction(WriteTool[Splitting, SplitSubject, TransactionSplitFields
         payee = payee_shown(snapshot, transaction)
         amount = shown_amount(snapshot.settings.currency_format, transaction.amount, statement=True)
         shown_lines = zip(lines, categories, strict=True)
+        moves = [
+            *transaction_moves(snapshot, transaction, sign=-1),
+            *(ActivityMove(line.category_id, transaction.date, line.amount) for line in lines),
+        ]
+        consequences, notes = available_consequences(snapshot, moves)
         return Change(
             subject=SplitSubject(transaction_id=transaction.id, lines=lines),
             preview=Preview(
                 question=f"Split {transaction.date.isoformat()} {payee} {amount} into {len(lines)} lines?",
                 lines=[_line(snapshot, ln, category) for ln, category in shown_lines],
-                notes=[NOT_UNDOABLE],
+                consequences=consequences,
+                notes=[*notes, NOT_UNDOABLE],
             ),
             fields=TransactionSplitFields(
                 transaction_id=transaction.id,
@@ -218,8 +228,9 @@ def split_transaction(
     lines' amounts must add up to the transaction's amount to the cent, each line with its
     category; for a single category use apply_categories. Refused: transactions split already
     (YNAB's API cannot edit a split's lines), transfers, transactions on tracking accounts.
-    The person is asked to confirm (a question in their client, or a confirmation code to
-    return only once they agreed). Only YNAB itself can undo a split: undo_operation cannot,
+    The person is asked to confirm, with each category's available amount before → after and
+    the categories left overspent named (a question in their client, or a confirmation code
+    to return only once they agreed). Only YNAB itself can undo a split: undo_operation cannot,
     and the preview says so.
     """
     transaction = id_arg(transaction_id, what="transaction")
