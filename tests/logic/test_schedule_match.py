@@ -13,6 +13,7 @@ from tools.logic.recurring import Recurring
 from tools.logic.schedule_match import (
     NameMatch,
     ScheduledFlow,
+    amounts_close,
     match_schedules,
     same_flow,
     same_merchant,
@@ -106,6 +107,9 @@ def test_a_schedule_rarer_than_monthly_or_a_transfer_is_never_a_recurring_flow()
     assert not same_flow(flow("EDF", -80_000, day=5, frequency="yearly"), bill)
     assert not same_flow(flow("EDF", -80_000, day=5, frequency="never"), bill)
     assert not same_flow(flow("EDF", -80_000, day=5, transfer_account_id="savings"), bill)
+    # Nor is its amount a month ever close to one: a yearly -80.00 is not -80.00 a month.
+    assert not amounts_close(flow("EDF", -80_000, day=5, frequency="yearly"), bill)
+    assert amounts_close(flow("EDF", -80_000, day=5), bill)
 
 
 def test_each_schedule_is_one_flow_the_closest_and_the_order_given_does_not_matter():
