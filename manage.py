@@ -9,6 +9,9 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
     from django.core.management import execute_from_command_line
 
+    from avenir_site.startup import set_up_django
+
+    set_up_django()  # before Django's command line, which then finds it done
     execute_from_command_line(sys.argv)
 
 

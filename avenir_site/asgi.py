@@ -4,6 +4,8 @@ the SDK's handlers, everything else to Django.
 Served by uvicorn (`make run`, `python manage.py runserver`). Django refuses lifespan
 events; this application answers them itself and, for the length of the lifespan, runs
 the MCP session managers (without them /mcp fails with "Task group is not initialized").
+Django's set-up and the servers' building run with the garbage collector paused
+(`avenir_site.startup`).
 """
 
 from __future__ import annotations
@@ -15,20 +17,24 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
 
 from django.core.asgi import get_asgi_application
 
-django_application = get_asgi_application()  # before anything imports models
+from avenir_site.startup import collection_paused
 
-from starlette.types import Receive, Scope, Send  # noqa: E402
+with collection_paused():  # a process uvicorn starts sets Django up here
+    django_application = get_asgi_application()  # before anything imports models
 
-from avenir_site.home import where_it_serves  # noqa: E402
-from mcp_surface.http import McpHttpApp, is_mcp_request  # noqa: E402
-from mcp_surface.server import HttpServers  # noqa: E402
-from oauth.endpoints import OAuthApp, is_oauth_request  # noqa: E402
-from sandbox.traffic import SandboxTraffic  # noqa: E402
+from starlette.types import Receive, Scope, Send
+
+from avenir_site.home import where_it_serves
+from mcp_surface.http import McpHttpApp, is_mcp_request
+from mcp_surface.server import HttpServers
+from oauth.endpoints import OAuthApp, is_oauth_request
+from sandbox.traffic import SandboxTraffic
 
 # Requests to the sandbox pass through its traffic layer (request log, limit, faults).
 django_with_sandbox = SandboxTraffic(django_application)
 
-mcp_application = McpHttpApp(HttpServers.build())
+with collection_paused():
+    mcp_application = McpHttpApp(HttpServers.build())
 oauth_application = OAuthApp()
 logger = logging.getLogger(__name__)
 

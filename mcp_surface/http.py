@@ -73,7 +73,8 @@ class McpHttpApp:
         """Answer the ASGI lifespan protocol, running the session managers in between;
         `started` is called once the service is ready.
 
-        At start-up the stored plans start loading in the background and settling starts
+        At start-up the most recently used stored plan starts loading in the background (the
+        others load when first used: `ynab_client.cache`) and settling starts
         (`oplog.settling.keep_settling`: at once, then while operations are left unsettled); at
         shutdown the plans changed since their last save are stored (`ynab_client.store`).
         """
@@ -81,7 +82,7 @@ class McpHttpApp:
         phase = "startup"
         try:
             async with self.running(), anyio.create_task_group() as background:
-                ynab_client.warm_up()  # the stored plans load in the background
+                ynab_client.warm_up()  # the most recently used stored plan loads in the background
                 background.start_soon(settling.keep_settling)
                 await send({"type": "lifespan.startup.complete"})
                 if started is not None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from mcp.server.mcpserver import MCPServer, RequestStateSecurity
+from mcp.server.mcpserver.tools import Tool
 
 from mcp_surface.answers import AvenirServer
 from mcp_surface.catalog import catalog_specs
@@ -37,12 +38,14 @@ def build_server(
     local_principal: Principal | None,
     specs: Sequence[ToolSpec] | None = None,
     guide_markdown: str | None = None,
+    made: dict[str, Tool] | None = None,
 ) -> MCPServer:
     """One MCP server: the tools a caller with (or without) writes may see, and its guide.
 
     `local_principal` answers for requests without HTTP (stdio, in-memory clients); None
     for the servers behind /mcp. `specs` and `guide_markdown` default to the catalog and
-    `mcp_surface/guide.md`; tests pass their own to exercise the same code path.
+    `mcp_surface/guide.md`; tests pass their own to exercise the same code path. `made`: the
+    tools another server of the same specs made already, by name (`_tools`), added to.
     """
     specs = catalog_specs() if specs is None else specs
     visible = visible_tools(specs, writes=writes)
@@ -58,20 +61,28 @@ def build_server(
         instructions=guide,
         lifespan=_lifespan_with(ServerState(local_principal=local_principal)),
         request_state_security=request_state_security(),
+        tools=_tools(visible, {} if made is None else made),
     )
-    for spec in visible:
-        server.add_tool(
-            spec.fn,
-            name=spec.name,
-            title=spec.title,
-            description=spec.description,
-            annotations=spec.annotations,
-            meta=spec.meta,
-            structured_output=True,
-        )
     register_resources(server, guide=guide)
     register_prompts(server, tools=tool_names)
     return server
+
+
+def _tools(specs: Sequence[ToolSpec], made: dict[str, Tool]) -> list[Tool]:
+    """The SDK's tool for each spec, made once for every server that shares `made`: making one
+    builds the models of its arguments and result, most of the time a server takes to build."""
+    for spec in specs:
+        if spec.name not in made:
+            made[spec.name] = Tool.from_function(
+                spec.fn,
+                name=spec.name,
+                title=spec.title,
+                description=spec.description,
+                annotations=spec.annotations,
+                meta=spec.meta,
+                structured_output=True,
+            )
+    return [made[spec.name] for spec in specs]
 
 
 def request_state_security() -> RequestStateSecurity:
@@ -113,9 +124,10 @@ class HttpServers:
     @classmethod
     def build(cls, *, specs: Sequence[ToolSpec] | None = None) -> HttpServers:
         specs = catalog_specs() if specs is None else specs
+        made: dict[str, Tool] = {}  # the read tools are in both: made once
         return cls(
-            read_only=build_server(writes=False, local_principal=None, specs=specs),
-            read_write=build_server(writes=True, local_principal=None, specs=specs),
+            read_only=build_server(writes=False, local_principal=None, specs=specs, made=made),
+            read_write=build_server(writes=True, local_principal=None, specs=specs, made=made),
         )
 
     def for_principal(self, principal: Principal) -> MCPServer:

@@ -21,8 +21,10 @@ What tools use:
 - For health and the admin (synchronous, no request sent to YNAB): `plan_cache_state()`,
   `ynab_status()` (the configured client's requests in the last hour, from the `YnabRequest`
   rows, its pacing, and the plans cached for its YNAB and token).
-- A process's start and end: `warm_up()` loads the stored plans in the background,
-  `store_changed_plans()` stores what changed since (see `ynab_client.store`).
+- A process's start and end: `warm_up()` lists the stored plans and loads the most recently
+  used one in the background (any other loads when a call first needs it, so a plan stored
+  but not used costs no memory), `store_changed_plans()` stores what changed since (see
+  `ynab_client.cache` and `ynab_client.store`).
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ def plan_cache_state() -> list[PlanCacheState]:
 
 
 def warm_up() -> list[str]:
-    """Start loading, in the background, the plans stored for the configured YNAB and key."""
+    """List the plans stored for the configured YNAB and key and start loading, in the
+    background, the most recently used one (the others load when first used)."""
     return plan_cache.warm_up(get_ynab_client())
 
 

@@ -23,8 +23,16 @@ be missing. A read inside the window gets the snapshot as stamped then, so its r
 old it is (docs/conventions.md#results). A snapshot restored from the store keeps the `as_of`
 of the sync before it was stored, and no read gets it before one delta stamps it anew.
 A sync that changed a plan hands it to the store (`store.Saver`: at once the first time,
-then at most once a minute, and at shutdown); `warm_up` loads the stored plans of the
-configured YNAB in the background when a process starts.
+then at most once a minute, and at shutdown).
+
+Stored plans are loaded when first used: `warm_up`, when a process starts, lists the stored
+plans of the configured YNAB and key (their headers only) and loads one in the background, the
+most recently used (`store.stored_plans`: a call that reads or writes a plan marks it used, at
+most once a minute); any other is loaded from the store by the first call that needs it (off
+the event loop, beside the warm-up's load, never waiting for it), then one delta. So a process
+holds in memory the plans it serves, plus at most that one: a person who works on one plan has
+it ready at once whatever else is stored, and a plan stored but never used costs no memory and
+no time at start (docs/architecture.md#talking-to-ynab).
 
 `last-used` (and `default`) are aliases YNAB resolves. The first call loads
 `GET /plans/last-used` and remembers the real id; later calls send
@@ -121,8 +129,13 @@ class PlanCacheState:
     token_tag: str
 
 
-# Loads stored plans (and does the rest of a warm-up) off the event loop, one at a time.
-_restorer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="plan-store-load")
+# Loads stored plans off the event loop: two at once, so a call's plan does not wait for the
+# warm-up's.
+_loader = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="plan-store-load")
+# The rest of a warm-up, and the marks of plans used, off the event loop, in order.
+_restorer = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="plan-store-warm-up")
+# A plan is marked used in the store at most this often (seconds).
+USE_MARK_SECONDS = 60.0
 
 
 class PlanCache:
@@ -131,6 +144,8 @@ class PlanCache:
         self._aliases: dict[CacheKey, str] = {}
         self._flights: dict[tuple[CacheKey, asyncio.AbstractEventLoop, bool], asyncio.Task] = {}
         self._restores: dict[CacheKey, concurrent.futures.Future] = {}
+        self._stored: set[CacheKey] = set()  # stored plans of the keys warmed up, loaded or not
+        self._marked_at: dict[CacheKey, float] = {}  # when each plan was last marked used
         self._lock = threading.Lock()
         self.saver = store.Saver()
 
@@ -145,7 +160,13 @@ class PlanCache:
         (which may have left before another process's write landed): a write reads so inside
         its plan's write lock (`oplog.plan_lock`)."""
         if exclusive:
-            return await self._refresh(client, plan_id)
+            snapshot = await self._refresh(client, plan_id)
+        else:
+            snapshot = await self._current(client, plan_id, fresh=fresh)
+        self._mark_used(client, snapshot.plan_id)
+        return snapshot
+
+    async def _current(self, client: YnabClient, plan_id: str, *, fresh: bool) -> PlanSnapshot:
         key = (client.base_url, client.token_tag, plan_id)
         kept = None if fresh else self._within_window(client, key)
         if kept is not None:
@@ -157,28 +178,43 @@ class PlanCache:
         return snapshot
 
     def holds(self, client: YnabClient, plan_id: str) -> bool:
-        """True when this process has the plan for this client's YNAB and key, loaded or being
-        loaded from the store: it was in the key's plans (no listing needed to know it exists)."""
+        """True when this process has the plan for this client's YNAB and key, loaded or stored
+        (loaded or not yet): it was in the key's plans (no listing needed to know it exists)."""
         key = (client.base_url, client.token_tag, plan_id)
         with self._lock:
-            return key in self._entries or key in self._restores
+            return key in self._entries or key in self._restores or key in self._stored
 
     def warm_up(self, client: YnabClient) -> list[str]:
-        """Start loading, in the background, every plan stored for this client's YNAB and key.
+        """List the plans stored for this client's YNAB and key, and start loading the most
+        recently used one in the background (the others load when first used).
 
-        Returns their ids; a call for one of them meanwhile waits for its load (no export).
+        Returns their ids, the most recently used first; a call for the one loading meanwhile
+        waits for its load, a call for another loads it (no export either way).
         """
         stored = store.stored_plans(client.base_url, client.token_tag)
         # What a process's first request would otherwise do on its way: load the CA bundle
         # and the transport, read the last hour's requests for the pacer.
         _restorer.submit(prepare_transport)
         _restorer.submit(_closing_connection(client.sender.seed_pacer_now))
-        for plan in stored:
-            with self._lock:
-                for alias in plan.aliases:  # newest first: the latest word on what it meant
+        with self._lock:
+            for plan in stored:
+                self._stored.add((client.base_url, client.token_tag, plan.plan_id))
+                for alias in plan.aliases:  # most recent first: the latest word on what it meant
                     self._aliases.setdefault((client.base_url, client.token_tag, alias), plan.plan_id)
-            self._start_restore((client.base_url, client.token_tag, plan.plan_id))
+        if stored:
+            self._start_restore((client.base_url, client.token_tag, stored[0].plan_id))
         return [plan.plan_id for plan in stored]
+
+    def _mark_used(self, client: YnabClient, plan_id: str) -> None:
+        """Tell the store a call used the plan (at most once a `USE_MARK_SECONDS`), off the loop."""
+        key = (client.base_url, client.token_tag, plan_id)
+        now = clock.monotonic()
+        with self._lock:
+            marked_at = self._marked_at.get(key)
+            if marked_at is not None and now - marked_at < USE_MARK_SECONDS:
+                return
+            self._marked_at[key] = now
+        _restorer.submit(store.mark_used, client.base_url, plan_id)
 
     def _within_window(self, client: YnabClient, key: CacheKey) -> PlanSnapshot | None:
         """The cached snapshot when a read may have it without asking YNAB (module docstring)."""
@@ -252,7 +288,7 @@ class PlanCache:
         with self._lock:
             future = self._restores.get(key)
             if future is None:
-                future = self._restores[key] = _restorer.submit(self._load_from_store, key)
+                future = self._restores[key] = _loader.submit(self._load_from_store, key)
             return future
 
     def _load_from_store(self, key: CacheKey) -> None:

@@ -1,9 +1,14 @@
 """The plan store: each cached plan kept on disk, so a new process starts warm.
 
 After a sync the plan cache hands its snapshot to `save` (at most once a minute per plan,
-and at shutdown, `flush`); a new process (a restart, every stdio session) loads the stored
-snapshots of its YNAB and key (`load`, `stored_plans`), and its first read of a plan then
-costs one delta request (`last_knowledge_of_server`), never a second full export.
+and at shutdown, `flush`); a new process (a restart, every stdio session) lists the stored
+plans of its YNAB and key (`stored_plans`, by their headers: nothing is loaded), loads the
+most recently used one in the background and any other when a call first needs it (`load`;
+see `ynab_client.cache`), and its first read of a plan then costs one delta request
+(`last_knowledge_of_server`), never a second full export. A plan is used when a call reads or
+writes it: the cache says so (`mark_used`, at most once a minute a plan) and the file's
+modification time keeps it (a save is a use too), so the process after knows which plan came
+last.
 
 Where: one file a plan under `<AVENIR_MCP_DATA_DIR>/plans/` (default `.local/plans/`),
 named by a hash of the YNAB URL and the plan id, readable by the service's user only (0600
@@ -155,6 +160,7 @@ def save(base_url: str, token_tag: str, snapshot: PlanSnapshot, aliases: Sequenc
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(_MAGIC + json.dumps(header).encode() + b"\n" + payload)
+        _stamp(temporary)  # a save is a use
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -210,7 +216,8 @@ class StoredPlan:
 
 
 def stored_plans(base_url: str, token_tag: str) -> list[StoredPlan]:
-    """The plans stored for this YNAB URL and key (by their headers), newest first."""
+    """The plans stored for this YNAB URL and key (by their headers), the most recently used
+    first (saved or marked used last: `mark_used`)."""
     found: list[tuple[float, StoredPlan]] = []
     for path in _files():
         try:
@@ -218,6 +225,7 @@ def stored_plans(base_url: str, token_tag: str) -> list[StoredPlan]:
                 if file.read(len(_MAGIC)) != _MAGIC:
                     continue
                 header = json.loads(file.readline())
+                used_at = os.fstat(file.fileno()).st_mtime
         except (OSError, ValueError):
             continue  # said when the plan itself is loaded, if it ever is
         if isinstance(header, dict) and (header.get("base_url"), header.get("token_tag")) == (
@@ -225,10 +233,23 @@ def stored_plans(base_url: str, token_tag: str) -> list[StoredPlan]:
             token_tag,
         ):
             aliases = tuple(str(alias) for alias in header.get("aliases") or ())
-            found.append(
-                (float(header.get("saved_at") or 0), StoredPlan(str(header.get("plan_id")), aliases))
-            )
+            found.append((used_at, StoredPlan(str(header.get("plan_id")), aliases)))
     return [plan for _, plan in sorted(found, key=lambda item: item[0], reverse=True)]
+
+
+def mark_used(base_url: str, plan_id: str) -> None:
+    """Note that a call used the plan now (its file's modification time), so the next process
+    loads it first. A plan not stored (yet) has nothing to mark; a mark that fails changes only
+    which plan the next process loads first, so it is not said."""
+    with contextlib.suppress(OSError):
+        _stamp(path_for(base_url, plan_id))
+
+
+def _stamp(path: Path | str) -> None:
+    """The file's modification time set to now, to the nanosecond (the file system's own stamp
+    may be as coarse as a clock tick, so two uses in one tick would tie)."""
+    now = time.time_ns()
+    os.utime(path, ns=(now, now))
 
 
 def _files() -> Iterator[Path]:

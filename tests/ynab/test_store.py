@@ -3,6 +3,7 @@ ignored with one log line and costs a full export, never a wrong answer."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import gc
 import json
@@ -21,6 +22,7 @@ from django.db.utils import OperationalError
 import ynab_client
 from sandbox.models import Plan
 from sandbox.seeding import seed_demo_plan
+from tests.helpers.plan_copies import demo_plan_copy
 from tests.ynab.compare import differences, index_errors
 from ynab_client import cache as cache_module
 from ynab_client import store
@@ -43,7 +45,13 @@ async def loaded(client, plan_id: str):
     cache = PlanCache()
     snapshot = await cache.snapshot(client, plan_id)
     cache.saver.wait()
+    await marks_done()
     return snapshot
+
+
+async def marks_done() -> None:
+    """Return once the store has every use of a plan marked so far (the warm-up's queue, in order)."""
+    await anyio.to_thread.run_sync(lambda: cache_module._restorer.submit(lambda: None).result())
 
 
 async def test_a_stored_plan_loads_back_exactly_indexes_and_all(client, demo_plan_id):
@@ -176,6 +184,55 @@ async def test_a_plan_is_stored_at_once_then_at_most_once_a_minute_and_at_shutdo
     assert (
         store.load(client.base_url, client.token_tag, demo_plan_id).server_knowledge == later.server_knowledge
     )
+
+
+async def loads_done(cache: PlanCache) -> None:
+    """Return once every load from the store the cache started has ended."""
+    started = list(cache._restores.values())
+    await anyio.to_thread.run_sync(lambda: concurrent.futures.wait(started))
+
+
+def loaded_ids(cache: PlanCache) -> set[str]:
+    return {state.plan_id for state in cache.states()}
+
+
+async def test_a_new_process_loads_the_plan_used_last_and_another_only_when_a_call_reads_it(
+    client, sandbox_log, settings, tmp_path
+):
+    settings.AVENIR_MCP_DATA_DIR = tmp_path  # only this test's plans are stored here
+    other_id, used_id = [(await sync_to_async(demo_plan_copy)()).id for _ in range(2)]
+    other = await loaded(client, other_id)
+    used = await loaded(client, used_id)  # stored last: the plan used last
+    restarted = PlanCache()
+
+    assert restarted.warm_up(client) == [used_id, other_id]
+    await loads_done(restarted)
+    loaded_at_start = loaded_ids(restarted)
+    await sandbox_log.mark()
+    again = await restarted.snapshot(client, other_id)
+
+    assert loaded_at_start == {used_id}
+    assert restarted.holds(client, other_id)  # stored: known to be the key's without a listing
+    [request] = await sandbox_log.requests()  # from the store, then one delta: no export
+    assert request.query == f"last_knowledge_of_server={other.server_knowledge}"
+    assert_same_plan(again, other)
+    assert loaded_ids(restarted) == {used_id, other_id}
+    assert_same_plan(await restarted.snapshot(client, used_id), used)
+
+
+async def test_the_plan_loaded_at_start_is_the_one_a_call_used_last_not_the_one_saved_last(
+    client, settings, tmp_path
+):
+    settings.AVENIR_MCP_DATA_DIR = tmp_path
+    read_again_id, saved_last_id = [(await sync_to_async(demo_plan_copy)()).id for _ in range(2)]
+    await loaded(client, read_again_id)
+    await loaded(client, saved_last_id)
+    await loaded(client, read_again_id)  # a read of the stored plan, unchanged: nothing saved
+    restarted = PlanCache()
+
+    assert restarted.warm_up(client) == [read_again_id, saved_last_id]
+    await loads_done(restarted)
+    assert loaded_ids(restarted) == {read_again_id}
 
 
 async def test_a_new_cache_knows_what_last_used_meant_and_sends_one_delta(

@@ -19,6 +19,7 @@ from django.core.asgi import get_asgi_application
 from django.core.management.base import BaseCommand, CommandParser
 
 import ynab_client
+from avenir_site.startup import collection_paused
 from mcp_surface.registry import writes_allowed
 from mcp_surface.server import local_server
 from oplog import settling
@@ -40,7 +41,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, read_only: bool, **options) -> None:
         principal = Principal.local(STDIO_PRINCIPAL_NAME, read_only=read_only)
-        server = local_server(principal)
+        with collection_paused():  # avenir_site.startup
+            server = local_server(principal)
         access = "read-write" if writes_allowed(principal) else "read-only"
         if settings.YNAB_IS_EMBEDDED_SANDBOX:
             serve_in_process(SandboxTraffic(get_asgi_application()))
