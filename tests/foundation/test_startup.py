@@ -4,12 +4,14 @@ without bound, one that freezes nothing walks its start-up objects at every full
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 
 import pytest
 from django.conf import settings
 
+from avenir_site.startup import collection_paused
 from tests.helpers.processes import service_env
 
 pytestmark = pytest.mark.subprocesses
@@ -39,3 +41,19 @@ def test_the_process_uvicorn_starts_serves_with_the_collector_on_and_the_applica
     loaded = f"import avenir_site.asgi; {SAYS_HOW_THE_COLLECTOR_RUNS}"
 
     assert said_by("-c", loaded) == "True True"
+
+
+def test_a_start_made_with_the_collector_off_leaves_it_off():
+    # Whoever turned the collector off (a profiler, a test) keeps it off: the pause gives back
+    # what it found, and only freezes what the block left alive.
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with collection_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()
