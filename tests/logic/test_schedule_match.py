@@ -301,3 +301,19 @@ def test_a_scheduled_transfer_into_the_account_is_not_counted_again_in_its_avera
     assert (loan.variable_monthly, checking.variable_monthly) == (0, 0)
     assert [(month.inflows, month.outflows) for month in loan.months] == [(0, 0), (250_000, 0)]
     assert [(month.inflows, month.outflows) for month in checking.months] == [(0, 0), (0, -250_000)]
+
+
+def test_money_that_usually_comes_in_is_projected_less_what_already_came_this_month():
+    # A side income of 300.00 a month on average; 100.00 came on the 5th: 200.00 is left to
+    # come over the days after today, and nothing once more than the average has come.
+    def plan_with(received: int):
+        return snapshot(
+            accounts=[account("checking", balance=1_000_000)],
+            payees=[payee("p-gig", "Odd jobs")],
+            transactions=[transaction("t-gig", "checking", "2026-03-05", received, payee_id="p-gig")],
+        )
+
+    march, _april = _project(plan_with(100_000), "checking", variable_monthly=300_000).months
+    assert (march.inflows, march.outflows) == (200_000, 0)
+    march, _april = _project(plan_with(400_000), "checking", variable_monthly=300_000).months
+    assert (march.inflows, march.outflows) == (0, 0)
