@@ -118,6 +118,13 @@ async def set_assigned(budget: BudgetHome, category_id: str, milliunits: int) ->
     await ynab("PATCH", budget.category_path(category_id), json={"category": {"budgeted": milliunits}})
 
 
+async def spend_today(budget: BudgetHome, category_id: str, milliunits: int) -> None:
+    """Spend `milliunits` (> 0) from Checking in the category today, as the person would."""
+    spending = {"account_id": budget.home.checking, "date": utc_today().isoformat(), "amount": -milliunits}
+    body = {"transaction": {**spending, "payee_name": "Bistro", "category_id": category_id}}
+    await ynab("POST", f"/plans/{budget.id}/transactions", json=body)
+
+
 async def ready_to_assign(budget: BudgetHome) -> int:
     data = await ynab("GET", f"/plans/{budget.id}/months/{budget.month}")
     return data["month"]["to_be_budgeted"]

@@ -11,7 +11,6 @@ from asgiref.sync import sync_to_async
 
 from oplog.models import Operation
 from sandbox import faults
-from sandbox.ledger import utc_today
 from tests.helpers.write_cases.move_money import both, move_case
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,
@@ -20,8 +19,9 @@ from tests.writes.assigned_plans import (
     figures,
     ready_to_assign,
     set_assigned,
+    spend_today,
 )
-from tests.writes.checks import says_yes, ynab
+from tests.writes.checks import says_yes
 from tests.writes.harness import MODERN, call, connected, content
 
 pytestmark = pytest.mark.anyio
@@ -81,9 +81,7 @@ async def test_an_undo_that_leaves_the_destination_overspent_names_it(budget):
     """Dining Out got 30.00 (69.00 available), then 50.00 was spent there: moving the 30.00 back
     leaves it 11.00 short, and the person is told before agreeing."""
     operation_id = await moved(budget)
-    spending = {"account_id": budget.home.checking, "date": utc_today().isoformat(), "amount": -50_000}
-    body = {"transaction": {**spending, "payee_name": "Bistro", "category_id": budget.home.dining}}
-    await ynab("POST", f"/plans/{budget.id}/transactions", json=body)
+    await spend_today(budget, budget.home.dining, 50_000)
 
     result, questions, _patches = await undo(budget, operation_id)
 

@@ -7,10 +7,9 @@ from asgiref.sync import sync_to_async
 
 from oplog.models import Operation
 from sandbox import faults
-from sandbox.ledger import utc_today
 from tests.helpers.write_cases.set_category_budget import NEW_AMOUNT, budget_case
-from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned, set_assigned
-from tests.writes.checks import says_yes, ynab
+from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned, set_assigned, spend_today
+from tests.writes.checks import says_yes
 from tests.writes.harness import MODERN, call, connected, content, error_text
 
 pytestmark = pytest.mark.anyio
@@ -66,9 +65,7 @@ async def test_an_undo_that_leaves_the_category_overspent_names_it(budget):
     """Dining Out raised to 150.00 (69.00 available), then 50.00 spent there: putting 120.00 back
     leaves it 11.00 short, and the person is told before agreeing."""
     operation_id = await budgeted(budget)
-    spending = {"account_id": budget.home.checking, "date": utc_today().isoformat(), "amount": -50_000}
-    body = {"transaction": {**spending, "payee_name": "Bistro", "category_id": budget.home.dining}}
-    await ynab("POST", f"/plans/{budget.id}/transactions", json=body)
+    await spend_today(budget, budget.home.dining, 50_000)
 
     result, questions, _patches = await undo(budget, operation_id)
 
