@@ -12,17 +12,19 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
 
 from django.core.asgi import get_asgi_application
+from django.core.management.base import BaseCommand, SystemCheckError
 
 from avenir_site.startup import collection_paused
 
 with collection_paused():  # a process uvicorn starts sets Django up here
     django_application = get_asgi_application()  # before anything imports models
 
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from avenir_site.home import where_it_serves
 from mcp_surface.http import McpHttpApp, is_mcp_request
@@ -48,3 +50,15 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
         await oauth_application(scope, receive, send)
     else:
         await django_with_sandbox(scope, receive, send)
+
+
+def checked_application() -> ASGIApp:
+    """`application`, once Django's system checks pass: what `manage.py runserver` serves (a
+    uvicorn factory, called in the process that serves at each of its starts). A check that
+    fails stops that process with Django's report."""
+    try:
+        BaseCommand().check(display_num_errors=False)
+    except SystemCheckError as failed:
+        sys.stderr.write(f"{failed}\n")
+        raise SystemExit(1) from None
+    return application

@@ -1,11 +1,14 @@
-"""`manage.py runserver [address:]port`: which address it serves, and the service's own URL
-following that port (the process itself is tested in test_runserver.py)."""
+"""`manage.py runserver [address:]port`: which address it serves, the service's own URL
+following that port, and Django's system checks before it serves (the process itself is
+tested in test_runserver.py)."""
 
 from __future__ import annotations
 
 import pytest
+from django.core import checks
 from django.core.management import CommandError, call_command
 
+from avenir_site.asgi import application, checked_application
 from avenir_site.management.commands.runserver import address_served, serve_on, watched_dirs
 
 
@@ -71,3 +74,22 @@ def test_the_reloader_watches_the_projects_packages_only(settings):
     project += ("values", "ynab_client", "ynab_requests")
 
     assert watched_dirs() == [settings.BASE_DIR / package for package in sorted(project)]  # not .venv, tests
+
+
+def test_what_it_serves_is_the_application_once_djangos_checks_pass():
+    assert checked_application() is application
+
+
+def test_a_failing_system_check_stops_the_process_that_would_serve_with_djangos_report(capsys):
+    def broken(app_configs, **kwargs):
+        return [checks.Error("The plan store is not a folder.", id="avenir_mcp.E999")]
+
+    checks.register(broken)
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            checked_application()
+    finally:
+        checks.registry.registry.registered_checks.discard(broken)
+
+    assert stopped.value.code == 1
+    assert "?: (avenir_mcp.E999) The plan store is not a folder." in capsys.readouterr().err

@@ -6,6 +6,13 @@ this one serves everything `avenir_site.asgi:application` routes, with auto-relo
 - The port served is the service's own address (unless AVENIR_MCP_SELF_URL is given), so
   `runserver 9000` reaches its own sandbox on 9000, in this process and in the reloader's.
 - The reloader watches the project's own packages only (not .venv, tests or the database).
+  Its supervising process does not set Django up (`manage.py` runs this command there before
+  Django's command line would): it reads the settings, watches and starts the process that
+  serves, which sets Django up once. Setting up in both would double the time to the first
+  answer (docs/operations.md#start-up).
+- Django's system checks run in the process that serves, before it serves
+  (`avenir_site.asgi.checked_application`), at each start; one that fails stops that process with Django's
+  report, and under the reloader the next change starts it again.
 - Ctrl+C stops within a few seconds even with MCP streams open (`SHUTDOWN_GRACE_SECONDS`).
 """
 
@@ -18,6 +25,8 @@ from pathlib import Path
 import uvicorn
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+
+APPLICATION = "avenir_site.asgi:checked_application"  # a factory, called where it serves
 
 _ADDRPORT = re.compile(r"^(?:(?P<host>\[[0-9a-fA-F:]+\]|[\w.-]+):)?(?P<port>\d+)$")
 SHUTDOWN_GRACE_SECONDS = 3  # then requests still running are cancelled
@@ -51,6 +60,7 @@ def serve_on(port: int) -> None:
 
 class Command(BaseCommand):
     help = "Serve avenir-mcp (admin, /api, /sandbox and /mcp) under uvicorn, reloading on code changes."
+    requires_system_checks: list[str] = []  # run where it serves (APPLICATION)
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("addrport", nargs="?", help="Optional port number, or ipaddr:port.")
@@ -62,7 +72,8 @@ class Command(BaseCommand):
         host, port = address_served(addrport)
         serve_on(port)
         uvicorn.run(
-            "avenir_site.asgi:application",
+            APPLICATION,
+            factory=True,
             host=host.strip("[]"),
             port=port,
             reload=use_reloader,
