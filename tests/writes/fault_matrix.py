@@ -218,27 +218,28 @@ FAULTS: dict[str, dict[str, Any]] = {
 }
 
 
-TOOLS_OWN_FAULTS = ("timeout", "500")
+TOOLS_OWN_FAULTS = ("timeout", "dropped before the write", "500")
 """The faults that depend on the tool itself, run for every write tool (`cells_of`).
 
-A timeout whose request still lands, on each request: the answer is lost after YNAB applied it,
-and only the tool's own reading back (`settle`, `oplog.settling`) can find the row applied, for
-whichever request it was. YNAB refusing (500) once, on the last request, after any earlier ones
-answered: the tool sets back what landed, or there is nothing to set back.
+A request lost, on each request, landed or not: a timeout whose request still lands, and the
+connection dropped before YNAB ran it; only the tool's own reading back (`settle`, run by
+`oplog.settling`) can then find the row applied or failed, for whichever request it was.
+YNAB refusing (500) once, on the last request, after any earlier ones answered: the tool sets
+back what landed, or there is nothing to set back.
 
 The rest are the flow's and the client's, the same whichever tool sent the request: 503 and 429
-are retried or paced by the YNAB client (`ynab_client`), a connection dropped before or after
-YNAB ran the request is a lost answer the flow logs `unknown` (`oplog.changes`) as for a timeout,
-and a refusal on an earlier request leaves nothing sent after it. The representative tools run
-them all, on every request.
+are retried or paced by the YNAB client (`ynab_client`), the connection dropped after YNAB ran the
+request is the same lost answer as a timeout's (`oplog.changes` logs `unknown`, settling reads back
+what landed), and a refusal on an earlier request leaves nothing sent after it. The representative
+tools run them all, on every request.
 """
 
 
 def cells_of(tool: str, scenario: Scenario) -> list[tuple[str, str]]:
     """The (request, fault) cells `tool` is run under: every request × every fault (`FAULTS`) for
-    a representative tool (tests/writes/harness.py); for every other, a timeout on each request and
-    a 500 on the last (`TOOLS_OWN_FAULTS`)."""
+    a representative tool (tests/writes/harness.py); for every other, each request lost landed and
+    not landed, and a 500 on the last request (`TOOLS_OWN_FAULTS`)."""
     if tool in REPRESENTATIVE_TOOLS:
         return [(name, fault) for name in scenario.names for fault in FAULTS]
-    lost, refused = TOOLS_OWN_FAULTS
-    return [*((name, lost) for name in scenario.names), (scenario.names[-1], refused)]
+    *lost, refused = TOOLS_OWN_FAULTS
+    return [*((name, fault) for name in scenario.names for fault in lost), (scenario.names[-1], refused)]

@@ -4,7 +4,7 @@ For the representative tools (tests/writes/harness.py: `REPRESENTATIVE_TOOLS`), 
 write requests and each fault (500, 503, 429, a timeout whose request still lands, the connection
 dropped before YNAB ran the request, dropped after); for every other write tool
 (`tests/writes/fault_matrix.py` has one entry per tool), the faults that depend on the tool
-(`fault_matrix.cells_of`: a timeout on each request, a 500 on the last). The write is made as an
+(`fault_matrix.cells_of`: each request lost, landed and not, and a 500 on the last). The write is made as an
 agent would (with a code for confirmed tools), then settled (`oplog.settling`, as the service does before
 list_operations answers, once YNAB's pause after a 429 has passed). Then YNAB (the sandbox) and
 the log must agree: `applied` ⇔ everything as the write meant, `failed` ⇔ nothing of it,
@@ -71,14 +71,18 @@ def test_the_representative_tools_are_write_tools_and_one_sends_several_requests
 
 class _ImpatientFor(httpx2.AsyncBaseTransport):
     """The real transport, with a read timeout shorter than the sandbox's delay for the one
-    request a timeout fault holds (every other request keeps the client's own timeout)."""
+    request a timeout fault holds, the first sent to the target (every other request, a set-back
+    or a read back to the same address among them, keeps the client's own timeout)."""
 
     def __init__(self, target: WriteRequest) -> None:
         self._target = target
+        self._waiting = True
         self._transport = httpx2.AsyncHTTPTransport(verify=ynab_client.tls_context())
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        if request.method == self._target.method and re.search(self._target.path, request.url.path):
+        target = request.method == self._target.method and re.search(self._target.path, request.url.path)
+        if self._waiting and target:
+            self._waiting = False
             timeout = dict(request.extensions["timeout"], read=READ_TIMEOUT)
             request.extensions = {**request.extensions, "timeout": timeout}
         return await self._transport.handle_async_request(request)
