@@ -4,8 +4,10 @@ Adding a write tool to the matrix is one entry in `SCENARIOS`: how to make its `
 a fresh plan (the same case its own tests use), and, for a tool sending several write
 requests, each request (its method and path, and how many times it may reach YNAB in all,
 its own write plus a set-back). `test_fault_matrix.py` checks that every write tool of the
-catalog has an entry, then runs each scenario × request × fault, and for tools with several
-requests also a stop between them (the process killed, a new one settling at start-up).
+catalog has an entry, then runs each scenario's cells (`cells_of`: every request × every fault
+for the representative tools of tests/writes/harness.py, the tool's own faults for the others),
+and for tools with several requests also a stop between them (the process killed, a new one
+settling at start-up).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from tests.helpers.write_cases.update_category import update_case
 from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_home
 from tests.writes.category_plans import group_of
 from tests.writes.checks import MODERN, WriteCase, connected, content, write_made
+from tests.writes.harness import REPRESENTATIVE_TOOLS
 from tests.writes.households import household
 
 
@@ -213,3 +216,30 @@ FAULTS: dict[str, dict[str, Any]] = {
     "dropped before the write": {"kind": "drop_before_write"},
     "dropped after the write": {"kind": "drop_after_write"},
 }
+
+
+TOOLS_OWN_FAULTS = ("timeout", "dropped before the write", "500")
+"""The faults that depend on the tool itself, run for every write tool (`cells_of`).
+
+A request lost, on each request, landed or not: a timeout whose request still lands, and the
+connection dropped before YNAB ran it; only the tool's own reading back (`settle`, run by
+`oplog.settling`) can then find the row applied or failed, for whichever request it was.
+YNAB refusing (500) once, on the last request, after any earlier ones answered: the tool sets
+back what landed, or there is nothing to set back.
+
+The rest are the flow's and the client's, the same whichever tool sent the request: 503 and 429
+are retried or paced by the YNAB client (`ynab_client`), the connection dropped after YNAB ran the
+request is the same lost answer as a timeout's (`oplog.changes` logs `unknown`, settling reads back
+what landed), and a refusal on an earlier request leaves nothing sent after it. The representative
+tools run them all, on every request.
+"""
+
+
+def cells_of(tool: str, scenario: Scenario) -> list[tuple[str, str]]:
+    """The (request, fault) cells `tool` is run under: every request × every fault (`FAULTS`) for
+    a representative tool (tests/writes/harness.py); for every other, each request lost landed and
+    not landed, and a 500 on the last request (`TOOLS_OWN_FAULTS`)."""
+    if tool in REPRESENTATIVE_TOOLS:
+        return [(name, fault) for name in scenario.names for fault in FAULTS]
+    *lost, refused = TOOLS_OWN_FAULTS
+    return [*((name, fault) for name in scenario.names for fault in lost), (scenario.names[-1], refused)]

@@ -1,7 +1,11 @@
 """The shared test harness of the write tools: one case per tool, every path the person may take.
 
 A tool's tests describe their write once, as a `WriteCase` on a fresh sandbox plan, and run
-the whole matrix against it:
+its paths against it: every path for the representative tools (`REPRESENTATIVE_TOOLS`), the paths
+that depend on the tool itself for every other (`paths_for`, `TOOLS_OWN_PATHS`):
+
+    PATHS = paths_for("flag_transactions", CONFIRMED_PATHS)   # ARGUMENTS_ONLY_PATHS, UNCONFIRMED_PATHS
+    FAULTS = paths_for("flag_transactions", FAULT_PATHS)
 
     @pytest.fixture
     def case() -> WriteCase:
@@ -13,19 +17,19 @@ the whole matrix against it:
             yield case
 
     @pytest.mark.matrix
-    @pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))  # UNCONFIRMED_PATHS for approve
+    @pytest.mark.parametrize("path", paths_that_write(PATHS))
     async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
-        await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+        await PATHS[path](case, Env(settings, monkeypatch))
 
     @pytest.mark.matrix
-    @pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
+    @pytest.mark.parametrize("path", paths_that_write_nothing(PATHS))
     async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
-        await CONFIRMED_PATHS[path](shared_case, Env(settings, monkeypatch))
+        await PATHS[path](shared_case, Env(settings, monkeypatch))
 
     @pytest.mark.matrix
-    @pytest.mark.parametrize("path", FAULT_PATHS)
+    @pytest.mark.parametrize("path", FAULTS)
     async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
-        await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+        await FAULTS[path](case, Env(settings, monkeypatch))
 
 Each is marked `matrix` (pyproject.toml): `make test` runs every cell, `make check` leaves them
 to it and runs the tool's other tests.
@@ -44,10 +48,15 @@ The paths: the three ways to ask (docs/confirmation.md#three-ways-to-ask) with e
 code, the plan changing between the preview and the answer (each way), and every row of the
 `AVENIR_MCP_REQUIRE_ELICITATION=1` table; for unconfirmed tools, acting at once whatever
 the client can do; and the faults (an answer lost, YNAB refusing, pacing refusing).
+
+Most of those paths are the flow's, not the tool's (`TOOLS_OWN_PATHS` says which are the tool's
+and why): they run on the representative tools only, and `tests/writes/fault_matrix.py` splits
+the fault matrix the same way.
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
@@ -57,6 +66,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from mcp.types import CallToolResult, ElicitResult, InputRequiredResult
 
 from confirmations import codes, messages
+from mcp_surface.catalog import catalog_specs
 from sandbox.models import Plan
 from tests.helpers.shared_plans import read_only
 from tests.mcp.answers import summary
@@ -97,6 +107,8 @@ __all__ = [
     "FAULT_PATHS",
     "LEGACY",
     "MODERN",
+    "REPRESENTATIVE_TOOLS",
+    "TOOLS_OWN_PATHS",
     "UNCONFIRMED_PATHS",
     "Before",
     "Env",
@@ -112,6 +124,8 @@ __all__ = [
     "error_text",
     "expect_applied",
     "expect_nothing_written",
+    "own_paths",
+    "paths_for",
     "paths_that_write",
     "paths_that_write_nothing",
     "standing",
@@ -452,3 +466,70 @@ UNCONFIRMED_PATHS: dict[str, Path] = {
     "legacy, client cannot ask": _acts(LEGACY, None),
     "required elicitation does not concern it": _required(_acts(MODERN, None)),
 }
+
+
+# --- which paths each tool runs ------------------------------------------------------------------
+
+REPRESENTATIVE_TOOLS = frozenset({"flag_transactions", "reconcile_account", "approve_transactions"})
+"""The write tools that run every path (and, in tests/writes/fault_matrix.py, every fault on every
+request): between them they take each branch of the shared write flow (tools/writes/flow.py,
+confirmations, oplog.changes, the answers of mcp_surface).
+
+- flag_transactions: a confirmed tool sending one request, whose subject is read from the plan
+  (a change in YNAB makes the same arguments a different change, so every "plan changed" path has
+  a case) and whose write can be put back (`restore`, for the used code).
+- reconcile_account (its case with an adjustment): a confirmed tool sending two requests, the
+  second after the first answered, with a result status of its own; a fault on either request,
+  and the process killed between them.
+- approve_transactions: the unconfirmed flow (`unconfirmed_write`): acting at once, logged
+  `none`, whatever the client can do.
+"""
+
+TOOLS_OWN_PATHS = frozenset(
+    {
+        "2026-07-28: yes",
+        "legacy: yes",
+        "no elicitation 2026-07-28: the code",
+        "legacy: declined",
+        "plan changed before the 2026-07-28 answer",
+        "2026-07-28, client can ask",
+        "the answer to the write is lost",
+    }
+)
+"""The paths that depend on the tool itself, run for every write tool.
+
+A yes by each way to ask builds the tool's change again at the answer and needs the same subject:
+in the next call from the request state (2026-07-28), in the same call after the question waited
+(legacy, `_rebuild`), in another call from the code's fingerprint; then the tool's `apply`, its
+log row and its result. A code is the same two calls at either protocol, so one era's code serves.
+A no answers with the tool's result model around its change's fields, and shows that the tool
+sent nothing before the answer. The plan changed before the answer shows the tool's subject covers
+what the person saw (one way suffices: the three compare the same fingerprint). An unconfirmed tool
+acts at once without asking a client that could. A lost answer leaves the row `unknown` with the
+tool's own check sentence and undo data, keeping none of its private values.
+
+The rest are the flow's: the other answers (box unticked, dismissed, a code after a dismissal, at
+the other era) are read by `confirmations.confirm` before the tool is involved again; a refused
+code (wrong, expired, used, another token's) is refused by the code store before anything is read;
+the `AVENIR_MCP_REQUIRE_ELICITATION=1` rows only change how the flow asks; the other plan-changed
+ways compare the same fingerprint elsewhere in the flow; a write lost before YNAB ran it, YNAB's
+refusal and pacing's are answered by `oplog.changes` whatever the request was.
+"""
+
+
+def own_paths(paths: dict[str, Path]) -> dict[str, Path]:
+    """Of `paths`, those that depend on the tool itself (`TOOLS_OWN_PATHS`)."""
+    return {name: path for name, path in paths.items() if name in TOOLS_OWN_PATHS}
+
+
+def paths_for(tool: str, paths: dict[str, Path]) -> dict[str, Path]:
+    """The paths `tool`'s tests run: all of `paths` for a representative tool (`REPRESENTATIVE_TOOLS`),
+    else `own_paths(paths)`. `paths` is any table of this module (CONFIRMED_PATHS, ARGUMENTS_ONLY_PATHS,
+    UNCONFIRMED_PATHS, FAULT_PATHS, or a part of one)."""
+    assert tool in _write_tools(), f"{tool} is not a write tool of the catalog"
+    return dict(paths) if tool in REPRESENTATIVE_TOOLS else own_paths(paths)
+
+
+@functools.cache
+def _write_tools() -> frozenset[str]:
+    return frozenset(spec.name for spec in catalog_specs() if not spec.is_read_only)

@@ -13,6 +13,7 @@ from tests.writes.harness import (
     Env,
     WriteCase,
     case_shared_by_module,
+    paths_for,
     paths_that_write,
     paths_that_write_nothing,
 )
@@ -25,6 +26,9 @@ from tools.writes.apply_categories import (
 )
 
 pytestmark = pytest.mark.anyio
+
+PATHS = paths_for("apply_categories", CONFIRMED_PATHS)
+FAULTS = paths_for("apply_categories", FAULT_PATHS)
 
 
 @pytest.fixture
@@ -40,21 +44,21 @@ def shared_case(live_service) -> Iterator[WriteCase]:
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))
+@pytest.mark.parametrize("path", paths_that_write(PATHS))
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
-    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+    await PATHS[path](case, Env(settings, monkeypatch))
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
+@pytest.mark.parametrize("path", paths_that_write_nothing(PATHS))
 async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
-    await CONFIRMED_PATHS[path](shared_case, Env(settings, monkeypatch))
+    await PATHS[path](shared_case, Env(settings, monkeypatch))
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", FAULT_PATHS)
+@pytest.mark.parametrize("path", FAULTS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
-    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+    await FAULTS[path](case, Env(settings, monkeypatch))
 
 
 def test_the_log_keeps_each_category_before_and_after_as_rows_already_hold_them():

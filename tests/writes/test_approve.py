@@ -19,6 +19,7 @@ from tests.writes.harness import (
     content,
     error_text,
     expect_nothing_written,
+    paths_for,
     says_yes,
 )
 from tests.writes.households import Household
@@ -26,6 +27,9 @@ from tokens.auth import Principal
 from tools.writes.approve import ApprovalSubject, ApprovalUndo
 
 pytestmark = pytest.mark.anyio
+
+PATHS = paths_for("approve_transactions", UNCONFIRMED_PATHS)
+FAULTS = paths_for("approve_transactions", FAULT_PATHS)
 
 
 async def set_approved(home: Household, value: bool, *transaction_ids: str) -> None:
@@ -39,15 +43,15 @@ def case(home: Household) -> WriteCase:
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", UNCONFIRMED_PATHS)
+@pytest.mark.parametrize("path", PATHS)
 async def test_each_client_gets_it_applied_at_once_and_logged(path, case, settings, monkeypatch):
-    await UNCONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+    await PATHS[path](case, Env(settings, monkeypatch))
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", FAULT_PATHS)
+@pytest.mark.parametrize("path", FAULTS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
-    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+    await FAULTS[path](case, Env(settings, monkeypatch))
 
 
 async def test_it_skips_transactions_approved_already_and_logs_only_those_it_approved(home):

@@ -30,6 +30,7 @@ from tests.writes.harness import (
     documented_fingerprint,
     error_text,
     expect_nothing_written,
+    paths_for,
     paths_that_write,
     paths_that_write_nothing,
 )
@@ -46,7 +47,8 @@ def case(budget: BudgetHome) -> WriteCase:
 
 # The subject is the arguments alone: nothing YNAB holds makes the same arguments a different change,
 # so the plan-changed paths have no case here; the two tests after the matrix cover a change.
-PATHS = ARGUMENTS_ONLY_PATHS
+PATHS = paths_for("create_category", ARGUMENTS_ONLY_PATHS)
+FAULTS = paths_for("create_category", FAULT_PATHS)
 
 
 @pytest.fixture(scope="module")
@@ -114,9 +116,9 @@ async def test_a_name_taken_in_ynab_before_the_answer_is_refused_and_nothing_is_
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", FAULT_PATHS)
+@pytest.mark.parametrize("path", FAULTS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
-    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+    await FAULTS[path](case, Env(settings, monkeypatch))
 
 
 async def test_the_preview_says_it_is_permanent_and_the_result_gives_the_new_id(budget, case):

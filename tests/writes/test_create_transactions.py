@@ -30,6 +30,7 @@ from tests.writes.harness import (
     documented_fingerprint,
     error_text,
     expect_nothing_written,
+    paths_for,
     paths_that_write,
     paths_that_write_nothing,
 )
@@ -105,7 +106,8 @@ async def case_on(home: Household) -> WriteCase:
 
 # The subject is the arguments alone: nothing YNAB holds makes the same arguments a different change,
 # so the plan-changed paths have no case here; test_the_same_request_is_accepted_... covers a change.
-PATHS = ARGUMENTS_ONLY_PATHS
+PATHS = paths_for("create_transactions", ARGUMENTS_ONLY_PATHS)
+FAULTS = paths_for("create_transactions", FAULT_PATHS)
 
 
 @pytest.fixture
@@ -163,9 +165,9 @@ async def test_the_same_request_is_accepted_when_a_look_alike_appeared_before_th
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", FAULT_PATHS)
+@pytest.mark.parametrize("path", FAULTS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
-    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+    await FAULTS[path](case, Env(settings, monkeypatch))
 
 
 async def test_the_log_keeps_each_created_transaction_by_id_and_digest(case, home):

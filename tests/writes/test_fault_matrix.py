@@ -1,9 +1,11 @@
-"""The fault matrix: every write tool × every fault YNAB can throw, and a process killed mid-write.
+"""The fault matrix: the write tools × the faults YNAB can throw, and a process killed mid-write.
 
-For each write tool (`tests/writes/fault_matrix.py` has one entry per tool), each of its write
-requests, and each fault (500, 503, 429, a timeout whose request still lands, the connection
-dropped before YNAB ran the request, dropped after): the write is made as an agent would (with
-a code for confirmed tools), then settled (`oplog.settling`, as the service does before
+For the representative tools (tests/writes/harness.py: `REPRESENTATIVE_TOOLS`), each of their
+write requests and each fault (500, 503, 429, a timeout whose request still lands, the connection
+dropped before YNAB ran the request, dropped after); for every other write tool
+(`tests/writes/fault_matrix.py` has one entry per tool), the faults that depend on the tool
+(`fault_matrix.cells_of`: each request lost, landed and not, and a 500 on the last). The write is made as an
+agent would (with a code for confirmed tools), then settled (`oplog.settling`, as the service does before
 list_operations answers, once YNAB's pause after a 429 has passed). Then YNAB (the sandbox) and
 the log must agree: `applied` ⇔ everything as the write meant, `failed` ⇔ nothing of it,
 `unknown` only once settled and only when YNAB's state cannot tell; nothing half done; no
@@ -35,14 +37,15 @@ from sandbox import faults
 from sandbox.models import Fault
 from tests.helpers.processes import next_line, service_env
 from tests.writes.checks import MODERN, Before, WriteCase, before, connected, write_made
-from tests.writes.fault_matrix import FAULTS, READ_TIMEOUT, SCENARIOS, WriteRequest
+from tests.writes.fault_matrix import FAULTS, READ_TIMEOUT, SCENARIOS, WriteRequest, cells_of
+from tests.writes.harness import REPRESENTATIVE_TOOLS
 from ynab_client import client as ynab_client
 from ynab_client import get_ynab_client
 
 pytestmark = pytest.mark.anyio
 
 CELLS = [
-    (tool, name, fault) for tool, scenario in SCENARIOS.items() for name in scenario.names for fault in FAULTS
+    (tool, name, fault) for tool, scenario in SCENARIOS.items() for name, fault in cells_of(tool, scenario)
 ]
 # The process stops right before sending `name` (the requests before it answered) and is killed.
 STOPS = [(tool, name) for tool, scenario in SCENARIOS.items() for name in scenario.names[1:]]
@@ -59,16 +62,27 @@ def test_every_write_tool_of_the_catalog_is_in_the_matrix():
     assert not missing, f"add a Scenario to tests/writes/fault_matrix.py for: {sorted(missing)}"
 
 
+def test_the_representative_tools_are_write_tools_and_one_sends_several_requests():
+    """Every fault on every request, and the flow's every path, run on these alone: they must be
+    write tools of the catalog, and one of them must send a request after another answered."""
+    assert SCENARIOS.keys() >= REPRESENTATIVE_TOOLS
+    assert any(len(SCENARIOS[tool].names) > 1 for tool in REPRESENTATIVE_TOOLS)
+
+
 class _ImpatientFor(httpx2.AsyncBaseTransport):
     """The real transport, with a read timeout shorter than the sandbox's delay for the one
-    request a timeout fault holds (every other request keeps the client's own timeout)."""
+    request a timeout fault holds, the first sent to the target (every other request, a set-back
+    or a read back to the same address among them, keeps the client's own timeout)."""
 
     def __init__(self, target: WriteRequest) -> None:
         self._target = target
+        self._waiting = True
         self._transport = httpx2.AsyncHTTPTransport(verify=ynab_client.tls_context())
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        if request.method == self._target.method and re.search(self._target.path, request.url.path):
+        target = request.method == self._target.method and re.search(self._target.path, request.url.path)
+        if self._waiting and target:
+            self._waiting = False
             timeout = dict(request.extensions["timeout"], read=READ_TIMEOUT)
             request.extensions = {**request.extensions, "timeout": timeout}
         return await self._transport.handle_async_request(request)

@@ -28,6 +28,7 @@ from tests.writes.harness import (
     documented_fingerprint,
     error_text,
     expect_nothing_written,
+    paths_for,
     paths_that_write,
     paths_that_write_nothing,
 )
@@ -35,6 +36,9 @@ from tests.writes.households import Household, household
 from tools.writes.flag_transactions import FlagSet, FlagSubject, FlagUndo, LoggedFlag
 
 pytestmark = pytest.mark.anyio
+
+PATHS = paths_for("flag_transactions", CONFIRMED_PATHS)
+FAULTS = paths_for("flag_transactions", FAULT_PATHS)
 
 
 def case_on(home: Household) -> WriteCase:
@@ -79,15 +83,15 @@ def shared_case(live_service) -> Iterator[WriteCase]:
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))
+@pytest.mark.parametrize("path", paths_that_write(PATHS))
 async def test_each_path_writes_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
-    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+    await PATHS[path](case, Env(settings, monkeypatch))
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
+@pytest.mark.parametrize("path", paths_that_write_nothing(PATHS))
 async def test_each_path_without_a_yes_writes_nothing(path, shared_case, settings, monkeypatch):
-    await CONFIRMED_PATHS[path](shared_case, Env(settings, monkeypatch))
+    await PATHS[path](shared_case, Env(settings, monkeypatch))
 
 
 @pytest.mark.parametrize("way", ANSWER_WAYS)
@@ -109,9 +113,9 @@ async def test_the_same_flags_are_set_when_a_colour_before_moved_before_the_answ
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", FAULT_PATHS)
+@pytest.mark.parametrize("path", FAULTS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
-    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+    await FAULTS[path](case, Env(settings, monkeypatch))
 
 
 async def test_the_person_sees_each_flag_before_and_after_as_a_statement_reads_it(case, home):

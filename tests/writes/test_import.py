@@ -17,11 +17,15 @@ from tests.writes.harness import (
     connected,
     content,
     expect_nothing_written,
+    paths_for,
 )
 from tests.writes.households import Household
 from tools.writes.import_transactions import NO_LINKED_ACCOUNT, ImportRecord, ImportSubject
 
 pytestmark = pytest.mark.anyio
+
+PATHS = paths_for("import_transactions", UNCONFIRMED_PATHS)
+FAULTS = paths_for("import_transactions", FAULT_PATHS)
 
 
 @pytest.fixture
@@ -40,15 +44,15 @@ def case(home: Household, linked: str) -> WriteCase:
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", UNCONFIRMED_PATHS)
+@pytest.mark.parametrize("path", PATHS)
 async def test_each_client_gets_the_import_at_once_and_logged(path, case, settings, monkeypatch):
-    await UNCONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+    await PATHS[path](case, Env(settings, monkeypatch))
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", FAULT_PATHS)
+@pytest.mark.parametrize("path", FAULTS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
-    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+    await FAULTS[path](case, Env(settings, monkeypatch))
 
 
 async def test_it_returns_the_imported_ids_and_says_they_stay_unapproved(home, linked, case):

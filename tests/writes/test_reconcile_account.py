@@ -34,6 +34,8 @@ from tests.writes.harness import (
     documented_fingerprint,
     error_text,
     expect_nothing_written,
+    own_paths,
+    paths_for,
     paths_that_write,
     paths_that_write_nothing,
 )
@@ -42,6 +44,12 @@ from tools.logic.reconcile import ADJUSTMENT_PAYEE
 from tools.writes.reconcile_account import CHECK, NOT_MOVED
 
 pytestmark = pytest.mark.anyio
+
+# The case with an adjustment sends two requests: the representative one (harness.REPRESENTATIVE_TOOLS)
+# runs every path; without one, the marking alone runs the tool's own paths.
+PATHS = paths_for("reconcile_account", CONFIRMED_PATHS)
+MARKING_PATHS = own_paths(CONFIRMED_PATHS)
+FAULTS = paths_for("reconcile_account", FAULT_PATHS)
 
 
 @pytest.fixture
@@ -69,31 +77,31 @@ def shared_adjusting(live_service) -> Iterator[WriteCase]:
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))
+@pytest.mark.parametrize("path", paths_that_write(MARKING_PATHS))
 async def test_each_path_marks_exactly_when_the_person_agreed(path, case, settings, monkeypatch):
-    await CONFIRMED_PATHS[path](case, Env(settings, monkeypatch))
+    await MARKING_PATHS[path](case, Env(settings, monkeypatch))
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
+@pytest.mark.parametrize("path", paths_that_write_nothing(MARKING_PATHS))
 async def test_each_path_without_a_yes_marks_nothing(path, shared_case, settings, monkeypatch):
-    await CONFIRMED_PATHS[path](shared_case, Env(settings, monkeypatch))
+    await MARKING_PATHS[path](shared_case, Env(settings, monkeypatch))
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", paths_that_write(CONFIRMED_PATHS))
+@pytest.mark.parametrize("path", paths_that_write(PATHS))
 async def test_each_path_adjusts_and_marks_exactly_when_the_person_agreed(
     path, adjusting, settings, monkeypatch
 ):
-    await CONFIRMED_PATHS[path](adjusting, Env(settings, monkeypatch))
+    await PATHS[path](adjusting, Env(settings, monkeypatch))
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", paths_that_write_nothing(CONFIRMED_PATHS))
+@pytest.mark.parametrize("path", paths_that_write_nothing(PATHS))
 async def test_each_path_without_a_yes_adjusts_and_marks_nothing(
     path, shared_adjusting, settings, monkeypatch
 ):
-    await CONFIRMED_PATHS[path](shared_adjusting, Env(settings, monkeypatch))
+    await PATHS[path](shared_adjusting, Env(settings, monkeypatch))
 
 
 @pytest.mark.parametrize("way", ANSWER_WAYS)
@@ -119,11 +127,11 @@ async def test_the_same_request_is_accepted_when_the_count_to_mark_moved_before_
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", FAULT_PATHS)
+@pytest.mark.parametrize("path", FAULTS)
 async def test_each_fault_of_the_marking_leaves_an_honest_log_and_nothing_resent(
     path, case, settings, monkeypatch
 ):
-    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+    await FAULTS[path](case, Env(settings, monkeypatch))
 
 
 async def test_with_an_adjustment_the_preview_says_so_and_the_result_names_it(adjusting, home):

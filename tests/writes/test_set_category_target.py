@@ -33,6 +33,7 @@ from tests.writes.harness import (
     documented_fingerprint,
     error_text,
     expect_nothing_written,
+    paths_for,
     paths_that_write,
     paths_that_write_nothing,
     standing,
@@ -49,7 +50,8 @@ def case(budget: BudgetHome) -> WriteCase:
 
 # The subject is the arguments alone: nothing YNAB holds makes the same arguments a different change,
 # so the plan-changed paths have no case here; test_the_same_request_is_accepted_... covers a change.
-PATHS = ARGUMENTS_ONLY_PATHS
+PATHS = paths_for("set_category_target", ARGUMENTS_ONLY_PATHS)
+FAULTS = paths_for("set_category_target", FAULT_PATHS)
 
 
 @pytest.fixture(scope="module")
@@ -105,9 +107,9 @@ async def test_the_same_request_is_accepted_when_the_target_moved_before_the_ans
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", FAULT_PATHS)
+@pytest.mark.parametrize("path", FAULTS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
-    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+    await FAULTS[path](case, Env(settings, monkeypatch))
 
 
 async def test_the_preview_and_the_result_read_the_targets_as_ynab_shows_them(case):

@@ -30,6 +30,7 @@ from tests.writes.harness import (
     documented_fingerprint,
     error_text,
     expect_nothing_written,
+    paths_for,
     paths_that_write,
     paths_that_write_nothing,
 )
@@ -88,7 +89,8 @@ async def case_on(home: Household) -> WriteCase:
 # The subject is the arguments alone: nothing YNAB holds makes the same arguments a different split
 # (a transaction split meanwhile, or of another amount, is refused as on a first call), so the
 # plan-changed paths have no case here; test_the_same_split_is_made_... covers a change.
-PATHS = ARGUMENTS_ONLY_PATHS
+PATHS = paths_for("split_transaction", ARGUMENTS_ONLY_PATHS)
+FAULTS = paths_for("split_transaction", FAULT_PATHS)
 
 
 @pytest.fixture
@@ -162,9 +164,9 @@ async def test_a_transaction_split_before_the_answer_is_refused_and_not_split_ag
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", FAULT_PATHS)
+@pytest.mark.parametrize("path", FAULTS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
-    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+    await FAULTS[path](case, Env(settings, monkeypatch))
 
 
 async def test_the_preview_and_result_show_the_split_whole_and_undo_is_refused_with_the_reason(case, home):

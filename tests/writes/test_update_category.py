@@ -29,6 +29,7 @@ from tests.writes.harness import (
     error_text,
     expect_applied,
     expect_nothing_written,
+    paths_for,
     paths_that_write,
     paths_that_write_nothing,
 )
@@ -85,8 +86,10 @@ async def updating_rent(budget: BudgetHome) -> WriteCase:
 
 # With name and group both given the subject is the arguments alone: the plan-changed paths need a
 # request whose new name or group comes from the plan (rename_only_case).
-PATHS = ARGUMENTS_ONLY_PATHS
-PLAN_CHANGED_PATHS = {name: path for name, path in CONFIRMED_PATHS.items() if name.startswith("plan changed")}
+PATHS = paths_for("update_category", ARGUMENTS_ONLY_PATHS)
+FAULTS = paths_for("update_category", FAULT_PATHS)
+PLAN_CHANGED = {name: path for name, path in CONFIRMED_PATHS.items() if name.startswith("plan changed")}
+PLAN_CHANGED_PATHS = paths_for("update_category", PLAN_CHANGED)
 
 
 @pytest.fixture(scope="module")
@@ -160,9 +163,9 @@ async def test_the_same_request_is_accepted_when_the_category_was_renamed_before
 
 
 @pytest.mark.matrix
-@pytest.mark.parametrize("path", FAULT_PATHS)
+@pytest.mark.parametrize("path", FAULTS)
 async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, settings, monkeypatch):
-    await FAULT_PATHS[path](case, Env(settings, monkeypatch))
+    await FAULTS[path](case, Env(settings, monkeypatch))
 
 
 async def test_the_preview_and_the_result_name_both_places(case):
