@@ -10,8 +10,8 @@ this one serves everything `avenir_site.asgi:application` routes, with auto-relo
   Django's command line would): it reads the settings, watches and starts the process that
   serves, which sets Django up once. Setting up in both would double the time to the first
   answer (docs/architecture.md#figures).
-- Django's system checks run in the process that serves, before it serves
-  (`avenir_site.asgi.checked_application`), at each start; one that fails stops that process with Django's
+- Django's system checks run in the process that serves, before it serves, at each start
+  (`avenir_site.asgi.checked_application`); one that fails stops that process with Django's
   report, and under the reloader the next change starts it again.
 - Ctrl+C stops within a few seconds even with MCP streams open (`SHUTDOWN_GRACE_SECONDS`).
 """
