@@ -151,6 +151,10 @@ def _create_category(plan: Heavy) -> dict:
     return {"plan_id": plan.plan_id, "category_group_id": plan.group_id, "name": "Bench new"}
 
 
+def _create_account(plan: Heavy) -> dict:
+    return {"plan_id": plan.plan_id, "name": "Bench account", "type": "savings", "balance": "2500.00"}
+
+
 def _rename_payee(plan: Heavy) -> dict:
     return {"plan_id": plan.plan_id, "payee_id": plan.payee_id, "name": "Bench payee"}
 
@@ -166,6 +170,7 @@ CASES: tuple[tuple[str, Callable[[Heavy], dict]], ...] = (
     ("set_category_target", _set_category_target),
     ("update_category", _update_category),
     ("create_category", _create_category),
+    ("create_account", _create_account),
     ("rename_payee", _rename_payee),
 )
 

@@ -37,6 +37,7 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.writes.set_category_target",
     "tools.writes.update_category",
     "tools.writes.create_category",
+    "tools.writes.create_account",
     "tools.writes.rename_payee",
     "tools.writes.flag_transactions",
     "tools.writes.create_transactions",

@@ -477,6 +477,20 @@ class YnabClient:
             plan_id, ApiCall("PATCH", path, body={"category": fields}, check_hint=check_hint)
         )
 
+    async def post_category_group(self, plan_id: str, name: str, *, check_hint: str | None = None) -> Json:
+        """Create a category group (`name`, at most 50 characters)."""
+        path = f"{plan_path(plan_id)}/category_groups"
+        body = {"category_group": {"name": name}}
+        return await self._write(plan_id, ApiCall("POST", path, body=body, check_hint=check_hint))
+
+    async def patch_category_group(
+        self, plan_id: str, category_group_id: str, name: str, *, check_hint: str | None = None
+    ) -> Json:
+        """Rename a category group."""
+        path = entity_path(plan_id, "category_groups", category_group_id, what="category group")
+        body = {"category_group": {"name": name}}
+        return await self._write(plan_id, ApiCall("PATCH", path, body=body, check_hint=check_hint))
+
     async def get_month_category(self, plan_id: str, month: str | date, category_id: str) -> Json:
         return await self._read(self._month_category_path(plan_id, month, category_id))
 
@@ -500,6 +514,16 @@ class YnabClient:
     def _month_category_path(self, plan_id: str, month: str | date, category_id: str) -> str:
         category = entity_path(plan_id, "categories", category_id, what="category").rsplit("/", 1)[1]
         return f"{plan_path(plan_id)}/months/{month_segment(month)}/categories/{category}"
+
+    # --- accounts ------------------------------------------------------------------------
+
+    async def post_account(self, plan_id: str, account: Json, *, check_hint: str | None = None) -> Json:
+        """Open an account (`name`, `type`, `balance` in milliunits: YNAB enters the balance as a
+        Starting Balance transaction dated today)."""
+        path = f"{plan_path(plan_id)}/accounts"
+        return await self._write(
+            plan_id, ApiCall("POST", path, body={"account": account}, check_hint=check_hint)
+        )
 
     # --- payees --------------------------------------------------------------------------
 

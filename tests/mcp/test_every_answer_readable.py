@@ -197,6 +197,12 @@ async def _create_category(client: Client, demo: Plan) -> list[CallToolResult]:
     )
 
 
+async def _create_account(client: Client, demo: Plan) -> list[CallToolResult]:
+    budget = await sync_to_async(budget_home)()
+    opening = {"name": "Emergency fund", "type": "savings", "balance": "2500.25"}
+    return await with_code(client, "create_account", {"plan_id": budget.id, **opening})
+
+
 async def _rename_payee(client: Client, demo: Plan) -> list[CallToolResult]:
     home = await sync_to_async(household)()
     cafe = (await Payee.objects.aget(plan_id=home.id, name="CORNER CAFE")).id
@@ -245,6 +251,7 @@ CASES: dict[str, Case] = {
     "set_category_target": _set_category_target,
     "update_category": _update_category,
     "create_category": _create_category,
+    "create_account": _create_account,
     "rename_payee": _rename_payee,
     "undo_operation": _undo_operation,
 }

@@ -28,7 +28,7 @@ PRODUCT_TOOLS = {
     "list_operations", "apply_categories", "approve_transactions", "import_transactions",
     "set_category_budget", "move_money", "flag_transactions", "set_category_target",
     "update_category", "create_category", "create_transactions", "split_transaction",
-    "reconcile_account", "rename_payee", "undo_operation",
+    "reconcile_account", "rename_payee", "undo_operation", "create_account",
 }  # fmt: skip
 
 

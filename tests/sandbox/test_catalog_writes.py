@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sandbox.ledger import utc_today
 from sandbox.models import Account, Category
 
 
@@ -251,3 +252,38 @@ def test_a_target_date_makes_a_dated_target_of_a_repeating_one_and_a_balance_by_
     assert dated == ("NEED", 0, "2099-01-01")
     assert balance[0::2] == ("TBD", "2099-01-01")
     assert card == ("MF", 1, None)  # a card's payment target is monthly
+
+
+def test_a_new_accounts_balance_is_a_starting_balance_transaction_of_today(api, home):
+    """On budget the balance is money to assign; on a tracking account it has no category."""
+    opened = {}
+    for name, kind, balance in (("Emergency fund", "savings", 2_500_000), ("Car", "otherAsset", 8_000_000)):
+        answer = api.post(
+            f"/plans/{home.id}/accounts", json={"account": {"name": name, "type": kind, "balance": balance}}
+        )
+        assert answer.status_code == 201, answer.text
+        opened[name] = answer.json()["data"]["account"]
+
+    def starting(account):
+        rows = api.get(f"/plans/{home.id}/accounts/{account['id']}/transactions").json()["data"][
+            "transactions"
+        ]
+        return [(t["date"], t["payee_name"], t["amount"], t["category_name"], t["cleared"]) for t in rows]
+
+    today = utc_today().isoformat()
+    fund, car = opened["Emergency fund"], opened["Car"]
+    assert (fund["on_budget"], fund["balance"], fund["cleared_balance"]) == (True, 2_500_000, 2_500_000)
+    assert starting(fund) == [(today, "Starting Balance", 2_500_000, "Inflow: Ready to Assign", "cleared")]
+    assert (car["on_budget"], car["balance"]) == (False, 8_000_000)
+    assert starting(car) == [(today, "Starting Balance", 8_000_000, None, "cleared")]
+
+
+def test_a_categorys_note_is_set_with_its_line_breaks_and_removed_with_null(api, home):
+    def patch(note):
+        path = f"/plans/{home.id}/categories/{home.groceries}"
+        answer = api.patch(path, json={"category": {"note": note}})
+        assert answer.status_code == 200, answer.text
+        return answer.json()["data"]["category"]["note"], _category(api, home, home.groceries)["note"]
+
+    assert patch("Market on Saturdays\nno more than 80") == ("Market on Saturdays\nno more than 80",) * 2
+    assert patch(None) == (None, None)

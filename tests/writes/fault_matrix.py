@@ -21,6 +21,7 @@ from asgiref.sync import sync_to_async
 from oplog.undo_write import UNKNOWN_CHECK
 from tests.helpers.write_cases.apply_categories import recategorising
 from tests.helpers.write_cases.approve import approving
+from tests.helpers.write_cases.create_account import account_case
 from tests.helpers.write_cases.create_category import create_case
 from tests.helpers.write_cases.create_transactions import creating, days_ago, ids_on
 from tests.helpers.write_cases.flag_transactions import flagged_yellow, flagging
@@ -181,6 +182,10 @@ async def _creating_category() -> WriteCase:
     return create_case(await _fresh(budget_home))
 
 
+async def _opening_account() -> WriteCase:
+    return account_case(await _fresh(budget_home))
+
+
 async def _renaming() -> WriteCase:
     home = await _fresh(household)
     return rename_case(home, await payee_called(home, OLD))
@@ -202,6 +207,7 @@ SCENARIOS: dict[str, Scenario] = {
     "set_category_target": Scenario(_targeting),
     "update_category": Scenario(_updating),
     "create_category": Scenario(_creating_category),
+    "create_account": Scenario(_opening_account),
     "rename_payee": Scenario(_renaming),
 }
 
