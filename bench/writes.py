@@ -155,6 +155,14 @@ def _create_account(plan: Heavy) -> dict:
     return {"plan_id": plan.plan_id, "name": "Bench account", "type": "savings", "balance": "2500.00"}
 
 
+def _create_category_group(plan: Heavy) -> dict:
+    return {"plan_id": plan.plan_id, "name": "Bench group"}
+
+
+def _update_category_group(plan: Heavy) -> dict:
+    return {"plan_id": plan.plan_id, "category_group_id": plan.group_id, "name": "Bench renamed group"}
+
+
 def _rename_payee(plan: Heavy) -> dict:
     return {"plan_id": plan.plan_id, "payee_id": plan.payee_id, "name": "Bench payee"}
 
@@ -171,6 +179,8 @@ CASES: tuple[tuple[str, Callable[[Heavy], dict]], ...] = (
     ("update_category", _update_category),
     ("create_category", _create_category),
     ("create_account", _create_account),
+    ("create_category_group", _create_category_group),
+    ("update_category_group", _update_category_group),
     ("rename_payee", _rename_payee),
 )
 

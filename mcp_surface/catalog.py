@@ -38,6 +38,8 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.writes.update_category",
     "tools.writes.create_category",
     "tools.writes.create_account",
+    "tools.writes.create_category_group",
+    "tools.writes.update_category_group",
     "tools.writes.rename_payee",
     "tools.writes.flag_transactions",
     "tools.writes.create_transactions",

@@ -399,6 +399,8 @@ NOT_UNDOABLE_REASONS = {
     "unapproved, for review",
     "create_category": "YNAB's API cannot delete a category; hiding it in YNAB is the only way back",
     "create_account": "YNAB's API cannot close or delete an account; closing it in YNAB is the only way back",
+    "create_category_group": "YNAB's API cannot delete a category group; hiding it in YNAB is the only "
+    "way back",
     "split_transaction": "YNAB's API cannot edit a split; only YNAB itself can undo it",
     "set_category_target": "the previous target is a kind YNAB's API cannot set, so it cannot come back",
 }

@@ -203,6 +203,17 @@ async def _create_account(client: Client, demo: Plan) -> list[CallToolResult]:
     return await with_code(client, "create_account", {"plan_id": budget.id, **opening})
 
 
+async def _create_category_group(client: Client, demo: Plan) -> list[CallToolResult]:
+    budget = await sync_to_async(budget_home)()
+    return await with_code(client, "create_category_group", {"plan_id": budget.id, "name": "Kids"})
+
+
+async def _update_category_group(client: Client, demo: Plan) -> list[CallToolResult]:
+    budget = await sync_to_async(budget_home)()
+    renaming = {"category_group_id": budget.home.everyday_group, "name": "Day to day"}
+    return await with_code(client, "update_category_group", {"plan_id": budget.id, **renaming})
+
+
 async def _rename_payee(client: Client, demo: Plan) -> list[CallToolResult]:
     home = await sync_to_async(household)()
     cafe = (await Payee.objects.aget(plan_id=home.id, name="CORNER CAFE")).id
@@ -252,6 +263,8 @@ CASES: dict[str, Case] = {
     "update_category": _update_category,
     "create_category": _create_category,
     "create_account": _create_account,
+    "create_category_group": _create_category_group,
+    "update_category_group": _update_category_group,
     "rename_payee": _rename_payee,
     "undo_operation": _undo_operation,
 }

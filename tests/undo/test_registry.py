@@ -11,7 +11,13 @@ from mcp_surface.catalog import catalog_specs
 from oplog.kinds import WriteKind, kind_of, register, undoable_tools
 from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord, item_state
 
-NOT_UNDOABLE = {"import_transactions", "create_category", "create_account", "split_transaction"}
+NOT_UNDOABLE = {
+    "import_transactions",
+    "create_category",
+    "create_account",
+    "create_category_group",
+    "split_transaction",
+}
 """docs/undo.md: what undo_operation refuses for want of an undo (an undo itself aside)."""
 
 

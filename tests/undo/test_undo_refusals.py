@@ -86,6 +86,7 @@ async def test_it_refuses_a_failed_or_pending_operation(budgets, status, says):
         ("import_transactions", "imports are not reversed"),
         ("create_category", "YNAB's API cannot delete a category"),
         ("create_account", "YNAB's API cannot close or delete an account"),
+        ("create_category_group", "YNAB's API cannot delete a category group"),
         ("split_transaction", "YNAB's API cannot edit a split"),
         ("set_category_target", "the previous target is a kind YNAB's API cannot set"),
     ],

@@ -21,6 +21,7 @@ from asgiref.sync import sync_to_async
 from oplog.undo_write import UNKNOWN_CHECK
 from tests.helpers.write_cases.apply_categories import recategorising
 from tests.helpers.write_cases.approve import approving
+from tests.helpers.write_cases.category_groups import group_case, group_rename_case
 from tests.helpers.write_cases.create_account import account_case
 from tests.helpers.write_cases.create_category import create_case
 from tests.helpers.write_cases.create_transactions import creating, days_ago, ids_on
@@ -186,6 +187,14 @@ async def _opening_account() -> WriteCase:
     return account_case(await _fresh(budget_home))
 
 
+async def _creating_group() -> WriteCase:
+    return group_case(await _fresh(budget_home))
+
+
+async def _renaming_group() -> WriteCase:
+    return group_rename_case(await _fresh(budget_home))
+
+
 async def _renaming() -> WriteCase:
     home = await _fresh(household)
     return rename_case(home, await payee_called(home, OLD))
@@ -208,6 +217,8 @@ SCENARIOS: dict[str, Scenario] = {
     "update_category": Scenario(_updating),
     "create_category": Scenario(_creating_category),
     "create_account": Scenario(_opening_account),
+    "create_category_group": Scenario(_creating_group),
+    "update_category_group": Scenario(_renaming_group),
     "rename_payee": Scenario(_renaming),
 }
 

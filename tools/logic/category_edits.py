@@ -15,14 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tools.logic.budget import is_card_payment, is_internal
-from tools.logic.category_groups import CREDIT_CARD_PAYMENTS
+from tools.logic.category_groups import CREDIT_CARD_PAYMENTS, GROUP_SOURCE
 from values.ids import not_in_plan
 from values.refusal import Refusal
 from values.text import quoted
 from ynab_client.snapshot import Category, CategoryGroup, PlanSnapshot
 
 CATEGORY_SOURCE = "get_category_balances"
-GROUP_SOURCE = "list_category_groups"
 
 __all__ = [
     "CategoryMove",

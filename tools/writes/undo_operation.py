@@ -79,8 +79,9 @@ async def undo_operation(
     each with its reason; items already back as before are counted in `already_as_before`.
     When nothing is left to restore the answer is `nothing_to_do` and nothing is written.
     Some operations cannot be undone and are refused with the reason: import_transactions,
-    create_category, create_account, split_transaction, a set_category_target whose previous
-    target YNAB's API cannot set again (its preview and result said so), and an undo itself.
+    create_category, create_account, create_category_group, split_transaction, a
+    set_category_target whose previous target YNAB's API cannot set again (its preview and
+    result said so), and an undo itself.
     Like every change, the undo is previewed and needs the person's yes (or a code they agreed
     to); the result names the undo's own operation id.
     """
