@@ -12,6 +12,7 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.reads.plans",
     "tools.reads.accounts",
     "tools.reads.categories",
+    "tools.reads.money_movements",
     "tools.reads.payees",
     "tools.reads.schedules",
     "tools.reads.transactions",

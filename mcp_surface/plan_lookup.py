@@ -6,6 +6,8 @@ which raise `Refusal` before anything is sent; then `await open_plan(plan_id)` (
 YNAB request once warm, none within the freshness window); then check what needs the plan
 (`require_account`, `require_month`, ...).
 
+- `open_movements(plan_id, month)`: the plan's money movements (not in the plan export: a
+  request of their own) and a snapshot as current as they are.
 - `open_plan(plan_id)`: the snapshot of the plan the agent means (an id, `last-used`, or
   omitted: the default plan), YNAB's refusals and pacing as one-line `YnabError`s (YNAB's
   answer in words; no plan to default to, or an id not among the key's plans, is a `Refusal`
@@ -88,6 +90,31 @@ async def open_plan(
         if error.status == 404:
             raise _unknown_plan_refusal(error, chosen) from error
         raise
+
+
+async def open_movements(
+    plan_id: str | None, month: date | None
+) -> tuple[ynab_client.PlanSnapshot, ynab_client.MoneyMovements]:
+    """The plan's money movements (`month`'s only when given) and a snapshot of the plan at
+    least as current as they are, to name their categories; refusals as `open_plan`'s, and a
+    month the plan does not have refused as `require_month` does, before the movements are asked.
+
+    Movements are not in the plan export (`ynab_client.movements`): one request of their own,
+    none within the freshness window. The plan is read only when this process holds none of
+    it, or holds one older than the movements (their `server_knowledge` is higher): so a call
+    costs one request once the plan is warm and unchanged, two when it changed since.
+    """
+    chosen = await _choose_plan_id(plan_id)
+    await _require_listed(chosen)
+    snapshot = ynab_client.held_plan(chosen)
+    if snapshot is None or (month is not None and not _has_month(snapshot, month)):
+        snapshot = await open_plan(chosen)
+    if month is not None:
+        require_month(snapshot, month)
+    movements = await ynab_client.money_movements(snapshot.plan_id, month)
+    if movements.server_knowledge > snapshot.server_knowledge:
+        snapshot = await open_plan(snapshot.plan_id)
+    return snapshot, movements
 
 
 async def _require_listed(plan_id: str) -> None:
@@ -236,11 +263,15 @@ def _require_found(found: _Entity | None, what: str, value: str) -> _Entity:
 def require_month(snapshot: ynab_client.PlanSnapshot, month: date) -> date:
     """`month` when the plan has it (from `first_month` to `last_month`), else a refusal
     giving the valid range."""
-    first, last = snapshot.first_month, snapshot.last_month
-    if (first is not None and month < first) or (last is not None and month > last):
-        span = f"{_month_text(first)} to {_month_text(last)}"
+    if not _has_month(snapshot, month):
+        span = f"{_month_text(snapshot.first_month)} to {_month_text(snapshot.last_month)}"
         raise Refusal(f"Month {month.isoformat()} is outside this plan: give a month from {span}.")
     return month
+
+
+def _has_month(snapshot: ynab_client.PlanSnapshot, month: date) -> bool:
+    first, last = snapshot.first_month, snapshot.last_month
+    return (first is None or month >= first) and (last is None or month <= last)
 
 
 def _month_text(month: date | None) -> str:

@@ -14,6 +14,11 @@ What tools use:
   snapshot carries the real id, and its `as_of` the UTC time the sync it comes from was sent
   (older than the call inside the freshness window). Raises `YnabError`.
 - `await list_plans()` → `PlanList` (`plans`, `default_plan_id`): one request.
+- `await money_movements(plan_id, month=None)` → `MoneyMovements` (`movements`,
+  `server_knowledge`, `as_of`; `ynab_client.movements`): assignments moved between
+  categories, not in the plan export: one request, none within the freshness window.
+  `plan_id` is a real id. `held_plan(plan_id)`: the snapshot this process has in memory,
+  however old, with no request (None when none is loaded).
 - `get_ynab_client()` → `YnabClient`: one method per endpoint, for writes and the reads the
   snapshot does not cover; a write is never resent (see `ynab_client.client`).
 - Errors: `YnabError` (`status`, `error_id`, `name`, `detail`, `retryable`, `message`),
@@ -30,7 +35,7 @@ What tools use:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from django.conf import settings
 
@@ -38,10 +43,13 @@ from ynab_client import pacing
 from ynab_client.cache import PlanCacheState, plan_cache
 from ynab_client.client import PlanList, YnabClient, get_ynab_client, plan_names_seen
 from ynab_client.errors import PacingRefused, UnknownOutcome, YnabError
+from ynab_client.movements import MoneyMovement, MoneyMovements, movement_cache
 from ynab_client.pacing import RequestKind, request_kind, reserve_of, spending_as
 from ynab_client.snapshot import PlanSnapshot
 
 __all__ = [
+    "MoneyMovement",
+    "MoneyMovements",
     "PacingRefused",
     "PlanCacheState",
     "PlanList",
@@ -52,7 +60,9 @@ __all__ = [
     "YnabError",
     "YnabStatus",
     "get_ynab_client",
+    "held_plan",
     "list_plans",
+    "money_movements",
     "plan_cache_state",
     "plan_label",
     "plan_names",
@@ -78,6 +88,19 @@ async def plan_snapshot(
 async def list_plans(*, client: YnabClient | None = None) -> PlanList:
     """The plans the token can see (one request)."""
     return await (client or get_ynab_client()).get_plans()
+
+
+async def money_movements(
+    plan_id: str, month: date | None = None, *, client: YnabClient | None = None
+) -> MoneyMovements:
+    """The plan's money movements (`month`'s only when given), as YNAB lists them: one
+    request, none within the freshness window (`ynab_client.movements`)."""
+    return await movement_cache.movements(client or get_ynab_client(), plan_id, month)
+
+
+def held_plan(plan_id: str, *, client: YnabClient | None = None) -> PlanSnapshot | None:
+    """The plan's snapshot as this process holds it in memory, however old (no request)."""
+    return plan_cache.held(client or get_ynab_client(), plan_id)
 
 
 def plan_cache_state() -> list[PlanCacheState]:

@@ -177,6 +177,15 @@ class PlanCache:
             snapshot = await self._single_flight(key, lambda: self._refresh(client, plan_id))
         return snapshot
 
+    def held(self, client: YnabClient, plan_id: str) -> PlanSnapshot | None:
+        """The snapshot of the plan this process has in memory (`last-used` as last resolved),
+        however old, with no request; None when it has none loaded. For a read that checks
+        the snapshot's server_knowledge against an answer of its own (money movements)."""
+        with self._lock:
+            real_id = self._aliases.get((client.base_url, client.token_tag, plan_id), plan_id)
+            entry = self._entries.get((client.base_url, client.token_tag, real_id))
+        return entry.snapshot if entry is not None else None
+
     def holds(self, client: YnabClient, plan_id: str) -> bool:
         """True when this process has the plan for this client's YNAB and key, loaded or stored
         (loaded or not yet): it was in the key's plans (no listing needed to know it exists)."""

@@ -515,6 +515,14 @@ class YnabClient:
         category = entity_path(plan_id, "categories", category_id, what="category").rsplit("/", 1)[1]
         return f"{plan_path(plan_id)}/months/{month_segment(month)}/categories/{category}"
 
+    async def get_money_movements(self, plan_id: str, month: str | date | None = None) -> Json:
+        """`{"money_movements", "server_knowledge"}`: assignments moved between categories (or
+        Ready to Assign), the whole plan's or one month's; not part of the plan export."""
+        path = f"{plan_path(plan_id)}/money_movements"
+        if month is not None:
+            path = f"{plan_path(plan_id)}/months/{month_segment(month)}/money_movements"
+        return await self._read(path)
+
     # --- accounts ------------------------------------------------------------------------
 
     async def post_account(self, plan_id: str, account: Json, *, check_hint: str | None = None) -> Json:

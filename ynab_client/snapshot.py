@@ -620,7 +620,7 @@ def parse_plan_delta(data: Json) -> PlanDelta:
     try:
         return _plan_delta(data["plan"], int(data["server_knowledge"]))
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise _malformed_answer("the plan", exc) from exc
+        raise malformed_answer("the plan", exc) from exc
 
 
 def parse_plan_summaries(data: Json) -> tuple[tuple[PlanSummary, ...], str | None]:
@@ -630,10 +630,10 @@ def parse_plan_summaries(data: Json) -> tuple[tuple[PlanSummary, ...], str | Non
         default = data.get("default_plan")
         return plans, (default["id"] if default else None)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise _malformed_answer("the plan list", exc) from exc
+        raise malformed_answer("the plan list", exc) from exc
 
 
-def _malformed_answer(what: str, exc: Exception) -> MalformedAnswer:
+def malformed_answer(what: str, exc: Exception) -> MalformedAnswer:
     reason = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)[:200]
     return MalformedAnswer(
         f"YNAB's answer for {what} was not in the shape this service expects ({reason}); "

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime, time
 
 from django.db import transaction as db_transaction
+from django.utils import timezone
 
 from sandbox import ledger
 from sandbox.models import (
@@ -22,6 +23,8 @@ from sandbox.models import (
     BankTransaction,
     Category,
     CategoryGroup,
+    MoneyMovement,
+    MoneyMovementGroup,
     MonthCategory,
     Payee,
     Plan,
@@ -40,6 +43,22 @@ from sandbox.seeding.targets import Target
 class Flag:
     color: str
     name: str | None = None
+
+
+@dataclass(frozen=True)
+class Move:
+    """Assigned money moved between two categories during a month (see `PlanBuilder.move`)."""
+
+    source: Category
+    destination: Category
+    month: date
+    amount: int
+    day: date
+    note: str | None
+
+
+ASSIGNED_AT = time(8, 0)  # a month's assignments are recorded at 08:00 UTC on its first day
+MOVED_AT = time(19, 0)  # a move between categories, at 19:00 UTC on its day
 
 
 @dataclass(frozen=True)
@@ -64,6 +83,7 @@ class PlanBuilder:
         self.subtransactions: list[Subtransaction] = []
         self.scheduled: list[ScheduledTransaction] = []
         self.bank_rows: list[BankTransaction] = []
+        self.moves: list[Move] = []
         self._new_payees: list[Payee] = []
         self._payees = {payee.name: payee for payee in Payee.objects.filter(plan=plan)}
         self._import_occurrences: Counter[tuple[str, int, date]] = Counter()
@@ -110,6 +130,22 @@ class PlanBuilder:
         if key not in self.budgets:
             self.budgets[key] = MonthCategory(plan=self.plan, category=category, month=month, budgeted=0)
         self.budgets[key].budgeted += amount
+
+    def move(
+        self,
+        source: Category,
+        destination: Category,
+        month: date,
+        amount: int,
+        day: date,
+        *,
+        note: str | None = None,
+    ) -> None:
+        """Record that `amount` of `month`'s assigned money was moved from `source` to
+        `destination` on `day`, as YNAB's money movements show it. What `assign` gave each
+        category stays its month's total: the month's first assignments (recorded from Ready to
+        Assign when saving) were that much more for `source` and less for `destination`."""
+        self.moves.append(Move(source, destination, month, amount, day, note))
 
     def payee(self, name: str) -> Payee:
         """The plan's payee of that exact name, created on first use."""
@@ -308,3 +344,69 @@ class PlanBuilder:
         yield Subtransaction, self.subtransactions
         yield ScheduledTransaction, self.scheduled
         yield BankTransaction, self.bank_rows
+        groups, movements = self._money_movements()
+        yield MoneyMovementGroup, groups
+        yield MoneyMovement, movements
+
+    def _money_movements(self) -> tuple[list[MoneyMovementGroup], list[MoneyMovement]]:
+        """The assignment history YNAB would show: each month's assignments from Ready to Assign
+        as one group on its first day (each less what later moves brought it, more what they
+        took), then each move as a group of its own. Ids are drawn last, so adding this history
+        changed no other row's id."""
+        moved: Counter[tuple[str, date]] = Counter()
+        for move in self.moves:
+            moved[(move.source.id, move.month)] -= move.amount
+            moved[(move.destination.id, move.month)] += move.amount
+        groups: dict[tuple[date, str], MoneyMovementGroup] = {}
+        movements: list[MoneyMovement] = []
+        now = timezone.now()
+        for (category_id, month), row in sorted(
+            self.budgets.items(), key=lambda item: (item[0][1], item[0][0])
+        ):
+            start = row.budgeted - moved[(category_id, month)]
+            if not start:
+                continue
+            when = min(datetime.combine(month, ASSIGNED_AT, tzinfo=UTC), now)
+            group = self._movement_group(groups, (month, ""), month, when, None)
+            movements.append(
+                self._movement(
+                    group,
+                    None if start > 0 else row.category,
+                    row.category if start > 0 else None,
+                    abs(start),
+                )
+            )
+        for index, move in enumerate(self.moves):
+            when = min(datetime.combine(move.day, MOVED_AT, tzinfo=UTC), now)
+            group = self._movement_group(groups, (move.month, str(index)), move.month, when, move.note)
+            movements.append(self._movement(group, move.source, move.destination, move.amount))
+        return list(groups.values()), movements
+
+    def _movement_group(
+        self,
+        groups: dict[tuple[date, str], MoneyMovementGroup],
+        key: tuple[date, str],
+        month: date,
+        when: datetime,
+        note: str | None,
+    ) -> MoneyMovementGroup:
+        if key not in groups:
+            groups[key] = MoneyMovementGroup(
+                id=self.ids.next(), plan=self.plan, group_created_at=when, month=month, note=note
+            )
+        return groups[key]
+
+    def _movement(
+        self, group: MoneyMovementGroup, source: Category | None, destination: Category | None, amount: int
+    ) -> MoneyMovement:
+        return MoneyMovement(
+            id=self.ids.next(),
+            plan=self.plan,
+            month=group.month,
+            moved_at=group.group_created_at,
+            note=group.note,
+            group=group,
+            from_category=source,
+            to_category=destination,
+            amount=amount,
+        )

@@ -81,6 +81,7 @@ CALLS: dict[tuple[str, str], Call] = {
     ("get_category_balances", "month"): lambda ids, v: {"plan_id": ids.plan, "month": v},
     ("get_monthly_summary", "month"): lambda ids, v: {"plan_id": ids.plan, "month": v},
     ("get_budget_vs_actual", "month"): lambda ids, v: {"plan_id": ids.plan, "month": v},
+    ("list_money_movements", "month"): lambda ids, v: {"plan_id": ids.plan, "month": v},
     ("get_underfunded_targets", "month"): lambda ids, v: {"plan_id": ids.plan, "month": v},
     ("forecast_balance", "until"): lambda ids, v: {"plan_id": ids.plan, "until": v},
     ("forecast_balance", "one_offs[].date"): lambda ids, v: {

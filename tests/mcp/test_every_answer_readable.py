@@ -233,6 +233,7 @@ CASES: dict[str, Case] = {
     "list_plans": _list_plans,
     "list_accounts": read("list_accounts"),
     "list_category_groups": read("list_category_groups"),
+    "list_money_movements": read("list_money_movements"),
     "list_payees": read("list_payees"),
     "list_scheduled_transactions": read("list_scheduled_transactions"),
     "find_transactions": read("find_transactions", since_date=(today() - timedelta(days=60)).isoformat()),

@@ -20,7 +20,7 @@ from tests.helpers.servers import catalog_server
 # Every tool the product plans (docs/tools.md lists those built), built or not: the names a description could
 # point to.
 PRODUCT_TOOLS = {
-    "list_plans", "list_accounts", "list_category_groups", "list_payees",
+    "list_plans", "list_accounts", "list_category_groups", "list_money_movements", "list_payees",
     "list_scheduled_transactions", "find_transactions", "get_category_balances",
     "get_monthly_summary", "get_budget_vs_actual", "get_spending_trends", "suggest_categories",
     "forecast_balance", "find_recurring_charges", "get_net_worth_trend", "get_runway",

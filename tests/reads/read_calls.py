@@ -26,6 +26,7 @@ READ_CALLS: dict[str, Callable[[str, date], Arguments]] = {
     "list_plans": lambda _plan_id, _today: {},
     "list_accounts": _plan_only,
     "list_category_groups": _plan_only,
+    "list_money_movements": _plan_only,
     "list_payees": _plan_only,
     "list_scheduled_transactions": _plan_only,
     "find_transactions": lambda plan_id, today: {

@@ -20,6 +20,8 @@ LISTS = {
     "getTransactions": "/transactions",
     "getScheduledTransactions": "/scheduled_transactions",
     "getMoneyMovements": "/money_movements",
+    "getMoneyMovementsByMonth": "/months/current/money_movements",
+    "getMoneyMovementGroups": "/money_movement_groups",
 }
 
 

@@ -229,6 +229,31 @@ def test_every_month_has_assigned_money(api, demo):
     assert all(month["budgeted"] > 0 for month in seeded)
 
 
+def test_its_assignments_are_recorded_as_money_movements_that_add_up_to_each_month(api, demo):
+    movements = get(api, f"/plans/{demo.id}/money_movements", "money_movements")
+    groups = get(api, f"/plans/{demo.id}/money_movement_groups", "money_movement_groups")
+    net: defaultdict[tuple[str, str], int] = defaultdict(int)
+    for movement in movements:
+        if movement["to_category_id"]:
+            net[(movement["to_category_id"], movement["month"])] += movement["amount"]
+        if movement["from_category_id"]:
+            net[(movement["from_category_id"], movement["month"])] -= movement["amount"]
+    assigned = {}
+    for month in [add_months(demo.first_month, n).isoformat() for n in range(6)]:
+        detail = get(api, f"/plans/{demo.id}/months/{month}", "month")
+        assigned.update({(c["id"], month): c["budgeted"] for c in detail["categories"] if c["budgeted"]})
+
+    assert {key: amount for key, amount in net.items() if amount} == assigned
+    assert all(movement["amount"] > 0 for movement in movements)
+    assert {movement["money_movement_group_id"] for movement in movements} == {
+        group["id"] for group in groups
+    }
+    first = [
+        m for m in movements if m["month"] == demo.first_month.isoformat() and m["from_category_id"] is None
+    ]
+    assert len({m["moved_at"] for m in first}) == 1  # the first month's assignments: one action
+
+
 def test_schedules_repeat_monthly_and_yearly_and_one_is_a_transfer(api, demo, today):
     schedules = get(api, f"/plans/{demo.id}/scheduled_transactions", "scheduled_transactions")
 
@@ -309,6 +334,8 @@ def test_the_same_day_gives_the_same_demo_and_dates_follow_it(api):
         ("getPlanMonth", "/months/current"),
         ("getTransactions", "/transactions"),
         ("getScheduledTransactions", "/scheduled_transactions"),
+        ("getMoneyMovements", "/money_movements"),
+        ("getMoneyMovementGroups", "/money_movement_groups"),
     ],
 )
 def test_the_demo_is_served_as_ynab_documents_it(api, demo, operation_id, path):
