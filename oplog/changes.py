@@ -17,7 +17,9 @@ the row with the outcome:
   begun only right before the first request, so a refused plan read leaves no row at all;
 - any other `YnabError` (YNAB refused): `failed`, with YNAB's status and detail;
 - `WriteFailed`: as it says; `pending` when part of the change is in YNAB and putting it back
-  could not be done yet (settling finishes it);
+  could not be done yet (settling finishes it); `applied` when part of it is in YNAB for good
+  and the rest was not sent (delete_transactions stopped midway): in effect, undoable for what
+  landed, and still an error for the caller;
 - anything else (a bug, a cancelled call): `unknown`, then re-raised: a request may have left
   before it happened, and claiming `failed` could hide a change that is in YNAB.
 

@@ -79,7 +79,7 @@ class MalformedAnswer(YnabError):
     its outcome is unknown to this service until the plan is read again."""
 
 
-WriteOutcome = Literal["failed", "unknown", "pending"]
+WriteOutcome = Literal["failed", "unknown", "pending", "applied"]
 
 
 class StorableRecord(Protocol):
@@ -99,7 +99,10 @@ class WriteFailed(YnabError):
     `names_operation` the message ends with the operation's id (`apply` runs before it can
     know it), for a failure the person may need to look up or undo (something landed).
     `pending`: part of the change is in YNAB and could not be put back yet; the row stays
-    pending and `oplog.settling` keeps working to close it."""
+    pending and `oplog.settling` keeps working to close it. `applied`: part of the change is in
+    YNAB for good (nothing can put it back as it was: deleted transactions), the rest was not
+    sent; the row is completed `applied`, in effect (and undoable) for what landed, which
+    `undo_data` records, and `message` says what landed and what did not."""
 
     def __init__(
         self,
