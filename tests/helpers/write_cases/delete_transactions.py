@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.writes.checks import ynab
+from tests.writes.checks import sandbox_http, ynab
 from tests.writes.harness import WriteCase
 from tests.writes.households import Household
 from tools.writes.delete_transactions import CHECK
@@ -17,9 +17,11 @@ async def live(plan_id: str, *transaction_ids: str) -> tuple[str, ...]:
     return tuple(t for t in transaction_ids if t in held)
 
 
-async def other_side(plan_id: str, transaction_id: str) -> str:
-    data = await ynab("GET", f"/plans/{plan_id}/transactions/{transaction_id}")
-    return data["transaction"]["transfer_transaction_id"]
+def other_side(plan_id: str, transaction_id: str) -> str:
+    """The other side of transfer `transaction_id`."""
+    with sandbox_http() as http:
+        answer = http.get(f"/plans/{plan_id}/transactions/{transaction_id}")
+    return answer.json()["data"]["transaction"]["transfer_transaction_id"]
 
 
 def deleting(home: Household, transaction_ids: list[str], *, watched: tuple[str, ...] = ()) -> WriteCase:
@@ -39,6 +41,6 @@ def deleting(home: Household, transaction_ids: list[str], *, watched: tuple[str,
     )
 
 
-async def deleting_the_transfer(home: Household) -> WriteCase:
+def deleting_the_transfer(home: Household) -> WriteCase:
     """The household's transfer (checking → savings) deleted: one DELETE, both sides gone."""
-    return deleting(home, [home.transfer], watched=(await other_side(home.id, home.transfer),))
+    return deleting(home, [home.transfer], watched=(other_side(home.id, home.transfer),))
