@@ -118,6 +118,10 @@ def _create_transactions(plan: Heavy) -> dict:
     return {"plan_id": plan.plan_id, "account_id": plan.account_id, "transactions": lines}
 
 
+def _delete_transactions(plan: Heavy) -> dict:
+    return {"plan_id": plan.plan_id, "transaction_ids": list(plan.transactions[:ITEMS])}
+
+
 def _split_transaction(plan: Heavy) -> dict:
     transaction = plan.transactions[0]
     amount = plan.amounts[transaction]
@@ -173,6 +177,7 @@ CASES: tuple[tuple[str, Callable[[Heavy], dict]], ...] = (
     ("move_money", _move_money),
     ("flag_transactions", _flag_transactions),
     ("create_transactions", _create_transactions),
+    ("delete_transactions", _delete_transactions),
     ("split_transaction", _split_transaction),
     ("reconcile_account", _reconcile_account),
     ("set_category_target", _set_category_target),

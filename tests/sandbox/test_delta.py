@@ -100,6 +100,29 @@ def test_a_deleted_transaction_comes_back_once_as_deleted(api, home):
     assert api.get(f"/plans/{home.id}/transactions/{created['id']}").status_code == 404
 
 
+def test_deleting_one_side_of_a_transfer_brings_both_back_once_as_deleted(api, home):
+    """YNAB deletes a transfer's pair with it (delete_transactions counts on it); the plan's delta
+    then holds both sides `deleted: true`, as the spec's delta example shows a deleted leg."""
+    savings = api.get(f"/plans/{home.id}/accounts/{home.savings}").json()["data"]["account"]
+    sent = transaction(
+        api,
+        home.id,
+        account_id=home.checking,
+        date=utc_today().isoformat(),
+        amount=-8_000,
+        payee_id=savings["transfer_payee_id"],
+    )
+    knowledge = _knowledge(api, home)
+
+    deleted = api.delete(f"/plans/{home.id}/transactions/{sent['transfer_transaction_id']}")
+    plan, _knowledge_now = _export_since(api, home, knowledge)
+
+    assert (deleted.status_code, deleted.json()["data"]["transaction"]["deleted"]) == (200, True)
+    assert sorted((t["id"], t["deleted"]) for t in plan["transactions"]) == sorted(
+        [(sent["id"], True), (sent["transfer_transaction_id"], True)]
+    )
+
+
 def test_an_assignment_changes_the_category_and_the_months_from_then_on(api, home):
     knowledge = _knowledge(api, home)
 

@@ -25,6 +25,7 @@ from tests.helpers.write_cases.category_groups import group_case, group_rename_c
 from tests.helpers.write_cases.create_account import account_case
 from tests.helpers.write_cases.create_category import create_case
 from tests.helpers.write_cases.create_transactions import creating, days_ago, ids_on
+from tests.helpers.write_cases.delete_transactions import deleting_the_transfer
 from tests.helpers.write_cases.flag_transactions import flagged_yellow, flagging
 from tests.helpers.write_cases.import_transactions import importing, linked_account
 from tests.helpers.write_cases.move_money import move_case
@@ -145,6 +146,14 @@ async def _creating() -> WriteCase:
     return creating(home, lines, originals, approved=True)
 
 
+async def _deleting() -> WriteCase:
+    """The household's transfer deleted, both sides (test_delete_transactions' case). One transaction:
+    a delete landed cannot be set back (a deleted id never returns), so what the matrix checks (all or
+    nothing) is one delete's; several, stopped midway, are test_delete_transactions' own tests."""
+    home = await _fresh(household)
+    return await _fresh(lambda: deleting_the_transfer(home))
+
+
 async def _splitting() -> WriteCase:
     """The market purchase (86.43) split into groceries and dining (test_split_transaction's case)."""
     home = await _fresh(household)
@@ -209,6 +218,7 @@ SCENARIOS: dict[str, Scenario] = {
     "undo_operation": Scenario(_undoing),
     "flag_transactions": Scenario(_flagging),
     "create_transactions": Scenario(_creating),
+    "delete_transactions": Scenario(_deleting),
     "split_transaction": Scenario(_splitting),
     "reconcile_account": Scenario(
         _reconciling, requests=_reconcile_requests, names=("the adjustment", "the marking")
