@@ -30,7 +30,7 @@ from tests.helpers.write_cases.delete_transactions import (
     live,
     other_side,
 )
-from tests.writes.checks import requests_since, sandbox_http, says_yes, standing
+from tests.writes.checks import make_available, requests_since, sandbox_http, says_yes, standing
 from tests.writes.harness import (
     ARGUMENTS_ONLY_PATHS,
     FAULT_PATHS,
@@ -111,6 +111,8 @@ async def test_the_preview_names_each_transaction_and_they_are_deleted_in_order(
     savings_side = other_side(home.id, home.transfer)
     given = [home.market, home.salary, home.cafe, home.split, savings_side]
     case = deleting(home, given, watched=(home.transfer,))
+    await make_available(home.id, DAY, home.home.dining, 50_000)
+    await make_available(home.id, DAY, home.home.groceries, 40_000)
     start = await standing(case)
 
     async with connected(MODERN) as client:
@@ -124,6 +126,9 @@ async def test_the_preview_names_each_transaction_and_they_are_deleted_in_order(
         f"- {DAY}, CORNER CAFE, 12.34, Dining Out, on Checking\n"
         f"- {DAY}, BIG STORE, 30.00, Split, on Checking\n"
         f"- {DAY}, Transfer : Checking, +100.00, on Savings, transfer from Checking (both sides)\n"
+        "Available, before → after:\n"
+        f"- Dining Out for {DAY[:7]}-01: 50.00 → 72.34\n"
+        f"- Groceries for {DAY[:7]}-01: 40.00 → 60.00\n"
         "Undo enters them again as new transactions (new ids); a bank import may then match them again."
     )
     assert answer["message"] == (
@@ -238,9 +243,9 @@ def refused_home(live_service) -> Iterator[Arranged]:
         ),
         (
             ["market", "reconciled_transfer"],
-            "Transaction '{reconciled_transfer}' is a transfer whose other side ('{other}') is reconciled, and "
-            "YNAB deletes both: it would move a balance the person matched to the bank. They can delete it in "
-            "YNAB, which asks first.",
+            "Transaction '{reconciled_transfer}' is a transfer whose other side ('{other}') is reconciled, "
+            "and YNAB deletes both: it would move a balance the person matched to the bank. They can delete "
+            "it in YNAB, which asks first.",
         ),
         (
             ["transfer", "transfer_other"],
@@ -337,8 +342,8 @@ async def test_a_delete_refused_midway_stops_there_and_the_row_is_applied_for_wh
         f"Deleted 1 of the 3 transaction(s) ({home.market}), then deleting {home.cafe} failed: "
     )
     assert said.endswith(
-        f"The 2 not deleted ({home.cafe}, {home.salary}) are untouched, and undo_operation enters the deleted "
-        f"ones again. The log keeps this as operation {op.pk} (applied)."
+        f"The 2 not deleted ({home.cafe}, {home.salary}) are untouched, and undo_operation enters the "
+        f"deleted ones again. The log keeps this as operation {op.pk} (applied)."
     )
     assert (op.status, op.error, op.undoable) == ("applied", said, True)
     assert (op.undo_data["deleted_ids"], op.undo_data["untouched_ids"]) == (
@@ -387,9 +392,10 @@ async def test_an_answer_lost_midway_is_never_resent_and_settling_finds_what_lan
 
     op = await Operation.objects.filter(plan_id=home.id, tool=TOOL).aget()
     assert error_text(result, case) == (
-        f"Deleted 1 of the 3 transaction(s) ({home.market}), then no answer came back to deleting {home.cafe}: "
-        f"it may or may not be deleted, and it is not sent again; the other 1 ({home.salary}) are untouched. "
-        "Check with find_transactions which of them are still there before trying again. The log keeps this "
+        f"Deleted 1 of the 3 transaction(s) ({home.market}), then no answer came back to deleting "
+        f"{home.cafe}: it may or may not be deleted, and it is not sent again; the other 1 ({home.salary}) "
+        "are untouched. Check with find_transactions which of them are still there before trying again. "
+        "The log keeps this "
         f"as operation {op.pk} (unknown)."
     )
     assert (op.status, op.undo_data["untouched_ids"]) == ("unknown", [home.salary])
@@ -403,8 +409,8 @@ async def test_an_answer_lost_midway_is_never_resent_and_settling_finds_what_lan
     assert op.status == "applied"
     assert op.settled_at is not None
     assert op.error == (
-        "Settled from YNAB's state: 2 of 3 item(s) landed; 1 did not (as before). undo_operation restores only "
-        "what landed (its preview names them)."
+        "Settled from YNAB's state: 2 of 3 item(s) landed; 1 did not (as before). undo_operation restores "
+        "only what landed (its preview names them)."
     )
     assert await live(home.id, *given) == (home.salary,)
 
@@ -452,3 +458,20 @@ async def test_a_process_killed_between_two_deletes_is_settled_as_applied_for_th
             await client.call_tool("undo_operation", {"plan_id": home.id, "operation_id": op.pk})
         )
     assert (undone["status"], undone["restored"], undone["already_as_before"]) == ("applied", 1, 1)
+
+
+async def test_the_last_delete_lost_before_ynab_ran_it_is_settled_as_not_landed(home):
+    case = deleting(home, [home.market, home.cafe])
+    await _fault_on("drop_before_write", home, home.cafe)
+
+    result = await _made(case)
+
+    op = await Operation.objects.filter(plan_id=home.id, tool=TOOL).aget()
+    assert error_text(result, case).startswith(
+        f"Deleted 1 of the 2 transaction(s) ({home.market}), then no answer came back to deleting "
+        f"{home.cafe}: it may or may not be deleted, and it is not sent again. Check with"
+    )
+    await settling.settle_plan(home.id)
+    await op.arefresh_from_db()
+    assert (op.status, await live(home.id, home.market, home.cafe)) == ("applied", (home.cafe,))
+    assert op.error.startswith("Settled from YNAB's state: 1 of 2 item(s) landed; 1 did not (as before).")

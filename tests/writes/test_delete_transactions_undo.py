@@ -13,7 +13,7 @@ from oplog.models import Operation
 from sandbox import faults
 from sandbox.ledger import utc_today
 from tests.helpers.write_cases.delete_transactions import deleting, other_side
-from tests.writes.checks import requests_since, says_yes, standing, ynab
+from tests.writes.checks import make_available, requests_since, says_yes, standing, ynab
 from tests.writes.harness import MODERN, call, connected, content
 from tests.writes.households import Household
 
@@ -61,6 +61,8 @@ async def test_undo_enters_each_again_as_it_was_with_its_lines_and_both_sides_of
     before = await held(home)
     savings_side = other_side(home.id, home.transfer)
     operation_id = await deleted(home, given)
+    await make_available(home.id, DAY, home.home.dining, 30_000)
+    await make_available(home.id, DAY, home.home.groceries, 10_000)
     start = await standing(deleting(home, given))
 
     answer, questions = await undone(home, operation_id)
@@ -70,7 +72,11 @@ async def test_undo_enters_each_again_as_it_was_with_its_lines_and_both_sides_of
         f"- {DAY}, CB MARKET FRESH 0509, 86.43, (uncategorised), on Checking\n"
         f"- {DAY}, CORNER CAFE, 12.34, Dining Out, on Checking\n"
         f"- {DAY}, BIG STORE, 30.00, Split, on Checking\n"
-        f"- {DAY}, Transfer : Savings, 100.00, on Checking, transfer to Savings (both sides)"
+        f"- {DAY}, Transfer : Savings, 100.00, on Checking, transfer to Savings (both sides)\n"
+        "Available, before → after:\n"
+        f"- Groceries for {DAY[:7]}-01: 10.00 → -10.00\n"
+        f"- Dining Out for {DAY[:7]}-01: 30.00 → 7.66\n"
+        f"This leaves Groceries overspent by 10.00 for {DAY[:7]}-01."
     ]
     assert (answer["status"], answer["restored"], answer["conflicts"]) == ("applied", 4, [])
     sent = [line for line in await requests_since(start.mark) if not line.startswith("GET")]

@@ -29,6 +29,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from tools.logic.available import ActivityMove, transaction_moves
 from tools.logic.transaction_lines import NO_PAYEE, SPLIT, category_shown
 from values.ids import not_in_plan
 from values.money import shown_amount
@@ -163,6 +164,26 @@ def _lookalikes(snapshot: PlanSnapshot, key: Key) -> Iterable[Transaction]:
         found = snapshot.payees.get(transaction.payee_id) if transaction.payee_id else None
         if _payee_key(found.name if found is not None else transaction.import_payee_name) == payee:
             yield transaction
+
+
+def deletion_moves(snapshot: PlanSnapshot, transaction_ids: Sequence[str]) -> list[ActivityMove]:
+    """The activity deleting these takes away (docs/confirmation.md#what-a-change-leaves-available):
+    each one's, and a transfer's other side's (a transfer to a tracking account has its category there)."""
+    moves: list[ActivityMove] = []
+    for transaction_id in transaction_ids:
+        transaction = snapshot.transactions[transaction_id]
+        moves += transaction_moves(snapshot, transaction, sign=-1)
+        other = snapshot.transactions.get(transaction.transfer_transaction_id or "")
+        if other is not None:
+            moves += transaction_moves(snapshot, other, sign=-1)
+    return moves
+
+
+def reentry_moves(item: DeletedTransaction) -> list[ActivityMove]:
+    """The activity entering `item` again brings back: each line's, else its own."""
+    if item.lines:
+        return [ActivityMove(line.category_id, item.date, line.amount) for line in item.lines]
+    return [ActivityMove(item.category_id, item.date, item.amount)]
 
 
 # --- what the person reads ---------------------------------------------------------------------

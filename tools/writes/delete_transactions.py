@@ -9,9 +9,11 @@ what YNAB deleted stays deleted (nothing can bring a deleted id back), so the ro
 with that error; no answer to one delete leaves the row `unknown`, with the ones deleted
 before it and the ones never sent named, and settling reads which landed.
 
-The log keeps, per transaction, what enters it again (`tools.logic.deletions.DeletedTransaction`:
-payee, memo and amount included, the privacy exception of docs/undo.md#delete_transactions), then
-which YNAB answered deleted and which were never sent. The subject is the ids, in any order.
+The preview, and the undo's, also show each category's available amount before → after
+(`tools.writes.consequences`). The log keeps, per transaction, what enters it again
+(`tools.logic.deletions.DeletedTransaction`: payee, memo and amount included, the privacy
+exception of docs/undo.md#delete_transactions), then which YNAB answered deleted and which were
+never sent. The subject is the ids, in any order.
 Undo enters them again in one `POST /plans/{plan_id}/transactions` (new ids).
 """
 
@@ -29,15 +31,19 @@ from oplog.changes import Applied, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord
+from tools.logic.available import ActivityMove
 from tools.logic.deletions import (
     DeletedTransaction,
     deletion_line,
+    deletion_moves,
     deletions,
     item_name,
     reentry_body,
+    reentry_moves,
     reentry_state,
 )
 from tools.logic.transaction_lines import SPLIT
+from tools.writes.consequences import available_consequences
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.text import shown_name
 from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
@@ -110,12 +116,16 @@ class DeleteTransactions(WriteTool[Deleting, DeletionSubject, TransactionsDelete
 
     def build(self, snapshot: PlanSnapshot, arguments: Deleting) -> Deletion:
         found = deletions(snapshot, arguments.transaction_ids)
+        consequences, notes = available_consequences(
+            snapshot, deletion_moves(snapshot, arguments.transaction_ids)
+        )
         return Change(
             subject=DeletionSubject(transaction_ids=tuple(sorted(arguments.transaction_ids))),
             preview=Preview(
                 question=f"Delete {len(found)} transaction(s)?",
                 lines=[deletion_line(snapshot, item) for item in found],
-                notes=[REENTRY_NOTE],
+                consequences=consequences,
+                notes=[*notes, REENTRY_NOTE],
             ),
             fields=TransactionsDeletedFields(deleted=[_entry(snapshot, item) for item in found]),
             undo_data=DeletionUndo(transactions=found),
@@ -150,16 +160,21 @@ class DeleteTransactions(WriteTool[Deleting, DeletionSubject, TransactionsDelete
         own = {item.id for item in logged.transactions}
         untouched = set(logged.untouched_ids or ())
         items: ReversalItems[DeletedTransaction] = ReversalItems()
+        moves: list[ActivityMove] = []
         for item in logged.transactions:
             never_sent = item.id in untouched
             state, reason = ("already_as_before", "") if never_sent else reentry_state(snapshot, item, own)
             if state == "restore":
                 items.restore(item, deletion_line(snapshot, item))
+                moves += reentry_moves(item)
             elif state == "already_as_before":
                 items.already_as_before()
             else:
                 items.conflict(Conflict(item.id, item_name(snapshot, item), reason))
-        return items.reversal(f"Undo: enter {items.restored} deleted transaction(s) again?")
+        consequences, notes = available_consequences(snapshot, moves)
+        return items.reversal(
+            f"Undo: enter {items.restored} deleted transaction(s) again?", tuple(notes), consequences
+        )
 
     async def undo(
         self,
