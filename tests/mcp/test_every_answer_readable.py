@@ -125,6 +125,12 @@ async def _create_transactions(client: Client, demo: Plan) -> list[CallToolResul
     return await with_code(client, "create_transactions", arguments)
 
 
+async def _delete_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
+    home = await sync_to_async(household)()
+    arguments = {"plan_id": home.id, "transaction_ids": [home.market, home.transfer]}
+    return await with_code(client, "delete_transactions", arguments)
+
+
 async def _split_transaction(client: Client, demo: Plan) -> list[CallToolResult]:
     home = await sync_to_async(household)()
     lines = [
@@ -254,6 +260,7 @@ CASES: dict[str, Case] = {
     "apply_categories": _apply_categories,
     "flag_transactions": _flag_transactions,
     "create_transactions": _create_transactions,
+    "delete_transactions": _delete_transactions,
     "split_transaction": _split_transaction,
     "reconcile_account": _reconcile_account,
     "approve_transactions": _approve_transactions,

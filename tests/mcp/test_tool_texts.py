@@ -27,7 +27,7 @@ PRODUCT_TOOLS = {
     "get_savings_rate", "get_underfunded_targets", "get_debt_payoff_plan", "get_age_of_money",
     "list_operations", "apply_categories", "approve_transactions", "import_transactions",
     "set_category_budget", "move_money", "flag_transactions", "set_category_target",
-    "update_category", "create_category", "create_transactions", "split_transaction",
+    "update_category", "create_category", "create_transactions", "delete_transactions", "split_transaction",
     "reconcile_account", "rename_payee", "undo_operation", "create_account",
     "create_category_group", "update_category_group",
 }  # fmt: skip
