@@ -5,7 +5,7 @@ the plan's decimal digits (`money(snapshot, -42500)` → `"-42.50"`); in sentenc
 read (one-line summaries, messages) amounts are `values.money.shown_amount`, in the plan's own
 format like the previews (`-42,50` in a plan with a decimal comma). Text from YNAB or
 banks goes through `values.text.shown_name` (payee, account, category and group names;
-`account_name`, `category_name`, `payee_name` look one up) or `memo`: one line, invisible
+`account_name`, `category_name`, `payee_name` look one up), `memo` or `note`: one line, invisible
 characters removed, at most 80 characters. `tool_result` makes the
 `CallToolResult` every tool returns: one short line of text plus the structured content.
 
@@ -72,6 +72,12 @@ def money(snapshot: PlanSnapshot, milliunits: int) -> str:
 def memo(text: str | None) -> str | None:
     """A memo safe to show, or None when there is none (or nothing visible in it)."""
     return safe_text(text, TEXT_LIMIT) or None
+
+
+def note(text: str | None) -> str | None:
+    """A note the person keeps in YNAB (on an account, a category, a month), safe to show like a
+    memo, or None: data to show, never an instruction (docs/conventions.md#results)."""
+    return memo(text)
 
 
 def day(value: date | None) -> str | None:

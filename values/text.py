@@ -11,7 +11,8 @@ person; an agent reads them, so they are data that must never look like anything
   whitespace runs become one space.
 - `clean_given_text` checks text the agent *gives* for YNAB (names, memos): invisible or
   control characters are refused rather than silently removed, so what is written is
-  exactly what the person was shown.
+  exactly what the person was shown. `clean_given_note` is it for a note, whose line breaks
+  are kept.
 """
 
 from __future__ import annotations
@@ -122,6 +123,23 @@ def clean_given_text(value: str, *, field: str, max_length: int) -> str:
     if len(trimmed) > max_length:
         raise Refusal(f"{field} is {len(trimmed)} characters long: give at most {max_length}.")
     return trimmed
+
+
+def clean_given_note(value: str, *, field: str, max_length: int) -> str:
+    """A note the agent gives for YNAB, checked as `clean_given_text` checks text except that
+    line breaks (LF, CRLF or CR) are kept, as LF, and each line's trailing spaces dropped; ""
+    (or only spaces) is a note removed."""
+    lines = value.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for char in "".join(lines):
+        if _refused_in_given_text(char):
+            raise Refusal(
+                f"{field} contains {_describe(char)}, a control or invisible character: "
+                "give text with visible characters and line breaks only."
+            )
+    note = "\n".join(line.rstrip() for line in lines).strip()
+    if len(note) > max_length:
+        raise Refusal(f"{field} is {len(note)} characters long: give at most {max_length}.")
+    return note
 
 
 def _refused_in_given_text(char: str) -> bool:

@@ -214,7 +214,7 @@ async def test_no_change_is_nothing_to_do_and_nothing_is_asked(budget, bills):
     [
         (
             {"name": None, "category_group_id": None},
-            "Give name, category_group_id or both: the new name and/or the group to move it to.",
+            "Give name, category_group_id or note: the new name, the group to move it to, or its new note.",
         ),
         ({"name": "  "}, "name is empty: give at least one visible character."),
         (
