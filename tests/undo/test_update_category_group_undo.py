@@ -7,8 +7,11 @@ The rename undone: Everyday → Fun.
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import sync_to_async
 
 from oplog.models import Operation
+from sandbox.ledger import plan_write
+from sandbox.models import CategoryGroup
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import nothing_undone, undo_with_code, write_with_code
 from tests.helpers.write_cases.category_groups import group_names, rename_group_in_ynab
@@ -86,3 +89,20 @@ async def test_undo_counts_a_name_put_back_in_ynab_as_already_as_before(budget):
     answer = await nothing_undone(budget.home, op_id)
 
     assert (answer["already_as_before"], answer["restored"], answer["conflicts"]) == (1, 0, [])
+
+
+async def test_undo_leaves_a_group_deleted_since_as_it_is(budget):
+    """Deleted in YNAB's app (the API cannot delete a group): a conflict, nothing written."""
+    group = budget.home.everyday_group
+    op_id = await _renamed(budget)
+    await sync_to_async(_deleted_in_ynab)(budget.id, group)
+
+    answer = await nothing_undone(budget.home, op_id)
+
+    assert answer["conflicts"] == [{"id": group, "name": "Fun", "reason": "it was deleted"}]
+
+
+def _deleted_in_ynab(plan_id: str, group_id: str) -> None:
+    with plan_write(plan_id) as write:
+        CategoryGroup.objects.filter(pk=group_id).update(deleted=True, knowledge=write.knowledge)
+        write.months_changed_from(write.plan.first_month)
