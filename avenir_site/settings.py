@@ -17,6 +17,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from dotenv import load_dotenv
 
+from values.toolsets import toolsets_named
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 LOCAL_DIR = BASE_DIR / ".local"  # machine-local state (generated secret key); never committed
 
@@ -221,6 +223,12 @@ SANDBOX_FAULTS_ENABLED = env_bool("SANDBOX_FAULTS", False)
 # --- The MCP service -----------------------------------------------------------------------
 
 AVENIR_MCP_WRITE = env_bool("AVENIR_MCP_WRITE", False)
+# The toolsets offered (docs/conventions.md#toolsets): comma-separated names, blank for all; plans
+# and operations always. A token or OAuth grant may narrow them further, never widen them.
+try:
+    AVENIR_MCP_TOOLSETS = toolsets_named(env_str("AVENIR_MCP_TOOLSETS"))
+except ValueError as unknown_toolset:
+    raise ImproperlyConfigured(f"AVENIR_MCP_TOOLSETS: {unknown_toolset}") from None
 # The address MCP clients use (https://mcp.example.com behind a proxy): the OAuth issuer, and
 # /mcp under it the only resource its tokens are for. Empty: the local address, AVENIR_MCP_SELF_URL.
 AVENIR_MCP_PUBLIC_URL = env_str("AVENIR_MCP_PUBLIC_URL").rstrip("/")

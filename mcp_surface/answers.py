@@ -16,7 +16,9 @@
   prompt raising `Refusal`, or `YnabError` for YNAB's answer) is an invalid-params error
   with one clear sentence, not an internal error with a traceback in the log.
 - `completion/complete`: ids by name prefix (`mcp_surface.completion`), for every prompt and
-  resource template argument named `plan_id`, `account_id` or `category_id`.
+  resource template argument named `plan_id`, `account_id` or `category_id`; for a prompt this
+  server does not list (one left out for the caller's toolsets), the invalid-params error
+  `prompts/get` gives.
 - every tool call, prompt and resource read spends its caller's share of the hour's YNAB
   reads (`ynab_client.spending_as` with the principal's key; docs/ynab_budget.md).
 - `logging/setLevel` (protocols before 2026-07-28): accepted. avenir-mcp sends clients no
@@ -42,10 +44,18 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INVALID_PARAMS,
     CallToolResult,
+    Completion,
+    CompletionArgument,
+    CompletionContext,
     EmptyResult,
     GetPromptResult,
     InputRequiredResult,
+    PromptReference,
+    ResourceTemplateReference,
     SetLevelRequestParams,
+)
+from mcp.types import (
+    Prompt as ListedPrompt,
 )
 from pydantic import ValidationError
 
@@ -64,7 +74,7 @@ class AvenirServer(MCPServer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.completion()(complete)
+        self.completion()(self._complete)
         # mcp 2.3.0's MCPServer has no public way to answer a request it does not handle itself;
         # its low-level server is the one place to add `logging/setLevel`.
         self._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, _set_level)
@@ -97,9 +107,18 @@ class AvenirServer(MCPServer):
             return argument_sentence(cause, schemas.get(name, {}))
         return str(error)  # raised by the SDK itself, e.g. `Unknown tool: x`
 
-    async def get_prompt(
-        self, name: str, arguments: dict[str, Any] | None = None, context: Context[Any, Any] | None = None
-    ) -> GetPromptResult | InputRequiredResult:
+    async def _complete(
+        self,
+        ref: PromptReference | ResourceTemplateReference,
+        argument: CompletionArgument,
+        context: CompletionContext | None,
+    ) -> Completion | None:
+        if isinstance(ref, PromptReference):
+            await self._listed_prompt(ref.name)
+        return await complete(ref, argument, context)
+
+    async def _listed_prompt(self, name: str) -> ListedPrompt:
+        """The prompt of that name this server lists; else the invalid-params error naming those it does."""
         prompts = {prompt.name: prompt for prompt in await self.list_prompts()}
         prompt = prompts.get(name)
         if prompt is None:
@@ -108,6 +127,12 @@ class AvenirServer(MCPServer):
                 code=INVALID_PARAMS,
                 message=f"No prompt {quoted(name, 60)}; prompts/list gives the prompts ({listed}).",
             )
+        return prompt
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Context[Any, Any] | None = None
+    ) -> GetPromptResult | InputRequiredResult:
+        prompt = await self._listed_prompt(name)
         given = arguments or {}
         known = [argument.name for argument in prompt.arguments or ()]
         unknown = [argument for argument in given if argument not in known]

@@ -11,19 +11,22 @@ Each request to /mcp passes, in order:
    naming the Protected Resource Metadata (RFC 9728 §5.1) when it is missing, unknown,
    expired or revoked, so an OAuth client can start signing in from there.
 3. The MCP server for this principal (`HttpServers.for_principal`: with or without the
-   write tools), streamable HTTP, stateful with SSE responses: the SDK's defaults, which
-   older clients need for in-call elicitation.
+   write tools, with the tools of its toolsets), streamable HTTP, stateful with SSE
+   responses: the SDK's defaults, which older clients need for in-call elicitation. A
+   server first asked for while running is built and started then (`McpHttpApp.started`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import asynccontextmanager
 
 import anyio
+from anyio.abc import TaskGroup, TaskStatus
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
+from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -53,19 +56,44 @@ class McpHttpApp:
 
     def __init__(self, servers: HttpServers) -> None:
         self.servers = servers
-        for server in servers.all:
-            # Creates the server's session manager; our own checks replace the SDK's Host check.
-            server.streamable_http_app(
-                transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)
-            )
+        self._group: TaskGroup | None = None
+        self._running: set[int] = set()  # id() of the servers whose session manager runs
+        self._prepared: set[int] = set()  # id() of those whose session manager exists
+        self._starting = anyio.Lock()
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
-        """Run every server's session manager (without it, /mcp answers 500)."""
-        async with AsyncExitStack() as stack:
-            for server in self.servers.all:
-                await stack.enter_async_context(server.session_manager.run())
-            yield
+        """Run the session manager of every server built so far, and of each one built later
+        from its first request on (without it, /mcp answers 500)."""
+        async with anyio.create_task_group() as group:
+            self._group = group
+            try:
+                for server in list(self.servers.built.values()):
+                    await self.started(server)
+                yield
+            finally:
+                self._group = None
+                self._running.clear()
+                group.cancel_scope.cancel()
+
+    async def started(self, server: MCPServer) -> MCPServer:
+        """`server`, its session manager running (started now if it was not)."""
+        if id(server) in self._running:
+            return server
+        async with self._starting:
+            if id(server) not in self._running:
+                if self._group is None:
+                    raise RuntimeError("/mcp answers only inside McpHttpApp.running().")
+                if id(server) not in self._prepared:
+                    # Creates the session manager, which runs once per instance; our own checks
+                    # replace the SDK's Host check.
+                    server.streamable_http_app(
+                        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)
+                    )
+                    self._prepared.add(id(server))
+                await self._group.start(_serve, server)
+                self._running.add(id(server))
+        return server
 
     async def serve_lifespan(
         self, receive: Receive, send: Send, started: Callable[[], None] | None = None
@@ -110,10 +138,17 @@ class McpHttpApp:
         if principal is None:
             await unauthorized(has_credentials=token is not None)(scope, receive, send)
             return
-        server = self.servers.for_principal(principal)
+        server = await self.started(self.servers.for_principal(principal))
         answer = AnswerEnd(send)
         await server.session_manager.handle_request(with_principal(scope, principal), receive, answer.send)
         await answer.finish()
+
+
+async def _serve(server: MCPServer, *, task_status: TaskStatus[None]) -> None:
+    """Run `server`'s session manager until cancelled; started once it accepts requests."""
+    async with server.session_manager.run():
+        task_status.started()
+        await anyio.sleep_forever()
 
 
 class AnswerEnd:

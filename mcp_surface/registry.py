@@ -10,6 +10,8 @@ The write gate is `writes_allowed(principal)` plus `visible_tools(specs, writes=
 a tool whose own `readOnlyHint` is not true is a write tool, and a caller for whom writes
 are not allowed gets a server on which it is not registered at all (see
 `mcp_surface.server`), so it is neither listed nor callable, and no guide text names it.
+Toolsets gate the same way (`toolsets_offered(principal)`, `visible_tools(..., toolsets=...)`):
+a tool outside the caller's toolsets is not on its server (docs/conventions.md#toolsets).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import inspect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Literal, TypeVar, get_args
+from typing import Any, TypeVar
 
 from django.conf import settings
 from mcp.server.mcpserver.utilities.context_injection import find_context_parameter
@@ -27,11 +29,7 @@ from mcp.server.mcpserver.utilities.func_metadata import func_metadata
 from mcp.types import ToolAnnotations
 
 from tokens.auth import Principal
-
-Toolset = Literal[
-    "plans", "accounts", "categories", "transactions", "payees", "schedules", "insights", "operations"
-]
-TOOLSETS: tuple[str, ...] = get_args(Toolset)
+from values.toolsets import ALL_TOOLSETS, TOOLSETS, Toolset, narrowed
 
 TOOLSET_META_KEY = "avenir-mcp/toolset"
 """Where a tool's toolset is published in its `tools/list` entry (`_meta`)."""
@@ -174,12 +172,24 @@ def writes_allowed(principal: Principal) -> bool:
     return bool(settings.AVENIR_MCP_WRITE) and not principal.read_only
 
 
-def visible_tools(specs: Sequence[ToolSpec], *, writes: bool) -> list[ToolSpec]:
-    """The write gate: the tools a caller may see, filtered on each tool's own `readOnlyHint`."""
-    return [spec for spec in specs if writes or spec.is_read_only]
+def toolsets_offered(principal: Principal) -> frozenset[str]:
+    """The toolsets this caller sees: the setting's, narrowed by its token or grant.
+
+    Reads the setting on every call, as `writes_allowed` does."""
+    return narrowed(frozenset(settings.AVENIR_MCP_TOOLSETS), principal.toolsets)
 
 
-def hidden_tool_names(specs: Sequence[ToolSpec], *, writes: bool) -> set[str]:
+def visible_tools(
+    specs: Sequence[ToolSpec], *, writes: bool, toolsets: frozenset[str] = ALL_TOOLSETS
+) -> list[ToolSpec]:
+    """The gate: the tools a caller may see, filtered on each tool's own `readOnlyHint` and
+    toolset."""
+    return [spec for spec in specs if (writes or spec.is_read_only) and spec.toolset in toolsets]
+
+
+def hidden_tool_names(
+    specs: Sequence[ToolSpec], *, writes: bool, toolsets: frozenset[str] = ALL_TOOLSETS
+) -> set[str]:
     """Names of the tools the gate keeps from such a caller (for checks that none leaks)."""
-    visible = {spec.name for spec in visible_tools(specs, writes=writes)}
+    visible = {spec.name for spec in visible_tools(specs, writes=writes, toolsets=toolsets)}
     return {spec.name for spec in specs} - visible

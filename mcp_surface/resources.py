@@ -6,9 +6,12 @@ as the resource `avenir-mcp://guide`. Parts about changing the plan sit between
 between `<!-- no-writes -->` and `<!-- /no-writes -->`. A part naming tools that may not be
 there sits between `<!-- with tool_a tool_b -->` and `<!-- /with -->` (kept when the caller
 sees every tool named), its alternative between `<!-- without tool_a -->` and
-`<!-- /without -->` (kept when one is missing). `render_guide` keeps the parts that fit the
-caller, so a caller never reads about a tool it cannot call, and a tool's sentences appear
-as soon as the tool is in the catalog. Sections nest, except writes / no-writes in each other.
+`<!-- /without -->` (kept when one is missing); a part that needs any one of several, between
+`<!-- with-any tool_a tool_b -->` and `<!-- /with-any -->`. A name in these markers is a tool
+or a toolset (docs/conventions.md#toolsets: seen when the caller is offered it).
+`render_guide` keeps the parts that fit the caller, so a caller never reads about a tool it
+cannot call, and a tool's sentences appear as soon as the tool is in the catalog. Sections
+nest, except writes / no-writes in each other.
 """
 
 from __future__ import annotations
@@ -25,11 +28,12 @@ from mcp.server.mcpserver.resources import TextResource
 from mcp_surface.catalog import catalog_specs
 from mcp_surface.plan_resources import register_plan_resources
 from mcp_surface.registry import visible_tools
+from values.toolsets import ALL_TOOLSETS
 
 GUIDE_URI = "avenir-mcp://guide"
 GUIDE_PATH = Path(__file__).with_name("guide.md")
 
-_MARKER = re.compile(r"<!--\s*(/?)(writes|no-writes|with|without)((?:\s+[a-z][a-z0-9_]*)*)\s*-->")
+_MARKER = re.compile(r"<!--\s*(/?)(writes|no-writes|with-any|without|with)((?:\s+[a-z][a-z0-9_]*)*)\s*-->")
 _BLANK_RUNS = re.compile(r"\n{3,}")
 _WRITE_SECTIONS = ("writes", "no-writes")
 
@@ -44,8 +48,16 @@ class _Section:
     kept: bool
 
 
-def render_guide(markdown: str, *, writes: bool, tools: Collection[str] = frozenset()) -> str:
-    """The guide for a caller who can (`writes=True`) or cannot change the plan, and sees `tools`."""
+def render_guide(
+    markdown: str,
+    *,
+    writes: bool,
+    tools: Collection[str] = frozenset(),
+    toolsets: Collection[str] = frozenset(),
+) -> str:
+    """The guide for a caller who can (`writes=True`) or cannot change the plan, and sees `tools`
+    of `toolsets`."""
+    seen = frozenset(tools) | frozenset(toolsets)
     out: list[str] = []
     open_sections: list[_Section] = []
     position = 0
@@ -57,7 +69,7 @@ def render_guide(markdown: str, *, writes: bool, tools: Collection[str] = frozen
         if closing:
             _close(open_sections, kind)
         else:
-            open_sections.append(_opened(open_sections, kind, names, writes=writes, tools=tools))
+            open_sections.append(_opened(open_sections, kind, names, writes=writes, seen=seen))
     if open_sections:
         raise GuideMarkupError(f"The guide's <!-- {open_sections[-1].kind} --> section is never closed.")
     out.append(markdown[position:])
@@ -65,7 +77,7 @@ def render_guide(markdown: str, *, writes: bool, tools: Collection[str] = frozen
 
 
 def _opened(
-    open_sections: list[_Section], kind: str, names: list[str], *, writes: bool, tools: Collection[str]
+    open_sections: list[_Section], kind: str, names: list[str], *, writes: bool, seen: frozenset[str]
 ) -> _Section:
     if kind in _WRITE_SECTIONS:
         inside = next((s.kind for s in open_sections if s.kind in _WRITE_SECTIONS), None)
@@ -76,7 +88,9 @@ def _opened(
         return _Section(kind, writes if kind == "writes" else not writes)
     if not names:
         raise GuideMarkupError(f"<!-- {kind} --> names no tool.")
-    visible = all(name in tools for name in names)
+    if kind == "with-any":
+        return _Section(kind, any(name in seen for name in names))
+    visible = all(name in seen for name in names)
     return _Section(kind, visible if kind == "with" else not visible)
 
 
@@ -87,12 +101,15 @@ def _close(open_sections: list[_Section], kind: str) -> None:
 
 
 @functools.cache
-def guide_text(*, writes: bool, tools: Collection[str] | None = None) -> str:
-    """`mcp_surface/guide.md` rendered for such a caller; `tools` defaults to the catalog's tools
-    that caller sees."""
+def guide_text(
+    *, writes: bool, toolsets: frozenset[str] = ALL_TOOLSETS, tools: Collection[str] | None = None
+) -> str:
+    """`mcp_surface/guide.md` rendered for such a caller, offered `toolsets`; `tools` defaults
+    to the catalog's tools that caller sees."""
     if tools is None:
-        tools = frozenset(spec.name for spec in visible_tools(catalog_specs(), writes=writes))
-    return render_guide(GUIDE_PATH.read_text(encoding="utf-8"), writes=writes, tools=tools)
+        visible = visible_tools(catalog_specs(), writes=writes, toolsets=toolsets)
+        tools = frozenset(spec.name for spec in visible)
+    return render_guide(GUIDE_PATH.read_text(encoding="utf-8"), writes=writes, tools=tools, toolsets=toolsets)
 
 
 def register_resources(server: MCPServer, *, guide: str) -> None:

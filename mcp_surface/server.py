@@ -1,12 +1,13 @@
 """Builds the MCP servers: tools from the registry, the guide, request-state keys, principal.
 
-Two servers come from the same registry and the same code: one with the write tools, one
-without. A caller for whom `writes_allowed(principal)` is false is served by the second,
-where write tools do not exist: they are neither listed nor callable ("Unknown tool"), and
-its instructions, guide and prompts are the read-only rendering. Choosing a server per
-caller, rather than filtering inside one, leaves no path (tools/list, tools/call, the
-header validation that looks tools up before middleware, cached listings, instructions)
-where a hidden tool could show through.
+Every server comes from the same registry and the same code, for one caller's view: with or
+without the write tools, and with the tools of some toolsets (docs/conventions.md#toolsets).
+A caller for whom `writes_allowed(principal)` is false is served by a server where write
+tools do not exist: they are neither listed nor callable ("Unknown tool"), and its
+instructions, guide and prompts are the read-only rendering; likewise a tool outside the
+caller's `toolsets_offered(principal)`. Choosing a server per caller, rather than filtering
+inside one, leaves no path (tools/list, tools/call, the header validation that looks tools
+up before middleware, cached listings, instructions) where a hidden tool could show through.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from mcp.server.mcpserver import MCPServer, RequestStateSecurity
@@ -23,9 +24,10 @@ from mcp.server.mcpserver.tools import Tool
 from mcp_surface.answers import AvenirServer
 from mcp_surface.catalog import catalog_specs
 from mcp_surface.prompts import register_prompts
-from mcp_surface.registry import ToolSpec, visible_tools, writes_allowed
+from mcp_surface.registry import ToolSpec, toolsets_offered, visible_tools, writes_allowed
 from mcp_surface.resources import guide_text, register_resources, render_guide
 from tokens.auth import Principal, ServerState, principal_key_of_request
+from values.toolsets import ALL_TOOLSETS
 
 SERVER_NAME = "avenir-mcp"
 SERVER_TITLE = "avenir-mcp for YNAB"
@@ -36,11 +38,13 @@ def build_server(
     *,
     writes: bool,
     local_principal: Principal | None,
+    toolsets: frozenset[str] = ALL_TOOLSETS,
     specs: Sequence[ToolSpec] | None = None,
     guide_markdown: str | None = None,
     made: dict[str, Tool] | None = None,
 ) -> MCPServer:
-    """One MCP server: the tools a caller with (or without) writes may see, and its guide.
+    """One MCP server: the tools of `toolsets` a caller with (or without) writes may see, and
+    its guide.
 
     `local_principal` answers for requests without HTTP (stdio, in-memory clients); None
     for the servers behind /mcp. `specs` and `guide_markdown` default to the catalog and
@@ -48,12 +52,12 @@ def build_server(
     tools another server of the same specs made already, by name (`_tools`), added to.
     """
     specs = catalog_specs() if specs is None else specs
-    visible = visible_tools(specs, writes=writes)
+    visible = visible_tools(specs, writes=writes, toolsets=toolsets)
     tool_names = frozenset(spec.name for spec in visible)
     if guide_markdown is None:
-        guide = guide_text(writes=writes, tools=tool_names)
+        guide = guide_text(writes=writes, toolsets=toolsets, tools=tool_names)
     else:
-        guide = render_guide(guide_markdown, writes=writes, tools=tool_names)
+        guide = render_guide(guide_markdown, writes=writes, tools=tool_names, toolsets=toolsets)
     server = AvenirServer(
         SERVER_NAME,
         title=SERVER_TITLE,
@@ -111,29 +115,45 @@ def local_server(principal: Principal | None = None, *, specs: Sequence[ToolSpec
     Without `principal`, the caller is `Principal.local()` ("local", read-write).
     """
     principal = Principal.local() if principal is None else principal
-    return build_server(writes=writes_allowed(principal), local_principal=principal, specs=specs)
+    return build_server(
+        writes=writes_allowed(principal),
+        toolsets=toolsets_offered(principal),
+        local_principal=principal,
+        specs=specs,
+    )
+
+
+View = tuple[bool, frozenset[str]]
+"""What a caller sees: (writes allowed, the toolsets offered)."""
 
 
 @dataclass(frozen=True)
 class HttpServers:
-    """The two servers behind /mcp; which one answers is decided per request."""
+    """The servers behind /mcp, one per view a caller was given, each built when first asked
+    for and kept; which one answers is decided per request (`for_principal`)."""
 
-    read_only: MCPServer
-    read_write: MCPServer
+    specs: Sequence[ToolSpec]
+    built: dict[View, MCPServer] = field(default_factory=dict)
+    made: dict[str, Tool] = field(default_factory=dict)  # a tool in several servers is made once
 
     @classmethod
     def build(cls, *, specs: Sequence[ToolSpec] | None = None) -> HttpServers:
-        specs = catalog_specs() if specs is None else specs
-        made: dict[str, Tool] = {}  # the read tools are in both: made once
-        return cls(
-            read_only=build_server(writes=False, local_principal=None, specs=specs, made=made),
-            read_write=build_server(writes=True, local_principal=None, specs=specs, made=made),
-        )
+        """The servers of `specs` (default: the catalog), with those the setting offers built
+        now, with and without writes: most callers see one of them."""
+        servers = cls(catalog_specs() if specs is None else specs)
+        for writes in (False, True):
+            servers.server(writes=writes, toolsets=frozenset(settings.AVENIR_MCP_TOOLSETS))
+        return servers
+
+    def server(self, *, writes: bool, toolsets: frozenset[str]) -> MCPServer:
+        """The server of this view, built on first use."""
+        view = (writes, toolsets)
+        if view not in self.built:
+            self.built[view] = build_server(
+                writes=writes, toolsets=toolsets, local_principal=None, specs=self.specs, made=self.made
+            )
+        return self.built[view]
 
     def for_principal(self, principal: Principal) -> MCPServer:
-        """The write gate at the door: decided on every request, from the setting and the token."""
-        return self.read_write if writes_allowed(principal) else self.read_only
-
-    @property
-    def all(self) -> tuple[MCPServer, MCPServer]:
-        return (self.read_only, self.read_write)
+        """The gate at the door: decided on every request, from the settings and the token."""
+        return self.server(writes=writes_allowed(principal), toolsets=toolsets_offered(principal))

@@ -10,6 +10,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from avenir_site import settings as settings_module
+from values.toolsets import TOOLSETS
 
 KEY_A = "a" * 32
 KEY_B = "b" * 40
@@ -30,6 +31,11 @@ def settings_under(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict:
         ({"PORT": "0"}, "PORT must be at least 1, not 0."),
         ({"AVENIR_MCP_REGISTRATION_LIMIT": "0"}, "AVENIR_MCP_REGISTRATION_LIMIT must be at least 1, not 0."),
         ({"AVENIR_MCP_CODES_TO": "Robot"}, "AVENIR_MCP_CODES_TO must be agent or person, not 'robot'."),
+        (
+            {"AVENIR_MCP_TOOLSETS": "insights,core"},
+            "AVENIR_MCP_TOOLSETS: unknown toolset 'core'; the toolsets are plans, accounts, categories, "
+            "transactions, payees, schedules, insights, operations.",
+        ),
         (
             {"AVENIR_MCP_REQUEST_STATE_KEYS": f"{KEY_A},too-short"},
             "Each AVENIR_MCP_REQUEST_STATE_KEYS entry needs 32 bytes or more.",
@@ -54,6 +60,7 @@ def test_well_formed_values_are_read_as_given(monkeypatch):
         ALLOWED_HOSTS=" budget.example , ,127.0.0.1",
         AVENIR_MCP_CODES_TO="PERSON",
         AVENIR_MCP_REQUEST_STATE_KEYS=f"{KEY_A}, {KEY_B}",
+        AVENIR_MCP_TOOLSETS=" Insights, schedules ",
     )
 
     assert (values["DEBUG"], values["AVENIR_MCP_WRITE"], values["PORT"]) == (True, False, 8000)
@@ -62,6 +69,7 @@ def test_well_formed_values_are_read_as_given(monkeypatch):
     assert values["ALLOWED_HOSTS"] == ["budget.example", "127.0.0.1"]
     assert values["AVENIR_MCP_CODES_TO"] == "person"
     assert values["AVENIR_MCP_REQUEST_STATE_KEYS"] == [KEY_A, KEY_B]  # the first seals, both unseal
+    assert values["AVENIR_MCP_TOOLSETS"] == {"plans", "insights", "schedules", "operations"}
 
 
 def test_without_keys_the_request_state_key_comes_from_the_secret_key(monkeypatch):
@@ -98,3 +106,9 @@ def test_a_checkout_makes_its_secret_key_once_in_a_folder_only_its_owner_reads(m
     assert len(first) >= 50
     assert stat.S_IMODE((tmp_path / "local" / "secret_key").stat().st_mode) == 0o600
     assert stat.S_IMODE((tmp_path / "local").stat().st_mode) == 0o700
+
+
+def test_without_the_setting_every_toolset_is_offered(monkeypatch):
+    monkeypatch.delenv("AVENIR_MCP_TOOLSETS", raising=False)
+
+    assert settings_under(monkeypatch)["AVENIR_MCP_TOOLSETS"] == set(TOOLSETS)

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from mcp_surface.registry import ToolSpec, hidden_tool_names
+from values.toolsets import ALL_TOOLSETS
 
 CODE_SPAN = re.compile(r"`([^`]+)`")
 SNAKE_CASE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
@@ -24,12 +25,22 @@ def schema_fields(schema: object) -> Iterator[str]:
 
 
 def names_out_of_sight(
-    text: str, tools: Sequence[dict], specs: Sequence[ToolSpec], *, writes: bool
+    text: str,
+    tools: Sequence[dict],
+    specs: Sequence[ToolSpec],
+    *,
+    writes: bool,
+    toolsets: frozenset[str] = ALL_TOOLSETS,
 ) -> set[str]:
-    """Code identifiers that are no visible tool or field, and hidden tools named anywhere."""
+    """Code identifiers that are no visible tool or field, and hidden tools named anywhere
+    (hidden from a caller with or without `writes`, offered `toolsets`)."""
     known = {tool["name"] for tool in tools}
     for tool in tools:
         known |= set(schema_fields(tool["inputSchema"])) | set(schema_fields(tool.get("outputSchema")))
     in_code = {name for span in CODE_SPAN.findall(text) for name in SNAKE_CASE.findall(span)}
-    hidden = {name for name in hidden_tool_names(specs, writes=writes) if re.search(rf"\b{name}\b", text)}
+    hidden = {
+        name
+        for name in hidden_tool_names(specs, writes=writes, toolsets=toolsets)
+        if re.search(rf"\b{name}\b", text)
+    }
     return (in_code - known) | hidden

@@ -112,6 +112,19 @@ def test_tool_sections_nest_inside_write_sections():
     assert render_guide(markdown, writes=False, tools={"a"}) == "\n"
 
 
+def test_a_marker_names_tools_or_toolsets_and_with_any_needs_one_of_them():
+    markdown = (
+        "<!-- with-any a insights -->Either.<!-- /with-any -->"
+        "<!-- with a insights -->Both.<!-- /with -->"
+        "<!-- without insights -->No insights.<!-- /without -->"
+    )
+
+    assert render_guide(markdown, writes=False, tools={"a"}, toolsets={"insights"}) == "Either.Both.\n"
+    assert render_guide(markdown, writes=False, toolsets={"insights"}) == "Either.\n"
+    assert render_guide(markdown, writes=False, tools={"a"}) == "Either.No insights.\n"
+    assert render_guide(markdown, writes=False) == "No insights.\n"
+
+
 @pytest.mark.parametrize(
     "markdown",
     [
@@ -120,6 +133,7 @@ def test_tool_sections_nest_inside_write_sections():
         "<!-- writes --><!-- no-writes --><!-- /no-writes -->",
         "<!-- writes --><!-- with a --><!-- no-writes --><!-- /no-writes --><!-- /with --><!-- /writes -->",
         "<!-- with -->names no tool<!-- /with -->",
+        "<!-- with-any -->names no tool<!-- /with-any -->",
         "<!-- with a -->closed by the other kind<!-- /without -->",
         "<!-- writes a -->a write section naming a tool<!-- /writes -->",
     ],

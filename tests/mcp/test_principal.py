@@ -15,6 +15,7 @@ from mcp_surface.http import McpHttpApp
 from mcp_surface.server import HttpServers, build_server, local_server
 from tests.mcp.sample_tools import SAMPLE_SPECS
 from tokens.auth import Principal
+from values.toolsets import ALL_TOOLSETS
 
 pytestmark = pytest.mark.anyio
 
@@ -67,8 +68,10 @@ async def test_an_http_request_that_skipped_the_bearer_gate_reaches_no_tool(capl
     servers = HttpServers.build(specs=SAMPLE_SPECS)
     service = McpHttpApp(servers)
 
+    read_only = servers.server(writes=False, toolsets=ALL_TOOLSETS)
+
     async def ungated(scope, receive, send) -> None:  # the session manager with no gate before it
-        await servers.read_only.session_manager.handle_request(scope, receive, send)
+        await read_only.session_manager.handle_request(scope, receive, send)
 
     http = httpx2.AsyncClient(transport=httpx2.ASGITransport(app=ungated), base_url="http://127.0.0.1")
     with anyio.fail_after(10), caplog.at_level(logging.ERROR):

@@ -2,8 +2,9 @@
 
 stdout carries the protocol and nothing else; logs go to stderr (settings.LOGGING). The
 caller is the person at this machine (principal "stdio"): read-write when writes are
-enabled (AVENIR_MCP_WRITE=1), unless --read-only. Before serving, operations a stopped process
-left pending or unknown are settled from YNAB's own state (`oplog.settling`).
+enabled (AVENIR_MCP_WRITE=1), unless --read-only, and offered the toolsets
+AVENIR_MCP_TOOLSETS names. Before serving, operations a stopped process left pending or unknown
+are settled from YNAB's own state (`oplog.settling`).
 
 With the embedded sandbox (no YNAB_API_KEY, no AVENIR_MCP_YNAB_URL) the sandbox is served in
 this process, from the same database: no web server needs to run, whatever PORT says.
@@ -20,11 +21,12 @@ from django.core.management.base import BaseCommand, CommandParser
 
 import ynab_client
 from avenir_site.startup import collection_paused
-from mcp_surface.registry import writes_allowed
+from mcp_surface.registry import toolsets_offered, writes_allowed
 from mcp_surface.server import local_server
 from oplog import settling
 from sandbox.traffic import SandboxTraffic
 from tokens.auth import Principal
+from values.toolsets import toolsets_text
 from ynab_client.client import serve_in_process
 
 logger = logging.getLogger(__name__)
@@ -44,6 +46,7 @@ class Command(BaseCommand):
         with collection_paused():  # avenir_site.startup
             server = local_server(principal)
         access = "read-write" if writes_allowed(principal) else "read-only"
+        access += f"; toolsets {toolsets_text(toolsets_offered(principal)).replace(',', ', ')}"
         if settings.YNAB_IS_EMBEDDED_SANDBOX:
             serve_in_process(SandboxTraffic(get_asgi_application()))
             where = "the embedded sandbox, in this process"
