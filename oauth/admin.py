@@ -1,21 +1,26 @@
 """Admin for OAuth sign-in: the clients that registered, and the owner's grants to them.
 
 Listed beside MCP tokens (the admin orders "MCP sign-in" next to "MCP tools"), with last
-use and revoke. Nothing is added or edited here: clients register themselves and grants come
-from the consent page. Revoking a grant refuses its access and refresh tokens at once;
-revoking a client refuses it and every grant it holds.
+use and revoke. Nothing is added here: clients register themselves and grants come from the
+consent page. A grant's toolsets are the one thing edited: the boxes ticked are what its
+tokens are offered, within what the service offers (docs/conventions.md#toolsets). Revoking a
+grant refuses its access and refresh tokens at once; revoking a client refuses it and every
+grant it holds.
 """
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
+from django import forms
 from django.contrib import admin
-from django.db.models import QuerySet
+from django.db.models import Field, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
 from oauth.models import OAuthClient, OAuthGrant
+from tokens.forms import ToolsetsField
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -50,15 +55,37 @@ class OAuthClientAdmin(ReadOnlyAdmin):
 
 @admin.register(OAuthGrant)
 class OAuthGrantAdmin(ReadOnlyAdmin):
-    list_display = ("client", "access", "owner", "created_at", "last_used_at", "revoked_at")
+    list_display = (
+        "client",
+        "access",
+        "toolsets_offered",
+        "owner",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
     list_filter = (("revoked_at", admin.EmptyFieldListFilter),)
     list_select_related = ("client", "owner")
     search_fields = ("client__name",)
     actions = ("revoke_grants",)
 
+    def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
+        return [name for name in super().get_readonly_fields(request, obj) if name != "toolsets"]
+
+    def formfield_for_dbfield(
+        self, db_field: Field, request: HttpRequest, **kwargs: Any
+    ) -> forms.Field | None:
+        if db_field.name == "toolsets":
+            return ToolsetsField(label="Toolsets", help_text=db_field.help_text)
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
     @admin.display(description="access")
     def access(self, grant: OAuthGrant) -> str:
         return "read-only" if grant.read_only else "read and propose changes"
+
+    @admin.display(description="toolsets")
+    def toolsets_offered(self, grant: OAuthGrant) -> str:
+        return grant.toolsets.replace(",", ", ") or "all"
 
     @admin.action(
         description="Revoke the selected grants (their tokens are refused at once)", permissions=["change"]

@@ -20,7 +20,8 @@ from django.conf import settings
 from django.db import models, transaction
 from django.utils import timezone
 
-from tokens.models import hash_token
+from tokens.models import TOOLSETS_HELP, TOOLSETS_LENGTH, hash_token
+from values.toolsets import stored_toolsets
 
 SCOPE_READ = "plans:read"
 SCOPE_WRITE = "plans:write"
@@ -104,6 +105,7 @@ class OAuthGrant(models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     scope = models.CharField(max_length=100, help_text="Granted scopes, space-separated.")
     resource = models.CharField(max_length=500, help_text="The only resource its tokens are valid for.")
+    toolsets = models.CharField(max_length=TOOLSETS_LENGTH, blank=True, default="", help_text=TOOLSETS_HELP)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
     revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
@@ -124,6 +126,11 @@ class OAuthGrant(models.Model):
     @property
     def revoked(self) -> bool:
         return self.revoked_at is not None
+
+    @property
+    def chosen_toolsets(self) -> frozenset[str] | None:
+        """The toolsets its tokens are limited to; None: not limited (docs/conventions.md#toolsets)."""
+        return stored_toolsets(self.toolsets)
 
     def revoke(self) -> None:
         """Refuse every access and refresh token of this grant from now on."""

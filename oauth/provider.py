@@ -286,6 +286,7 @@ async def principal_of_access_token(presented: str) -> Principal | None:
         name=f"OAuth: {grant.client.name}"[:100],
         read_only=SCOPE_WRITE not in row.scopes,
         grant_id=grant.pk,
+        toolsets=grant.chosen_toolsets,
     )
 
 

@@ -47,26 +47,32 @@ class Principal:
 
     `token_id` is the `McpToken` row of a static token, `grant_id` the `oauth.OAuthGrant` of
     an OAuth access token; both None for the local person (stdio, in-memory tests).
-    `read_only` principals never see or call write tools.
+    `read_only` principals never see or call write tools. `toolsets`: the toolsets its token
+    or grant is limited to (docs/conventions.md#toolsets); None, not limited.
     """
 
     token_id: int | None
     name: str
     read_only: bool
     grant_id: int | None = None
+    toolsets: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         if self.token_id is None and self.name.startswith((_TOKEN_KEY_PREFIX, _GRANT_KEY_PREFIX)):
             raise ValueError(f"A local principal cannot be named {self.name!r}: it would pass for a token.")
 
     @classmethod
-    def local(cls, name: str = "local", *, read_only: bool = False) -> Principal:
+    def local(
+        cls, name: str = "local", *, read_only: bool = False, toolsets: frozenset[str] | None = None
+    ) -> Principal:
         """The person at this machine (stdio, tests): no token."""
-        return cls(token_id=None, name=name, read_only=read_only)
+        return cls(token_id=None, name=name, read_only=read_only, toolsets=toolsets)
 
     @classmethod
     def of_token(cls, token: McpToken) -> Principal:
-        return cls(token_id=token.pk, name=token.name, read_only=token.read_only)
+        return cls(
+            token_id=token.pk, name=token.name, read_only=token.read_only, toolsets=token.chosen_toolsets
+        )
 
     @property
     def key(self) -> str:

@@ -13,6 +13,7 @@ import hashlib
 import html
 import re
 import secrets
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -30,7 +31,9 @@ from mcp.shared.auth import (
     OAuthToken,
 )
 
+from oauth.models import OAuthClient, OAuthCode, OAuthGrant
 from tests.helpers.mcp_http import Mode
+from tokens.models import hash_token
 from ynab_client.client import tls_context
 
 REDIRECT_URI = "http://127.0.0.1:8765/callback"
@@ -242,3 +245,23 @@ async def exchange(
             **extra,
         },
     )
+
+
+def signed_in_client(live_service, owner_user, *, scope: str) -> tuple[OAuthClient, OAuthGrant, str, str]:
+    """A registered client the owner allowed, as the consent page and /token leave it."""
+    client = OAuthClient.objects.create(
+        client_id=str(uuid.uuid4()),
+        name=f"Connector {uuid.uuid4().hex[:6]}",
+        redirect_uris=[REDIRECT_URI],
+        registration={"redirect_uris": [REDIRECT_URI], "token_endpoint_auth_method": "none"},
+    )
+    code = OAuthCode.issue(
+        client=client,
+        owner=owner_user,
+        scope=scope,
+        resource=f"{live_service.url}/mcp",
+        code_challenge="unused-here",
+        redirect_uri=REDIRECT_URI,
+    )
+    grant, access, refresh = OAuthCode.objects.get(code_hash=hash_token(code)).exchange()
+    return client, grant, access, refresh

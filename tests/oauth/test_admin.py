@@ -10,10 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client as BrowserClient
 
-from oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient, OAuthCode, OAuthGrant
-from tests.helpers.oauth import REDIRECT_URI
+from oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient, OAuthGrant
+from tests.helpers.oauth import signed_in_client
 from tests.helpers.raw_mcp import INITIALIZE, post_mcp
-from tokens.models import hash_token
 
 CLIENTS_URL = "/admin/oauth/oauthclient/"
 GRANTS_URL = "/admin/oauth/oauthgrant/"
@@ -29,26 +28,6 @@ def owner(owner_user) -> BrowserClient:
     browser = BrowserClient()
     browser.force_login(owner_user)
     return browser
-
-
-def signed_in_client(live_service, owner_user, *, scope: str) -> tuple[OAuthClient, OAuthGrant, str, str]:
-    """A registered client the owner allowed, as the consent page and /token leave it."""
-    client = OAuthClient.objects.create(
-        client_id=str(uuid.uuid4()),
-        name=f"Connector {uuid.uuid4().hex[:6]}",
-        redirect_uris=[REDIRECT_URI],
-        registration={"redirect_uris": [REDIRECT_URI], "token_endpoint_auth_method": "none"},
-    )
-    code = OAuthCode.issue(
-        client=client,
-        owner=owner_user,
-        scope=scope,
-        resource=f"{live_service.url}/mcp",
-        code_challenge="unused-here",
-        redirect_uri=REDIRECT_URI,
-    )
-    grant, access, refresh = OAuthCode.objects.get(code_hash=hash_token(code)).exchange()
-    return client, grant, access, refresh
 
 
 def mcp_status(live_service, token: str) -> int:
@@ -108,7 +87,7 @@ def test_revoking_a_client_refuses_it_and_every_grant(live_service, owner, owner
     assert OAuthGrant.objects.get(pk=grant.pk).revoked
 
 
-def test_nothing_is_added_or_edited_in_the_admin(live_service, owner, owner_user):
+def test_nothing_but_a_grants_toolsets_is_added_or_edited_in_the_admin(live_service, owner, owner_user):
     client, grant, _access, _refresh = signed_in_client(live_service, owner_user, scope=SCOPE_READ)
 
     pages = [owner.get(f"{url}{row.pk}/change/") for url, row in ((CLIENTS_URL, client), (GRANTS_URL, grant))]
@@ -117,9 +96,12 @@ def test_nothing_is_added_or_edited_in_the_admin(live_service, owner, owner_user
     assert owner.get(f"{GRANTS_URL}add/").status_code == 403
     assert [page.status_code for page in pages] == [200, 200]
     assert client.name in pages[0].content.decode()
-    assert not any(
-        re.search(r"<(input|select|textarea)[^>]+name=\"(?!csrf|_)", page.content.decode()) for page in pages
-    )
+    assert [
+        sorted(
+            set(re.findall(r"<(?:input|select|textarea)[^>]+name=\"((?!csrf|_)\w+)", page.content.decode()))
+        )
+        for page in pages
+    ] == [[], ["toolsets"]]
 
 
 def test_oauth_sits_next_to_mcp_tokens_on_the_admin_index(owner):
