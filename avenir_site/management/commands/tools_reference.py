@@ -22,6 +22,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from mcp_surface.catalog import catalog_specs
 from mcp_surface.server import build_server
 from values.text import one_line
+from values.toolsets import PURPOSES, TOOLSETS
 
 REFERENCE = Path(settings.BASE_DIR) / "docs" / "tools.md"
 COMMAND = ".venv/bin/python manage.py tools_reference"
@@ -73,7 +74,8 @@ async def _render() -> str:
         "undo, in [undo.md](undo.md).",
         "",
         "Read tools are always listed. Write tools are listed only with `AVENIR_MCP_WRITE=1` and a "
-        "read-write token; a confirmed write takes the extra argument `confirmation`.",
+        "read-write token; a confirmed write takes the extra argument `confirmation`. A caller is "
+        "listed only the tools of the [toolsets](#toolsets) it is offered.",
         "",
         "Read tools:",
         "",
@@ -83,7 +85,19 @@ async def _render() -> str:
         "",
         *(f"- [{spec.name}](#{spec.name}): {spec.title}" for spec in writes),
         "",
-        "Also: [resources](#resources) and [prompts](#prompts).",
+        "Also: [toolsets](#toolsets), [resources](#resources) and [prompts](#prompts).",
+        "",
+        "## Toolsets",
+        "",
+        "`AVENIR_MCP_TOOLSETS` names the toolsets the service offers (default: all), and a token or "
+        "OAuth grant may narrow them in the admin ([conventions.md](conventions.md#toolsets)); `plans` "
+        "and `operations` are always offered.",
+        "",
+        *(
+            f"- `{toolset}`: {PURPOSES[toolset]}: "
+            + ", ".join(f"[{spec.name}](#{spec.name})" for spec in specs if spec.toolset == toolset)
+            for toolset in TOOLSETS
+        ),
         "",
     ]
     for heading, group in (("Read tools", reads), ("Write tools", writes)):
