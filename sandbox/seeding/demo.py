@@ -126,7 +126,7 @@ def _add_categories(household: Household) -> None:
         group = build.group(group_name)
         for spec in specs:
             household.categories[spec.key] = build.category(
-                group, spec.name, target=targets.get(spec.target or ""), hidden=spec.hidden
+                group, spec.name, target=targets.get(spec.target or ""), hidden=spec.hidden, note=spec.note
             )
     card = Category.objects.get(plan=build.plan, linked_account=household.accounts["visa"])
     household.categories["visa_payment"] = card

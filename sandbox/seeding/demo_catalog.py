@@ -63,6 +63,7 @@ class CategorySpec:
     target: str | None = None  # which target `demo.py` gives it (see `_targets` there)
     first_month_extra: int = 0  # assigned on top in the first month (building a buffer)
     hidden: bool = False
+    note: str | None = None  # the household's note on it, as kept in YNAB (update_category's demo)
 
 
 GROUPS: tuple[tuple[str, tuple[CategorySpec, ...]], ...] = (
@@ -80,7 +81,13 @@ GROUPS: tuple[tuple[str, tuple[CategorySpec, ...]], ...] = (
     (
         "Everyday",
         (
-            CategorySpec("groceries", "Groceries", 450_000, "refill_groceries"),
+            CategorySpec(
+                "groceries",
+                "Groceries",
+                450_000,
+                "refill_groceries",
+                note="Market on Saturdays; cleaning products go to Household",
+            ),
             CategorySpec("dining", "Dining Out", 120_000, "refill_dining"),
             CategorySpec("fuel", "Fuel", 90_000),
             CategorySpec("health", "Health", 40_000),

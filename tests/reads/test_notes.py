@@ -55,3 +55,10 @@ async def test_get_monthly_summary_gives_the_months_note(home):
     last_month = ok(await call("get_monthly_summary", plan_id=home.id, month=home.month(1).isoformat()))
 
     assert (this_month["note"], last_month["note"]) == ("Holiday month", None)
+
+
+async def test_the_demo_household_keeps_a_note_on_groceries(demo_plan):
+    balances = ok(await call("get_category_balances", plan_id=demo_plan.id))
+
+    notes = {entry["name"]: entry["note"] for entry in balances["categories"]}
+    assert notes["Groceries"] == "Market on Saturdays; cleaning products go to Household"
