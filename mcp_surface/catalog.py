@@ -47,6 +47,7 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.writes.delete_transactions",
     "tools.writes.split_transaction",
     "tools.writes.reconcile_account",
+    "tools.writes.transfer_money",
     "tools.writes.undo_operation",
 )
 
