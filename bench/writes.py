@@ -58,6 +58,7 @@ class Heavy:
     plan_id: str
     today: date
     account_id: str  # an open on-budget account
+    second_account_id: str  # another open on-budget account (a transfer's destination)
     cleared_balance: int  # its cleared balance, milliunits
     categories: tuple[str, ...]  # ordinary categories, in a stable order
     transactions: tuple[str, ...]  # plain transactions of that account: not split, not transfers
@@ -167,6 +168,16 @@ def _update_category_group(plan: Heavy) -> dict:
     return {"plan_id": plan.plan_id, "category_group_id": plan.group_id, "name": "Bench renamed group"}
 
 
+def _transfer_money(plan: Heavy) -> dict:
+    return {
+        "plan_id": plan.plan_id,
+        "from_account_id": plan.account_id,
+        "to_account_id": plan.second_account_id,
+        "amount": "250.00",
+        "memo": "Bench transfer",
+    }
+
+
 def _rename_payee(plan: Heavy) -> dict:
     return {"plan_id": plan.plan_id, "payee_id": plan.payee_id, "name": "Bench payee"}
 
@@ -187,6 +198,7 @@ CASES: tuple[tuple[str, Callable[[Heavy], dict]], ...] = (
     ("create_category_group", _create_category_group),
     ("update_category_group", _update_category_group),
     ("rename_payee", _rename_payee),
+    ("transfer_money", _transfer_money),
 )
 
 
@@ -208,11 +220,9 @@ def _heavy(plan_id: str) -> Heavy:
 
     from sandbox.models import Account, Category, Payee, Subtransaction, Transaction
 
-    account = (
-        Account.objects.filter(plan_id=plan_id, on_budget=True, closed=False, deleted=False)
-        .order_by("sort_order", "id")
-        .first()
-    )
+    account, second_account = Account.objects.filter(
+        plan_id=plan_id, on_budget=True, closed=False, deleted=False
+    ).order_by("sort_order", "id")[:2]
     categories = Category.objects.filter(
         plan_id=plan_id, role=Category.ROLE_NONE, hidden=False, deleted=False, group__hidden=False
     ).exclude(group__name="Credit Card Payments")
@@ -234,6 +244,7 @@ def _heavy(plan_id: str) -> Heavy:
         plan_id=plan_id,
         today=timezone.localdate(),
         account_id=account.id,
+        second_account_id=second_account.id,
         cleared_balance=account.cleared_balance,
         categories=tuple(category.id for category in chosen),
         transactions=tuple(t.id for t in plain),

@@ -62,6 +62,7 @@ class Ids:
 
     plan: str
     checking: str
+    savings: str
     groceries: str
     dining: str
     yesterday: str
@@ -113,6 +114,13 @@ CALLS: dict[tuple[str, str], Call] = {
         "account_id": ids.checking,
         "transactions": [{"date": v, "amount": "-4.20", "payee_name": "Bakery"}],
     },
+    ("transfer_money", "date"): lambda ids, v: {
+        "plan_id": ids.plan,
+        "from_account_id": ids.checking,
+        "to_account_id": ids.savings,
+        "amount": "1.00",
+        "date": v,
+    },
 }
 # Both ends of a window at once: the window's own arithmetic at the calendar's ends.
 WINDOWS = ("list_scheduled_transactions", "find_transactions")
@@ -148,10 +156,10 @@ def plan(live_service) -> Iterator[Plan]:
 
 @pytest.fixture(scope="module")
 def ids(plan: Plan) -> Ids:
-    checking = Account.objects.get(plan=plan, name="Checking")
+    checking, savings = (Account.objects.get(plan=plan, name=n) for n in ("Checking", "Savings"))
     groceries, dining = (Category.objects.get(plan=plan, name=n) for n in ("Groceries", "Dining Out"))
     yesterday = today() - timedelta(days=1)
-    return Ids(plan.id, checking.id, groceries.id, dining.id, yesterday.isoformat())
+    return Ids(plan.id, checking.id, savings.id, groceries.id, dining.id, yesterday.isoformat())
 
 
 @pytest.fixture(scope="module")

@@ -131,6 +131,18 @@ async def _delete_transactions(client: Client, demo: Plan) -> list[CallToolResul
     return await with_code(client, "delete_transactions", arguments)
 
 
+async def _transfer_money(client: Client, demo: Plan) -> list[CallToolResult]:
+    home = await sync_to_async(household)()
+    arguments = {
+        "plan_id": home.id,
+        "from_account_id": home.home.checking,
+        "to_account_id": home.home.card,
+        "amount": "150.00",
+        "memo": "statement",
+    }
+    return await with_code(client, "transfer_money", arguments)
+
+
 async def _split_transaction(client: Client, demo: Plan) -> list[CallToolResult]:
     home = await sync_to_async(household)()
     lines = [
@@ -261,6 +273,7 @@ CASES: dict[str, Case] = {
     "flag_transactions": _flag_transactions,
     "create_transactions": _create_transactions,
     "delete_transactions": _delete_transactions,
+    "transfer_money": _transfer_money,
     "split_transaction": _split_transaction,
     "reconcile_account": _reconcile_account,
     "approve_transactions": _approve_transactions,

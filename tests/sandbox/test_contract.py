@@ -216,3 +216,40 @@ def test_the_errors_have_ynabs_envelope(sandbox_url, scene_api, scene):
     assert check("getTransactionById", not_found, status=404)["error"]["id"] == "404.2"
     assert check("createTransaction", invalid, status=400)["error"]["id"] == "400"
     assert check("createTransaction", duplicate, status=409)["error"]["id"] == "409"
+
+
+def test_a_transfer_posted_by_its_payee_answers_in_shape_and_its_sides_are_deleted_together(scene_api, scene):
+    """What transfer_money sends: one transaction on the source account whose payee is the
+    destination's transfer payee (list form, cleared, approved). YNAB enters the other side, linked
+    both ways, and deleting the source side deletes both."""
+    spec_or_skip()
+    card = check("getAccountById", scene_api.get(f"{scene.base}/accounts/{scene.home.card}"))["data"][
+        "account"
+    ]
+    item = {
+        "account_id": scene.home.checking,
+        "date": utc_today().isoformat(),
+        "amount": -150_000,
+        "payee_id": card["transfer_payee_id"],
+        "memo": "card bill",
+        "cleared": "cleared",
+        "approved": True,
+    }
+
+    created = check(
+        "createTransaction", scene_api.post(f"{scene.base}/transactions", json={"transactions": [item]})
+    )
+    [sent] = created["data"]["transactions"]
+    pair_path = f"{scene.base}/transactions/{sent['transfer_transaction_id']}"
+    pair = check("getTransactionById", scene_api.get(pair_path))["data"]["transaction"]
+    deleted = check("deleteTransaction", scene_api.delete(f"{scene.base}/transactions/{sent['id']}"))
+
+    assert (sent["transfer_account_id"], sent["cleared"], sent["approved"]) == (
+        scene.home.card,
+        "cleared",
+        True,
+    )
+    assert (pair["account_id"], pair["amount"], pair["memo"]) == (scene.home.card, 150_000, "card bill")
+    assert (pair["transfer_account_id"], pair["transfer_transaction_id"]) == (scene.home.checking, sent["id"])
+    assert deleted["data"]["transaction"]["deleted"] is True
+    assert check("getTransactionById", scene_api.get(pair_path), status=404)["error"]["id"] == "404.2"

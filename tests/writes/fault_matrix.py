@@ -34,6 +34,7 @@ from tests.helpers.write_cases.rename_payee import OLD, payee_called, rename_cas
 from tests.helpers.write_cases.set_category_budget import budget_case
 from tests.helpers.write_cases.set_category_target import target_case
 from tests.helpers.write_cases.split_transaction import held, splitting
+from tests.helpers.write_cases.transfer_money import originals_of, transferring
 from tests.helpers.write_cases.update_category import update_case
 from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_home
 from tests.writes.category_plans import group_of
@@ -209,6 +210,12 @@ async def _renaming() -> WriteCase:
     return rename_case(home, await payee_called(home, OLD))
 
 
+async def _transferring() -> WriteCase:
+    """150.00 from checking to the card (test_transfer_money's case)."""
+    home = await _fresh(household)
+    return transferring(home, await originals_of(home.id, home.home.checking, home.home.card))
+
+
 SCENARIOS: dict[str, Scenario] = {
     "apply_categories": Scenario(_recategorising),
     "approve_transactions": Scenario(_approving),
@@ -230,6 +237,7 @@ SCENARIOS: dict[str, Scenario] = {
     "create_category_group": Scenario(_creating_group),
     "update_category_group": Scenario(_renaming_group),
     "rename_payee": Scenario(_renaming),
+    "transfer_money": Scenario(_transferring),
 }
 
 READ_TIMEOUT = 0.3
