@@ -10,12 +10,11 @@ grant it holds.
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlsplit
 
 from django import forms
 from django.contrib import admin
-from django.db.models import Field, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -53,8 +52,17 @@ class OAuthClientAdmin(ReadOnlyAdmin):
         )
 
 
+class OAuthGrantForm(forms.ModelForm):
+    toolsets = ToolsetsField()
+
+    class Meta:
+        model = OAuthGrant
+        fields = ("toolsets",)
+
+
 @admin.register(OAuthGrant)
 class OAuthGrantAdmin(ReadOnlyAdmin):
+    form = OAuthGrantForm
     list_display = (
         "client",
         "access",
@@ -71,13 +79,6 @@ class OAuthGrantAdmin(ReadOnlyAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
         return [name for name in super().get_readonly_fields(request, obj) if name != "toolsets"]
-
-    def formfield_for_dbfield(
-        self, db_field: Field, request: HttpRequest, **kwargs: Any
-    ) -> forms.Field | None:
-        if db_field.name == "toolsets":
-            return ToolsetsField(label="Toolsets", help_text=db_field.help_text)
-        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     @admin.display(description="access")
     def access(self, grant: OAuthGrant) -> str:

@@ -9,11 +9,9 @@ boxes ticked are what it is offered, within what the service offers
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Field, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html
@@ -23,8 +21,17 @@ from tokens.forms import ToolsetsField
 from tokens.models import McpToken
 
 
+class McpTokenForm(forms.ModelForm):
+    toolsets = ToolsetsField()
+
+    class Meta:
+        model = McpToken
+        fields = ("name", "scope", "toolsets")
+
+
 @admin.register(McpToken)
 class McpTokenAdmin(admin.ModelAdmin):
+    form = McpTokenForm
     list_display = ("name", "scope", "toolsets_offered", "prefix", "created_at", "last_used_at", "revoked_at")
     list_filter = ("scope", ("revoked_at", admin.EmptyFieldListFilter))
     search_fields = ("name", "prefix")
@@ -35,13 +42,6 @@ class McpTokenAdmin(admin.ModelAdmin):
         if obj is None:
             return ("name", "scope", "toolsets")
         return ("name", "scope", "toolsets", "prefix", "created_at", "last_used_at", "revoked_at")
-
-    def formfield_for_dbfield(
-        self, db_field: Field, request: HttpRequest, **kwargs: Any
-    ) -> forms.Field | None:
-        if db_field.name == "toolsets":
-            return ToolsetsField(label="Toolsets", help_text=db_field.help_text)
-        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     @admin.display(description="toolsets")
     def toolsets_offered(self, token: McpToken) -> str:

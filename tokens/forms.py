@@ -11,16 +11,20 @@ from typing import Any
 
 from django import forms
 
+from tokens.models import TOOLSETS_HELP
 from values.toolsets import ALL_TOOLSETS, ALWAYS_OFFERED, TOOLSETS, stored_toolsets, toolsets_text
 
 
 class ToolsetsField(forms.MultipleChoiceField):
     widget = forms.CheckboxSelectMultiple
 
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.pop("max_length", None)  # the model field's, meaningless for checkboxes
-        kwargs.pop("empty_value", None)
-        super().__init__(choices=[(name, name) for name in TOOLSETS], required=False, **kwargs)
+    def __init__(self) -> None:
+        super().__init__(
+            choices=[(name, name) for name in TOOLSETS],
+            required=False,
+            label="Toolsets",
+            help_text=TOOLSETS_HELP,
+        )
 
     def prepare_value(self, value: Any) -> Any:
         """The stored text as the boxes to tick, every one for a new row (None); a list, as the

@@ -372,3 +372,23 @@ async def test_a_server_is_built_once_per_view_and_answers_only_while_running():
     assert first is again
     with pytest.raises(RuntimeError, match=r"only inside McpHttpApp\.running"):
         await service.started(first)
+
+
+@pytest.mark.anyio
+async def test_two_first_requests_for_a_view_at_once_start_its_server_once():
+    """The session manager of a server runs once per instance (the SDK refuses a second run):
+    the second request waits for the first to start it, then finds it running."""
+    servers = HttpServers.build(specs=SAMPLE_SPECS)
+    service = McpHttpApp(servers)
+    answers = []
+
+    async def first_request(server) -> None:
+        answers.append(await service.started(server))
+
+    with anyio.fail_after(30):
+        async with service.running(), anyio.create_task_group() as requests:
+            narrow = servers.server(writes=False, toolsets=ALWAYS_OFFERED)  # built after start-up
+            for _ in range(2):
+                requests.start_soon(first_request, narrow)
+
+    assert answers == [narrow, narrow]
