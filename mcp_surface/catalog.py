@@ -48,6 +48,9 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.writes.split_transaction",
     "tools.writes.reconcile_account",
     "tools.writes.transfer_money",
+    "tools.writes.create_scheduled_transaction",
+    "tools.writes.update_scheduled_transaction",
+    "tools.writes.delete_scheduled_transaction",
     "tools.writes.undo_operation",
 )
 

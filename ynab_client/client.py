@@ -581,6 +581,35 @@ class YnabClient:
         call = ApiCall("POST", f"{plan_path(plan_id)}/transactions/import", check_hint=check_hint)
         return await self._write(plan_id, call)
 
+    # --- scheduled transactions ------------------------------------------------------------
+
+    async def post_scheduled_transaction(
+        self, plan_id: str, fields: Json, *, check_hint: str | None = None
+    ) -> Json:
+        """Create a scheduled transaction (`fields` as YNAB's SaveScheduledTransaction);
+        `{"scheduled_transaction"}`."""
+        path = f"{plan_path(plan_id)}/scheduled_transactions"
+        body = {"scheduled_transaction": fields}
+        return await self._write(plan_id, ApiCall("POST", path, body=body, check_hint=check_hint))
+
+    async def put_scheduled_transaction(
+        self, plan_id: str, scheduled_transaction_id: str, fields: Json, *, check_hint: str | None = None
+    ) -> Json:
+        """Replace a scheduled transaction's fields (every field: what is left out is cleared)."""
+        path = entity_path(
+            plan_id, "scheduled_transactions", scheduled_transaction_id, what="scheduled transaction"
+        )
+        body = {"scheduled_transaction": fields}
+        return await self._write(plan_id, ApiCall("PUT", path, body=body, check_hint=check_hint))
+
+    async def delete_scheduled_transaction(
+        self, plan_id: str, scheduled_transaction_id: str, *, check_hint: str | None = None
+    ) -> Json:
+        path = entity_path(
+            plan_id, "scheduled_transactions", scheduled_transaction_id, what="scheduled transaction"
+        )
+        return await self._write(plan_id, ApiCall("DELETE", path, check_hint=check_hint))
+
     # --- sending -------------------------------------------------------------------------
 
     async def _read(self, path: str, params: dict[str, Any] | None = None) -> Json:
