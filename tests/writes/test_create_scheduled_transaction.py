@@ -14,7 +14,6 @@ from sandbox.models import Account
 from tests.helpers.write_cases.schedules import (
     LANDLORD,
     MEMO,
-    RENT,
     changed_in_ynab,
     creating,
     days_ahead,
@@ -88,7 +87,8 @@ async def test_the_preview_reads_like_the_bill_and_the_result_gives_the_new_id(h
         answer = content(await call(client, case, confirmation=first["confirmation"]))
 
     assert first["preview"] == (
-        f"Schedule 1200.00 to Landlord from Checking, monthly from {days_ahead(10)}, as Rent?\n- memo: ‘flat 3’"
+        f"Schedule 1200.00 to Landlord from Checking, monthly from {days_ahead(10)}, as Rent?\n"
+        "- memo: ‘flat 3’"
     )
     (row,) = (await ynab("GET", f"/plans/{home.id}/scheduled_transactions"))["scheduled_transactions"]
     assert {key: answer[key] for key in answer if key in first} | {"status": None} == {
@@ -163,9 +163,9 @@ async def test_a_transfer_is_scheduled_with_the_other_accounts_transfer_payee(ho
         ({"date": days_ahead(5 * 366 + 2)}, "far"),
         (
             {"frequency": "fortnightly"},
-            "frequency 'fortnightly' is not one of YNAB's: give one of never, daily, weekly, everyOtherWeek, "
-            "every4Weeks, twiceAMonth, monthly, everyOtherMonth, every3Months, every4Months, twiceAYear, yearly, "
-            "everyOtherYear.",
+            "frequency 'fortnightly' is not one of YNAB's: give one of never, daily, weekly, "
+            "everyOtherWeek, every4Weeks, twiceAMonth, monthly, everyOtherMonth, every3Months, every4Months, "
+            "twiceAYear, yearly, everyOtherYear.",
         ),
         (
             {"amount": "0"},
@@ -298,7 +298,8 @@ async def test_undo_leaves_a_schedule_changed_since_and_says_why(home):
         {
             "id": scheduled_id,
             "name": "Landlord, 1300.00 monthly from Checking",
-            "reason": "it changed since it was created (date, frequency, amount, payee, category, memo or flag)",
+            "reason": "it changed since it was created (date, frequency, amount, payee, category, memo or "
+            "flag)",
         }
     ]
     assert (await schedule(home.id, scheduled_id))["amount"] == -1_300_000
@@ -337,9 +338,9 @@ async def test_a_lost_answer_is_settled_by_finding_the_new_schedule_apart_from_o
         new,
         [],
     )
-    assert (
-        op.error
-        == f"Settled from YNAB's state: the schedule monthly from Checking, next on {days_ahead(10)} is in YNAB ({new})."
+    assert op.error == (
+        f"Settled from YNAB's state: the schedule monthly from Checking, next on {days_ahead(10)} is in "
+        f"YNAB ({new})."
     )
 
 
@@ -352,6 +353,3 @@ async def test_a_lost_request_that_never_ran_is_settled_failed(home):
 async def _ids(home: Household) -> list[str]:
     rows = (await ynab("GET", f"/plans/{home.id}/scheduled_transactions"))["scheduled_transactions"]
     return [row["id"] for row in rows if not row["deleted"]]
-
-
-RENT_AMOUNT = RENT

@@ -168,6 +168,7 @@ def updating(home: Household, scheduled_id: str, **arguments: Any) -> WriteCase:
         change_plan=lambda: changed_in_ynab(home, scheduled_id, memo="flat 3b"),
         private_values=tuple(home.private),
         check_log=check_log,
+        extra={"house": h.house},
     )
 
 
