@@ -65,6 +65,7 @@ class Heavy:
     amounts: dict[str, int]
     group_id: str  # a group a category can be created in or moved to (not categories[0]'s own)
     payee_id: str  # a payee that is not a transfer payee
+    scheduled_id: str  # a schedule of that account, not split nor a transfer, next due after today
 
 
 def _units(milliunits: int) -> str:
@@ -182,6 +183,33 @@ def _rename_payee(plan: Heavy) -> dict:
     return {"plan_id": plan.plan_id, "payee_id": plan.payee_id, "name": "Bench payee"}
 
 
+def _create_scheduled_transaction(plan: Heavy) -> dict:
+    return {
+        "plan_id": plan.plan_id,
+        "account_id": plan.account_id,
+        "date": (plan.today + timedelta(days=10)).isoformat(),
+        "frequency": "monthly",
+        "amount": "-1200.00",
+        "payee_name": "Bench landlord",
+        "category_id": plan.categories[0],
+        "memo": "bench",
+    }
+
+
+def _update_scheduled_transaction(plan: Heavy) -> dict:
+    day = (plan.today + timedelta(days=400)).isoformat()
+    return {
+        "plan_id": plan.plan_id,
+        "scheduled_transaction_id": plan.scheduled_id,
+        "date": day,
+        "amount": "-7.25",
+    }
+
+
+def _delete_scheduled_transaction(plan: Heavy) -> dict:
+    return {"plan_id": plan.plan_id, "scheduled_transaction_id": plan.scheduled_id}
+
+
 CASES: tuple[tuple[str, Callable[[Heavy], dict]], ...] = (
     ("apply_categories", _apply_categories),
     ("set_category_budget", _set_category_budget),
@@ -199,6 +227,9 @@ CASES: tuple[tuple[str, Callable[[Heavy], dict]], ...] = (
     ("update_category_group", _update_category_group),
     ("rename_payee", _rename_payee),
     ("transfer_money", _transfer_money),
+    ("create_scheduled_transaction", _create_scheduled_transaction),
+    ("update_scheduled_transaction", _update_scheduled_transaction),
+    ("delete_scheduled_transaction", _delete_scheduled_transaction),
 )
 
 
@@ -218,7 +249,15 @@ def main() -> None:
 def _heavy(plan_id: str) -> Heavy:
     from django.utils import timezone
 
-    from sandbox.models import Account, Category, Payee, Subtransaction, Transaction
+    from sandbox.models import (
+        Account,
+        Category,
+        Payee,
+        ScheduledSubtransaction,
+        ScheduledTransaction,
+        Subtransaction,
+        Transaction,
+    )
 
     account, second_account = Account.objects.filter(
         plan_id=plan_id, on_budget=True, closed=False, deleted=False
@@ -238,11 +277,25 @@ def _heavy(plan_id: str) -> Heavy:
     payee = (
         Payee.objects.filter(plan_id=plan_id, deleted=False, transfer_account_id=None).order_by("id").first()
     )
-    if len(chosen) < 2 or group is None or payee is None:
-        raise SystemExit("The heavy plan lacks two ordinary categories, a second group or a payee.")
+    today = timezone.localdate()
+    split_schedules = ScheduledSubtransaction.objects.filter(plan_id=plan_id).values(
+        "scheduled_transaction_id"
+    )
+    scheduled = (
+        ScheduledTransaction.objects.filter(
+            plan_id=plan_id, deleted=False, transfer_account=None, date_next__gt=today, account__closed=False
+        )
+        .exclude(pk__in=split_schedules)
+        .order_by("id")
+        .first()
+    )
+    if len(chosen) < 2 or group is None or payee is None or scheduled is None:
+        raise SystemExit(
+            "The heavy plan lacks two ordinary categories, a second group, a payee or a schedule."
+        )
     return Heavy(
         plan_id=plan_id,
-        today=timezone.localdate(),
+        today=today,
         account_id=account.id,
         second_account_id=second_account.id,
         cleared_balance=account.cleared_balance,
@@ -251,6 +304,7 @@ def _heavy(plan_id: str) -> Heavy:
         amounts={t.id: t.amount for t in plain},
         group_id=group.group_id,
         payee_id=payee.id,
+        scheduled_id=scheduled.id,
     )
 
 

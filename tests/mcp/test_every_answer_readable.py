@@ -27,8 +27,9 @@ from mcp_surface.plan_lookup import today
 from sandbox.models import Category, Payee, Plan
 from tests.helpers.mcp_http import MODES
 from tests.helpers.plan_copies import demo_plan_copy
+from tests.helpers.write_cases.schedules import creating, deleting, scheduled_in_ynab, updating
 from tests.writes.assigned_plans import budget_home
-from tests.writes.checks import connected, ynab
+from tests.writes.checks import WriteCase, connected, ynab
 from tests.writes.households import household
 
 pytestmark = pytest.mark.anyio
@@ -240,6 +241,27 @@ async def _rename_payee(client: Client, demo: Plan) -> list[CallToolResult]:
     )
 
 
+async def _create_scheduled_transaction(client: Client, demo: Plan) -> list[CallToolResult]:
+    home = await sync_to_async(household)()
+    return await with_code(client, "create_scheduled_transaction", _plan_args(creating(home)))
+
+
+async def _update_scheduled_transaction(client: Client, demo: Plan) -> list[CallToolResult]:
+    home = await sync_to_async(household)()
+    case = updating(home, await scheduled_in_ynab(home), memo="")
+    return await with_code(client, "update_scheduled_transaction", _plan_args(case))
+
+
+async def _delete_scheduled_transaction(client: Client, demo: Plan) -> list[CallToolResult]:
+    home = await sync_to_async(household)()
+    case = deleting(home, await scheduled_in_ynab(home))
+    return await with_code(client, "delete_scheduled_transaction", _plan_args(case))
+
+
+def _plan_args(case: WriteCase) -> dict[str, Any]:
+    return dict(case.arguments)
+
+
 async def _undo_operation(client: Client, demo: Plan) -> list[CallToolResult]:
     budget = await sync_to_async(budget_home)()
     _asked, applied = await with_code(client, "set_category_budget", _budgeting(budget, amount="150.25"))
@@ -287,6 +309,9 @@ CASES: dict[str, Case] = {
     "create_category_group": _create_category_group,
     "update_category_group": _update_category_group,
     "rename_payee": _rename_payee,
+    "create_scheduled_transaction": _create_scheduled_transaction,
+    "update_scheduled_transaction": _update_scheduled_transaction,
+    "delete_scheduled_transaction": _delete_scheduled_transaction,
     "undo_operation": _undo_operation,
 }
 

@@ -30,6 +30,7 @@ PRODUCT_TOOLS = {
     "update_category", "create_category", "create_transactions", "delete_transactions", "split_transaction",
     "reconcile_account", "rename_payee", "undo_operation", "create_account",
     "create_category_group", "update_category_group", "transfer_money",
+    "create_scheduled_transaction", "update_scheduled_transaction", "delete_scheduled_transaction",
 }  # fmt: skip
 
 

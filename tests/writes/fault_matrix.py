@@ -31,6 +31,8 @@ from tests.helpers.write_cases.import_transactions import importing, linked_acco
 from tests.helpers.write_cases.move_money import move_case
 from tests.helpers.write_cases.reconcile_account import reconciling
 from tests.helpers.write_cases.rename_payee import OLD, payee_called, rename_case
+from tests.helpers.write_cases.schedules import creating as creating_schedule
+from tests.helpers.write_cases.schedules import deleting, scheduled_in_ynab, updating
 from tests.helpers.write_cases.set_category_budget import budget_case
 from tests.helpers.write_cases.set_category_target import target_case
 from tests.helpers.write_cases.split_transaction import held, splitting
@@ -216,6 +218,20 @@ async def _transferring() -> WriteCase:
     return transferring(home, await originals_of(home.id, home.home.checking, home.home.card))
 
 
+async def _scheduling() -> WriteCase:
+    return creating_schedule(await _fresh(household))
+
+
+async def _rescheduling() -> WriteCase:
+    home = await _fresh(household)
+    return updating(home, await scheduled_in_ynab(home))
+
+
+async def _unscheduling() -> WriteCase:
+    home = await _fresh(household)
+    return deleting(home, await scheduled_in_ynab(home))
+
+
 SCENARIOS: dict[str, Scenario] = {
     "apply_categories": Scenario(_recategorising),
     "approve_transactions": Scenario(_approving),
@@ -238,6 +254,9 @@ SCENARIOS: dict[str, Scenario] = {
     "update_category_group": Scenario(_renaming_group),
     "rename_payee": Scenario(_renaming),
     "transfer_money": Scenario(_transferring),
+    "create_scheduled_transaction": Scenario(_scheduling),
+    "update_scheduled_transaction": Scenario(_rescheduling),
+    "delete_scheduled_transaction": Scenario(_unscheduling),
 }
 
 READ_TIMEOUT = 0.3

@@ -44,6 +44,7 @@ from tools.logic.schedule_writes import (
     schedule_label,
     schedule_of,
 )
+from tools.logic.schedules import FREQUENCIES
 from tools.writes.create_scheduled_transaction import FREQUENCY_DESCRIPTION, MEMO_LIMIT, PAYEE_LIMIT
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.refusal import Refusal
@@ -241,7 +242,12 @@ def update_scheduled_transaction(
         str | None,
         Field(description="Its next date, YYYY-MM-DD: after today, at most 5 years ahead.", max_length=40),
     ] = None,
-    frequency: Annotated[str | None, Field(description=FREQUENCY_DESCRIPTION, max_length=40)] = None,
+    frequency: Annotated[
+        str | None,
+        Field(
+            description=FREQUENCY_DESCRIPTION, max_length=40, json_schema_extra={"enum": [*FREQUENCIES, None]}
+        ),
+    ] = None,
     amount: Annotated[
         AmountValue | None,
         Field(description='Currency units as a decimal like "-1250.00" (money out negative, in positive).'),
@@ -267,7 +273,7 @@ def update_scheduled_transaction(
         str | None, Field(description="Another account (list_accounts), open.", max_length=100)
     ] = None,
     flag: Annotated[
-        Colour | Literal["none"] | None, Field(description="A flag colour, or none to remove the flag.")
+        Literal[Colour, "none"] | None, Field(description="A flag colour, or none to remove the flag.")
     ] = None,
 ) -> ScheduleEdit:
     """Change a scheduled transaction (a bill, pay, a planned transfer), once the person agreed.
