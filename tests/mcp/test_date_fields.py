@@ -30,7 +30,7 @@ from mcp.types import INVALID_PARAMS, CallToolResult
 
 from mcp_surface.plan_lookup import today
 from oplog.models import Operation
-from sandbox.models import Account, Category, Plan
+from sandbox.models import Account, Category, Plan, ScheduledSubtransaction, ScheduledTransaction
 from tests.helpers.mcp_http import mcp_over_http
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.sandbox_side import request_mark, writes_after
@@ -66,6 +66,7 @@ class Ids:
     groceries: str
     dining: str
     yesterday: str
+    scheduled: str  # a schedule that is not a split
 
 
 # (tool, field path) → the arguments of a call with `value` in that field, the rest valid.
@@ -121,7 +122,22 @@ CALLS: dict[tuple[str, str], Call] = {
         "amount": "1.00",
         "date": v,
     },
+    ("create_scheduled_transaction", "date"): lambda ids, v: {
+        "plan_id": ids.plan,
+        "account_id": ids.checking,
+        "date": v,
+        "frequency": "monthly",
+        "amount": "-4.20",
+        "payee_name": "Bakery",
+    },
+    ("update_scheduled_transaction", "date"): lambda ids, v: {
+        "plan_id": ids.plan,
+        "scheduled_transaction_id": ids.scheduled,
+        "date": v,
+    },
 }
+# Fields whose range starts after today (a schedule's next date): their middle day is tomorrow.
+FUTURE_ONLY = {("create_scheduled_transaction", "date"), ("update_scheduled_transaction", "date")}
 # Both ends of a window at once: the window's own arithmetic at the calendar's ends.
 WINDOWS = ("list_scheduled_transactions", "find_transactions")
 PROMPT_MONTHS = {("monthly_review", "month")}
@@ -159,7 +175,10 @@ def ids(plan: Plan) -> Ids:
     checking, savings = (Account.objects.get(plan=plan, name=n) for n in ("Checking", "Savings"))
     groceries, dining = (Category.objects.get(plan=plan, name=n) for n in ("Groceries", "Dining Out"))
     yesterday = today() - timedelta(days=1)
-    return Ids(plan.id, checking.id, savings.id, groceries.id, dining.id, yesterday.isoformat())
+    splits = ScheduledSubtransaction.objects.filter(plan=plan).values("scheduled_transaction_id")
+    scheduled = ScheduledTransaction.objects.filter(plan=plan, deleted=False).exclude(pk__in=splits).first()
+    assert scheduled is not None, "the demo plan has schedules"
+    return Ids(plan.id, checking.id, savings.id, groceries.id, dining.id, yesterday.isoformat(), scheduled.id)
 
 
 @pytest.fixture(scope="module")
@@ -226,9 +245,16 @@ async def test_each_date_gets_a_result_or_a_one_sentence_refusal_and_writes_noth
                     answers["both", value] = await called(client, tool, both)
 
     # Every answer was read above as a result or one sentence; the day in the middle of every
-    # range (today, the current month) reaches a result, so the calls get past the date checks.
-    middle = {(field, str(day) if field.endswith("date") else "current") for (_name, field), _call in fields}
+    # range (today, tomorrow for FUTURE_ONLY, the current month) reaches a result, so the calls
+    # get past the date checks.
+    middle = {(field, _middle(key, day)) for key, _call in fields for field in [key[1]]}
     assert {key: answers[key] for key in middle} == dict.fromkeys(middle, "ok")
+
+
+def _middle(key: tuple[str, str], day: date) -> str:
+    if key in FUTURE_ONLY:
+        return str(day + timedelta(days=1))
+    return str(day) if key[1].endswith("date") else "current"
 
 
 async def test_a_prompts_month_gets_its_text_or_a_one_sentence_refusal(live_service, token, ids):
