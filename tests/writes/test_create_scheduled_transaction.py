@@ -305,6 +305,19 @@ async def test_undo_leaves_a_schedule_changed_since_and_says_why(home):
     assert (await schedule(home.id, scheduled_id))["amount"] == -1_300_000
 
 
+async def test_undo_leaves_a_schedule_moved_to_another_payee(home):
+    operation_id, scheduled_id = await created(home)
+    await changed_in_ynab(home, scheduled_id, payee_id=None, payee_name="Other Landlord")
+
+    answer, _questions = await undo(home, operation_id)
+
+    assert (answer["status"], [c["name"] for c in answer["conflicts"]]) == (
+        "nothing_to_do",
+        ["Other Landlord, 1200.00 monthly from Checking"],
+    )
+    assert await schedule(home.id, scheduled_id) is not None
+
+
 async def test_undo_of_a_schedule_deleted_since_is_already_as_before(home):
     operation_id, scheduled_id = await created(home)
     await ynab("DELETE", f"/plans/{home.id}/scheduled_transactions/{scheduled_id}")
@@ -342,6 +355,38 @@ async def test_a_lost_answer_is_settled_by_finding_the_new_schedule_apart_from_o
         f"Settled from YNAB's state: the schedule monthly from Checking, next on {days_ahead(10)} is in "
         f"YNAB ({new})."
     )
+
+
+async def test_two_alike_appearing_leave_it_unknown_and_its_undo_touches_neither(home):
+    """The answer was lost and the person made the same rent in YNAB meanwhile: which is ours
+    cannot be told, so settling leaves it unknown and undo deletes nothing."""
+    case = creating(home)
+    await sync_to_async(faults.inject)("drop_after_write", method="POST", path=case.write_path)
+    async with connected(MODERN) as client:
+        code = content(await call(client, case))["confirmation"]
+        error_text(await call(client, case, confirmation=code), case)
+    await scheduled_in_ynab(home)
+    await settling.settle_plan(home.id)
+    op = await Operation.objects.filter(plan_id=home.id).order_by("-created_at").afirst()
+
+    answer, questions = await undo(home, op.pk)
+
+    ids = await _ids(home)
+    assert (op.status, op.settled_at is not None, len(ids)) == ("unknown", True, 2)
+    assert op.error == (
+        f"Settled from YNAB's state: 2 schedules monthly from Checking, next on {days_ahead(10)} appeared "
+        f"({', '.join(sorted(ids))}), so which one it created cannot be told; check them with "
+        "list_scheduled_transactions."
+    )
+    assert (answer["status"], questions) == ("nothing_to_do", [])
+    assert answer["conflicts"] == [
+        {
+            "id": "",
+            "name": f"monthly from Checking, next on {days_ahead(10)}",
+            "reason": "YNAB's answer was lost, so which schedule it created is not known (the operation's "
+            "log says what settling found)",
+        }
+    ]
 
 
 async def test_a_lost_request_that_never_ran_is_settled_failed(home):

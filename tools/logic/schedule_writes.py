@@ -112,14 +112,8 @@ def body(schedule: Schedule) -> dict[str, Any]:
 
 
 def same_schedule(current: Schedule, wanted: Schedule) -> bool:
-    """`current` has every field of `wanted`: the payee by id, or by name (any case) when
-    `wanted` names it only (YNAB finds a payee of that name, or makes one)."""
-    if wanted.payee_id is not None:
-        payee_matches = current.payee_id == wanted.payee_id
-    else:
-        payee_matches = (current.payee_name or "").casefold() == (wanted.payee_name or "").casefold()
-    ignored = {"payee_id", "payee_name"}
-    return payee_matches and current.model_dump(exclude=ignored) == wanted.model_dump(exclude=ignored)
+    """`current` has every field of `wanted` (the payee by id; its name may have changed)."""
+    return current.model_dump(exclude={"payee_name"}) == wanted.model_dump(exclude={"payee_name"})
 
 
 def alike(snapshot: PlanSnapshot, wanted: Schedule, *, besides: str | None = None) -> tuple[str, ...]:
@@ -306,11 +300,8 @@ def amount_words(snapshot: PlanSnapshot, amount: int) -> str:
 
 def counterpart(snapshot: PlanSnapshot, schedule: Schedule) -> str:
     """Who the money goes to or comes from: the payee, or the transfer's other account."""
-    if schedule.transfer_account_id is not None:
-        other = snapshot.accounts.get(schedule.transfer_account_id)
-        if other is not None:
-            return shown_name(other.name)
-    return shown_name(schedule.payee_name, "(no payee)")
+    other = snapshot.accounts.get(schedule.transfer_account_id or "")
+    return shown_name(other.name if other is not None else schedule.payee_name, "(no payee)")
 
 
 def account_words(snapshot: PlanSnapshot, account_id: str) -> str:

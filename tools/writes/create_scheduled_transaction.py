@@ -137,7 +137,10 @@ class CreateScheduledTransaction(
 
     name = "create_scheduled_transaction"
     result = ScheduleCreated
-    no_id: ClassVar[str] = "YNAB's answer was lost and no schedule like it was found since"
+    no_id: ClassVar[str] = (
+        "YNAB's answer was lost, so which schedule it created is not known (the operation's log says what "
+        "settling found)"
+    )
 
     def build(self, snapshot: PlanSnapshot, arguments: Scheduling) -> Creation:
         schedule = check_schedule(snapshot, arguments.schedule)
@@ -188,12 +191,10 @@ class CreateScheduledTransaction(
         await client.delete_scheduled_transaction(snapshot.plan_id, scheduled_id, check_hint=CHECK)
         return UndoRecord(deleted_ids=(scheduled_id,))
 
-    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement | None:
+    async def settle(self, client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> Settlement:
         """A lost answer: the schedule is found by its fields among those not there before (and
         not another operation's); none → not created; several → cannot tell which."""
         logged = ScheduleCreation.from_stored(op.undo_data)
-        if logged.scheduled_transaction_id is not None:
-            return None  # judged from the reversal: still there as created, or gone
         taken = await _taken_elsewhere(op)
         found = [i for i in alike_kept(snapshot, logged.schedule) if i not in logged.alike and i not in taken]
         label = kept_label(snapshot, logged.schedule)
