@@ -13,12 +13,15 @@ from mcp.types import INVALID_PARAMS
 
 from mcp_surface.catalog import catalog_specs
 from mcp_surface.prompts import AGREEMENT, register_prompts
+from mcp_surface.server import build_server
 from sandbox.models import Account, Plan
 from tests.helpers.mcp_http import MODES, mcp_over_http
 from tests.helpers.names_in_text import names_out_of_sight
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.shared_plans import read_only
+from tokens.auth import Principal
 from values.money import amount_text
+from values.toolsets import ALWAYS_OFFERED, TOOLSETS
 
 pytestmark = pytest.mark.anyio
 
@@ -223,3 +226,29 @@ async def test_steps_with_tools_built_on_other_branches_appear_once_the_caller_h
     assert "1. Call `forecast_balance` (3 months ahead, its default)" in plan_text
     assert "2. `get_underfunded_targets` with month" in plan_text
     assert "list_scheduled_transactions" not in plan_text
+
+
+@pytest.mark.parametrize("writes", [True, False], ids=["writes on", "writes off"])
+@pytest.mark.parametrize("toolset", [name for name in TOOLSETS if name not in ALWAYS_OFFERED])
+async def test_with_one_toolset_each_prompt_listed_names_only_the_tools_of_that_toolset(
+    demo_plan, checking, toolset, writes
+):
+    """docs/conventions.md#toolsets: a prompt follows the caller's toolsets as it follows writes."""
+    toolsets = frozenset({toolset}) | ALWAYS_OFFERED
+    server = build_server(writes=writes, toolsets=toolsets, local_principal=Principal.local("prompts"))
+    texts = {}
+
+    with anyio.fail_after(60):
+        async with Client(server, mode="legacy") as client:
+            listed = (await client.list_tools()).tools
+            tools = [tool.model_dump(by_alias=True, mode="json") for tool in listed]
+            for prompt in (await client.list_prompts()).prompts:
+                result = await client.get_prompt(prompt.name, arguments_for(prompt.name, demo_plan, checking))
+                texts[prompt.name] = result.messages[0].content.text
+
+    out_of_sight = {
+        name: names_out_of_sight(text, tools, catalog_specs(), writes=writes, toolsets=toolsets)
+        for name, text in texts.items()
+    }
+    assert out_of_sight == {name: set() for name in texts}
+    assert all(AGREEMENT in text for text in texts.values())
