@@ -2,7 +2,8 @@
 
 `seed_demo_plan()` builds it; `demo_catalog` holds its content as data, `demo_history` the
 months gone by, `demo_inbox` what is waiting for the person (pending imports, a duplicate,
-a transfer-looking pair, memos that try to instruct an agent, the bank's queue).
+a transfer-looking pair, memos that try to instruct an agent, the bank's queue). Each month's
+assignments are recorded as money movements, with one move between categories last month.
 Everything is deterministic given `today`; ids are deterministic given the plan id.
 """
 
@@ -67,6 +68,7 @@ def seed_demo_plan(plan_id: str | None = None, today: date | None = None) -> Pla
         add_history(household)
         add_inbox(household)
         _add_schedules(household)
+        _move_money(household)
         plan = build.save()
         _note_the_bank_balance(accounts["checking"])
         return plan
@@ -191,3 +193,18 @@ def _add_schedules(household: Household) -> None:
             memo=spec.memo,
             flag=Flag(*spec.flag) if spec.flag else None,
         )
+
+
+def _move_money(household: Household) -> None:
+    """Money moved between two categories in the last full month: its assigned totals stay as
+    `_assign_budgets` made them; YNAB's money movements show the move (`PlanBuilder.move`)."""
+    source, destination, amount, day, note = catalog.MONEY_MOVED
+    month = household.months[-2]
+    household.build.move(
+        household.categories[source],
+        household.categories[destination],
+        month,
+        amount,
+        on_day(month, day),
+        note=note,
+    )

@@ -43,7 +43,14 @@ ACCOUNTS = (
         "checking", "Checking", "checking", 2_480_000, linked=True, note="Joint account, Banque Exemple"
     ),
     AccountSpec("savings", "Savings", "savings", 8_000_000, linked=True, link_broken=True),
-    AccountSpec("visa", "Visa Card", "creditCard", -300_000, linked=True),
+    AccountSpec(
+        "visa",
+        "Visa Card",
+        "creditCard",
+        -300_000,
+        linked=True,
+        note="Statement paid from Checking around the 6th",
+    ),
     AccountSpec("car_loan", "Car Loan", "autoLoan", -9_800_000, on_budget=False),
     AccountSpec("retirement", "Retirement Fund", "otherAsset", 15_000_000, on_budget=False),
     AccountSpec("old_bank", "Old Bank Account", "checking", 150_000, note="Closed after moving banks"),
@@ -195,7 +202,12 @@ SCHEDULES = (
         memo="Renews yearly",
         flag=("orange", "Cancel?"),
     ),
+    # The internet box's bill (BOUYGUES TELECOM on the 16th): a bill the person may ask to reschedule.
+    ScheduleSpec("checking", 0, 16, "monthly", -34_990, "Bouygues Telecom", "phone", memo="Internet box"),
 )
+# Money moved between categories in the last full month (YNAB records it as a money movement):
+# from, to, amount, day, note.
+MONEY_MOVED = ("outings", "groceries", 40_000, 20, "Family lunch at home instead of the restaurant")
 
 
 @dataclass(frozen=True)

@@ -38,8 +38,8 @@ async def test_it_lists_every_movement_the_sandbox_holds_newest_first_with_categ
     assert len(held) > 100  # six months of a household's assignments
     assert [page["total"] for page in pages] == [len(held)] * len(pages)
     assert sorted(
-        (m["month"], m["from_category"], m["to_category"], milliunits(m["amount"])) for m in found
-    ) == sorted(_as_listed(row, names) for row in held)
+        ((m["month"], m["from_category"], m["to_category"], milliunits(m["amount"])) for m in found), key=repr
+    ) == sorted((_as_listed(row, names) for row in held), key=repr)
     moments = [datetime.fromisoformat(m["moved_at"]) for m in found]
     assert moments == sorted(moments, reverse=True)
     assert all(moment.utcoffset().total_seconds() == 0 and moment.microsecond == 0 for moment in moments)

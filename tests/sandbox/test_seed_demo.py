@@ -254,6 +254,42 @@ def test_its_assignments_are_recorded_as_money_movements_that_add_up_to_each_mon
     assert len({m["moved_at"] for m in first}) == 1  # the first month's assignments: one action
 
 
+def test_it_has_what_the_bookkeeping_tools_show_off(api, demo, rows, accounts, categories, today):
+    """A bill to reschedule, a duplicate to delete, a card to pay, notes on a category and accounts."""
+    schedules = get(api, f"/plans/{demo.id}/scheduled_transactions", "scheduled_transactions")
+    by_name = {account["name"]: account for account in accounts}
+    [duplicate] = likely_duplicates(rows, today)
+
+    bill = next(s for s in schedules if s["payee_name"] == "Bouygues Telecom")
+    assert (bill["frequency"], bill["amount"], bill["category_name"], bill["memo"]) == (
+        "monthly",
+        -34_990,
+        "Phone & Internet",
+        "Internet box",
+    )
+    assert date.fromisoformat(bill["date_next"]).day == 16
+    assert all(not row["approved"] for row in duplicate)
+    assert by_name["Visa Card"]["balance"] < 0
+    assert by_name["Visa Card"]["note"] == "Statement paid from Checking around the 6th"
+    assert by_name["Checking"]["note"].startswith("Joint account, Banque Exemple.")
+    assert [name for name, category in categories.items() if category["note"]] == ["Groceries"]
+
+
+def test_money_moved_between_categories_last_month_is_a_movement_with_its_note(api, demo, categories):
+    last_month = add_months(demo.first_month, 4).isoformat()
+    movements = get(api, f"/plans/{demo.id}/months/{last_month}/money_movements", "money_movements")
+    names = {category["id"]: name for name, category in categories.items()}
+
+    [moved] = [m for m in movements if m["from_category_id"] and m["to_category_id"]]
+    assert (names[moved["from_category_id"]], names[moved["to_category_id"]], moved["amount"]) == (
+        "Outings",
+        "Groceries",
+        40_000,
+    )
+    assert moved["note"] == "Family lunch at home instead of the restaurant"
+    assert moved["moved_at"].startswith(f"{last_month[:8]}20T19:00:00")
+
+
 def test_schedules_repeat_monthly_and_yearly_and_one_is_a_transfer(api, demo, today):
     schedules = get(api, f"/plans/{demo.id}/scheduled_transactions", "scheduled_transactions")
 
