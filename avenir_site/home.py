@@ -1,7 +1,8 @@
 """`/`: a small page saying what runs where (also the admin's "View site").
 
 It names the MCP endpoint, the admin, the API docs, the stdio command, which YNAB the
-service talks to, and whether write tools are on. It shows no token and no plan data, so it
+service talks to, whether write tools are on, and the toolsets offered
+(docs/conventions.md#toolsets). It shows no token and no plan data, so it
 needs no login.
 """
 
@@ -13,6 +14,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from mcp_surface.server import SERVER_TITLE, SERVER_VERSION
+from values.toolsets import ALL_TOOLSETS, toolsets_text
 
 
 def where_it_serves() -> str:
@@ -21,8 +23,14 @@ def where_it_serves() -> str:
     writes = "on" if settings.AVENIR_MCP_WRITE else "off"
     return (
         f"avenir-mcp on {base}/ (MCP {base}/mcp, admin {base}/admin/, API docs {base}/api/docs; "
-        f"writes {writes})"
+        f"writes {writes}; toolsets {toolsets_offered()})"
     )
+
+
+def toolsets_offered() -> str:
+    """The toolsets the setting offers, as the person reads them: "all", or their names."""
+    offered = frozenset(settings.AVENIR_MCP_TOOLSETS)
+    return "all" if offered == ALL_TOOLSETS else toolsets_text(offered).replace(",", ", ")
 
 
 @require_safe
@@ -40,5 +48,6 @@ def home(request: HttpRequest) -> HttpResponse:
         "stdio_command": f"python {settings.BASE_DIR / 'manage.py'} mcp_stdio",
         "ynab": ynab,
         "writes": settings.AVENIR_MCP_WRITE,
+        "toolsets": toolsets_offered(),
     }
     return render(request, "avenir_site/home.html", context)

@@ -10,6 +10,8 @@ import httpx2
 import pytest
 from django.test import Client
 
+from values.toolsets import toolsets_named
+
 
 def test_it_answers_health_over_http(live_service):
     response = httpx2.get(f"{live_service.url}/api/health")
@@ -46,9 +48,13 @@ def test_the_api_docs_page_needs_no_internet(live_service):
     assert "SwaggerUIBundle" in assets["/static/ninja/swagger-ui-bundle.js"].text
 
 
-@pytest.mark.parametrize("writes", [False, True])
-def test_the_home_page_says_what_runs_where(live_service, settings, writes):
+@pytest.mark.parametrize(
+    ("writes", "toolsets", "shown"),
+    [(False, "", "all"), (True, "insights,accounts", "plans, accounts, insights, operations")],
+)
+def test_the_home_page_says_what_runs_where(live_service, settings, writes, toolsets, shown):
     settings.AVENIR_MCP_WRITE = writes
+    settings.AVENIR_MCP_TOOLSETS = toolsets_named(toolsets)
 
     page = httpx2.get(f"{live_service.url}/")
 
@@ -59,6 +65,7 @@ def test_the_home_page_says_what_runs_where(live_service, settings, writes):
     assert 'href="/api/docs"' in page.text
     assert "mcp_stdio" in text
     assert ("Write tools on" if writes else "Write tools off") in " ".join(text.split())
+    assert f"Toolsets {shown} (AVENIR_MCP_TOOLSETS;" in " ".join(text.split())
 
 
 def test_the_admins_view_site_link_leads_to_the_home_page(live_service, django_user_model):
