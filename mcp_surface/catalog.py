@@ -44,6 +44,7 @@ TOOL_MODULES: tuple[str, ...] = (
     "tools.writes.rename_payee",
     "tools.writes.flag_transactions",
     "tools.writes.create_transactions",
+    "tools.writes.update_transactions",
     "tools.writes.delete_transactions",
     "tools.writes.split_transaction",
     "tools.writes.reconcile_account",
