@@ -97,3 +97,54 @@ def test_a_future_dated_transaction_is_refused(api, home):
 
     assert refused.status_code == 400
     assert "date must not be in the future" in refused.json()["error"]["detail"]
+
+
+def test_a_bulk_patch_corrects_each_field_update_transactions_sends(api, home):
+    """update_transactions' PATCH: a date, an amount, a memo removed, cleared, a payee_name YNAB finds
+    (ignoring case) or creates, a transaction moved to another account (balances follow), and a
+    transfer's new amount and date followed by its other side."""
+    yesterday = (utc_today() - timedelta(days=1)).isoformat()
+    grocer = transaction(
+        api, home.id, account_id=home.checking, date=TODAY, amount=-9_000, payee_name="Grocer"
+    )
+    lunch = transaction(
+        api, home.id, account_id=home.checking, date=TODAY, amount=-4_000, payee_name="Cafe", memo="lunch"
+    )
+    savings_payee = api.get(f"/plans/{home.id}/accounts/{home.savings}").json()["data"]["account"][
+        "transfer_payee_id"
+    ]
+    sent = transaction(
+        api, home.id, account_id=home.checking, date=TODAY, amount=-10_000, payee_id=savings_payee
+    )
+    body = {
+        "transactions": [
+            {
+                "id": grocer["id"],
+                "date": yesterday,
+                "amount": -8_000,
+                "payee_name": "grocer",
+                "cleared": "cleared",
+            },
+            {"id": lunch["id"], "memo": None, "payee_name": "Bistro", "account_id": home.savings},
+            {"id": sent["id"], "amount": -12_000, "date": yesterday},
+        ]
+    }
+
+    patched = api.patch(f"/plans/{home.id}/transactions", json=body)
+
+    assert patched.status_code == 200, patched.text
+    answers = {t["id"]: t for t in patched.json()["data"]["transactions"]}
+    fixed, moved, transfer = answers[grocer["id"]], answers[lunch["id"]], answers[sent["id"]]
+    assert (fixed["date"], fixed["amount"], fixed["cleared"]) == (yesterday, -8_000, "cleared")
+    assert (fixed["payee_id"], fixed["payee_name"]) == (grocer["payee_id"], "Grocer")  # found, not created
+    assert (moved["account_id"], moved["memo"], moved["payee_name"]) == (home.savings, None, "Bistro")
+    assert moved["payee_id"] not in (None, lunch["payee_id"])  # created
+    other = api.get(f"/plans/{home.id}/transactions/{sent['transfer_transaction_id']}").json()["data"]
+    assert (other["transaction"]["amount"], other["transaction"]["date"]) == (12_000, yesterday)
+    balances = {
+        a["id"]: a["balance"] for a in api.get(f"/plans/{home.id}/accounts").json()["data"]["accounts"]
+    }
+    assert (balances[home.checking], balances[home.savings]) == (
+        1_000_000 - 8_000 - 12_000,
+        500_000 - 4_000 + 12_000,
+    )

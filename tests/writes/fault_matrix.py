@@ -38,6 +38,7 @@ from tests.helpers.write_cases.set_category_target import target_case
 from tests.helpers.write_cases.split_transaction import held, splitting
 from tests.helpers.write_cases.transfer_money import originals_of, transferring
 from tests.helpers.write_cases.update_category import update_case
+from tests.helpers.write_cases.update_transactions import update_case as transactions_update_case
 from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_home
 from tests.writes.category_plans import group_of
 from tests.writes.checks import MODERN, WriteCase, connected, content, write_made
@@ -232,6 +233,12 @@ async def _unscheduling() -> WriteCase:
     return deleting(home, await scheduled_in_ynab(home))
 
 
+async def _correcting() -> WriteCase:
+    """Three transactions corrected: amount, memo, cleared; date and a new payee; a transfer's amount
+    (test_update_transactions' case)."""
+    return transactions_update_case(await _fresh(household))
+
+
 SCENARIOS: dict[str, Scenario] = {
     "apply_categories": Scenario(_recategorising),
     "approve_transactions": Scenario(_approving),
@@ -257,6 +264,7 @@ SCENARIOS: dict[str, Scenario] = {
     "create_scheduled_transaction": Scenario(_scheduling),
     "update_scheduled_transaction": Scenario(_rescheduling),
     "delete_scheduled_transaction": Scenario(_unscheduling),
+    "update_transactions": Scenario(_correcting),
 }
 
 READ_TIMEOUT = 0.3

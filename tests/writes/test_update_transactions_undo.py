@@ -1,0 +1,104 @@
+"""Undoing update_transactions: each transaction changed back where every field is still as left;
+one changed since, or deleted, is left and named; one already back counts as such."""
+
+from __future__ import annotations
+
+import pytest
+
+from oplog.models import Operation
+from tests.helpers.write_cases.create_transactions import days_ago
+from tests.helpers.write_cases.update_transactions import NEW_PAYEE, held, patch, update_case
+from tests.writes.checks import requests_since, says_yes, standing, ynab
+from tests.writes.harness import MODERN, call, connected, content
+from tests.writes.households import Household
+
+pytestmark = pytest.mark.anyio
+
+
+async def updated(home: Household) -> str:
+    async with connected(MODERN, says_yes()) as client:
+        answer = content(await call(client, update_case(home)))
+    assert answer["status"] == "applied", answer
+    return answer["operation_id"]
+
+
+async def undone(home: Household, operation_id: str) -> tuple[dict, list[str]]:
+    person = says_yes()
+    async with connected(MODERN, person) as client:
+        result = await client.call_tool("undo_operation", {"plan_id": home.id, "operation_id": operation_id})
+    return content(result), person.messages
+
+
+async def test_undo_changes_each_field_back_the_payee_by_its_id(home):
+    h = home.home
+    start = await held(home, home.market, home.cafe, home.transfer)
+    payee_before = (await ynab("GET", f"/plans/{home.id}/transactions/{home.cafe}"))["transaction"][
+        "payee_id"
+    ]
+    operation_id = await updated(home)
+
+    answer, questions = await undone(home, operation_id)
+
+    day, new_day = days_ago(3), days_ago(5)
+    assert questions == [
+        "Undo: change 3 transaction(s) back?\n"
+        f"- {day}, CB MARKET FRESH 0509, 68.40: amount 68.40 → 86.43, memo ‘refund due’ → ‘weekly shop’, "
+        "cleared → uncleared\n"
+        f"- {new_day}, {NEW_PAYEE}, 12.34: date {new_day} → {day}, payee ‘{NEW_PAYEE}’ → ‘CORNER CAFE’\n"
+        f"- {day}, Transfer : Savings, 120.00: amount 120.00 → 100.00 (and its transfer side on Savings)"
+    ]
+    assert (answer["status"], answer["restored"], answer["conflicts"]) == ("applied", 3, [])
+    assert await held(home, home.market, home.cafe, home.transfer) == start
+    cafe = (await ynab("GET", f"/plans/{home.id}/transactions/{home.cafe}"))["transaction"]
+    assert cafe["payee_id"] == payee_before
+    savings = await ynab("GET", f"/plans/{home.id}/accounts/{h.savings}/transactions")
+    assert [t["amount"] for t in savings["transactions"] if t["transfer_account_id"]] == [100_000]
+    assert (await Operation.objects.aget(pk=operation_id)).status == "undone"
+
+
+async def test_a_transaction_changed_since_is_left_and_named_the_rest_restored(home):
+    operation_id = await updated(home)
+    await patch(home, {"id": home.market, "amount": -70_000})  # the person corrected it again in YNAB
+    await ynab("DELETE", f"/plans/{home.id}/transactions/{home.transfer}")
+
+    answer, questions = await undone(home, operation_id)
+
+    day = days_ago(3)
+    assert questions[0].splitlines()[0] == "Undo: change 1 transaction(s) back?"
+    assert questions[0].splitlines()[2:] == [
+        f"Left as it is, changed since: {day}, CB MARKET FRESH 0509, 70.00 (its amount changed since).",
+        f"Left as it is, changed since: transaction {home.transfer} (it was deleted).",
+    ]
+    assert (answer["status"], answer["restored"]) == ("applied", 1)
+    assert answer["conflicts"] == [
+        {
+            "id": home.market,
+            "name": f"{day}, CB MARKET FRESH 0509, 70.00",
+            "reason": "its amount changed since",
+        },
+        {"id": home.transfer, "name": f"transaction {home.transfer}", "reason": "it was deleted"},
+    ]
+    now = await held(home, home.market, home.cafe)
+    assert now[home.market][1:5] == (-70_000, "CB MARKET FRESH 0509", "refund due", "cleared")
+    assert now[home.cafe][:3] == (day, -12_340, "CORNER CAFE")
+
+
+async def test_everything_back_or_changed_since_writes_nothing(home):
+    operation_id = await updated(home)
+    await patch(
+        home,
+        {"id": home.market, "amount": -86_430, "memo": "weekly shop", "cleared": "uncleared"},
+        {"id": home.cafe, "date": days_ago(3), "payee_name": "CORNER CAFE"},
+        {"id": home.transfer, "amount": -100_000, "memo": "savings"},
+    )
+    await patch(home, {"id": home.transfer, "amount": -90_000})
+
+    start = await standing(update_case(home))
+    async with connected(MODERN) as client:
+        result = await client.call_tool("undo_operation", {"plan_id": home.id, "operation_id": operation_id})
+    answer = content(result)
+
+    assert (answer["status"], answer["already_as_before"]) == ("nothing_to_do", 2)
+    assert [c["reason"] for c in answer["conflicts"]] == ["its amount changed since"]
+    assert [r for r in await requests_since(start.mark) if not r.startswith("GET ")] == []
+    assert (await Operation.objects.aget(pk=operation_id)).status == "applied"
