@@ -120,6 +120,16 @@ def _create_transactions(plan: Heavy) -> dict:
     return {"plan_id": plan.plan_id, "account_id": plan.account_id, "transactions": lines}
 
 
+def _update_transactions(plan: Heavy) -> dict:
+    # A memo and a payee each (its name looked up among the plan's payees), and a cleared status:
+    # fields every transaction takes, reconciled ones included.
+    updates = [
+        {"transaction_id": t, "memo": f"bench {n}", "payee_name": f"Bench payee {n}", "cleared": "uncleared"}
+        for n, t in enumerate(plan.transactions[:ITEMS])
+    ]
+    return {"plan_id": plan.plan_id, "updates": updates}
+
+
 def _delete_transactions(plan: Heavy) -> dict:
     return {"plan_id": plan.plan_id, "transaction_ids": list(plan.transactions[:ITEMS])}
 
@@ -216,6 +226,7 @@ CASES: tuple[tuple[str, Callable[[Heavy], dict]], ...] = (
     ("move_money", _move_money),
     ("flag_transactions", _flag_transactions),
     ("create_transactions", _create_transactions),
+    ("update_transactions", _update_transactions),
     ("delete_transactions", _delete_transactions),
     ("split_transaction", _split_transaction),
     ("reconcile_account", _reconcile_account),

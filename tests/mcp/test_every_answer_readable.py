@@ -126,6 +126,15 @@ async def _create_transactions(client: Client, demo: Plan) -> list[CallToolResul
     return await with_code(client, "create_transactions", arguments)
 
 
+async def _update_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
+    home = await sync_to_async(household)()
+    updates = [
+        {"transaction_id": home.market, "amount": "-68.40", "memo": "refund due"},
+        {"transaction_id": home.cafe, "payee_name": "Corner Cafe Bistro", "cleared": "cleared"},
+    ]
+    return await with_code(client, "update_transactions", {"plan_id": home.id, "updates": updates})
+
+
 async def _delete_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
     home = await sync_to_async(household)()
     arguments = {"plan_id": home.id, "transaction_ids": [home.market, home.transfer]}
@@ -294,6 +303,7 @@ CASES: dict[str, Case] = {
     "apply_categories": _apply_categories,
     "flag_transactions": _flag_transactions,
     "create_transactions": _create_transactions,
+    "update_transactions": _update_transactions,
     "delete_transactions": _delete_transactions,
     "transfer_money": _transfer_money,
     "split_transaction": _split_transaction,

@@ -29,7 +29,7 @@ PRODUCT_TOOLS = {
     "set_category_budget", "move_money", "flag_transactions", "set_category_target",
     "update_category", "create_category", "create_transactions", "delete_transactions", "split_transaction",
     "reconcile_account", "rename_payee", "undo_operation", "create_account",
-    "create_category_group", "update_category_group", "transfer_money",
+    "create_category_group", "update_category_group", "transfer_money", "update_transactions",
     "create_scheduled_transaction", "update_scheduled_transaction", "delete_scheduled_transaction",
 }  # fmt: skip
 

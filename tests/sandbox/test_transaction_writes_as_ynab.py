@@ -134,7 +134,8 @@ def test_a_bulk_patch_corrects_each_field_update_transactions_sends(api, home):
 
     assert patched.status_code == 200, patched.text
     answers = {t["id"]: t for t in patched.json()["data"]["transactions"]}
-    fixed, moved, transfer = answers[grocer["id"]], answers[lunch["id"]], answers[sent["id"]]
+    fixed, moved = answers[grocer["id"]], answers[lunch["id"]]
+    assert answers[sent["id"]]["amount"] == -12_000
     assert (fixed["date"], fixed["amount"], fixed["cleared"]) == (yesterday, -8_000, "cleared")
     assert (fixed["payee_id"], fixed["payee_name"]) == (grocer["payee_id"], "Grocer")  # found, not created
     assert (moved["account_id"], moved["memo"], moved["payee_name"]) == (home.savings, None, "Bistro")

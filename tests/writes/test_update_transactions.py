@@ -266,8 +266,8 @@ async def test_each_refusal_the_plan_shows_asks_nothing_and_writes_nothing(home,
         *(
             (
                 {"transaction_id": transaction_id, field: value},
-                f"Transaction '{transaction_id}' is a transfer, whose {field} YNAB keeps with its other side: "
-                "delete it (delete_transactions) and record it again with transfer_money instead.",
+                f"Transaction '{transaction_id}' is a transfer, whose {field} YNAB keeps with its other "
+                "side: delete it (delete_transactions) and record it again with transfer_money instead.",
             )
             for transaction_id in (home.transfer, savings_side)
             for field, value in (("account_id", h.card), ("payee_name", "Bank"))
@@ -331,7 +331,8 @@ async def test_a_transaction_moves_to_another_account_with_its_category_and_a_me
         answer = content(await call(client, moving))
 
     assert person.messages[0].splitlines()[1] == (
-        f"- {days_ago(3)}, CORNER CAFE, 12.34: memo ‘lunch’ → none, uncleared → cleared, account Checking → Visa"
+        f"- {days_ago(3)}, CORNER CAFE, 12.34: memo ‘lunch’ → none, uncleared → cleared, "
+        "account Checking → Visa"
     )
     assert answer["changes"][0]["fields"] == [
         {"field": "memo", "from": "lunch", "to": None},

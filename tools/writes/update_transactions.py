@@ -80,7 +80,9 @@ class TransactionUpdate(BaseModel):
         description='Its new memo, at most 500 characters; "" removes the memo.',
         max_length=2000,
     )
-    cleared: Literal["cleared", "uncleared"] | None = Field(default=None, description="cleared or uncleared.")
+    cleared: Literal["cleared", "uncleared"] | None = Field(
+        default=None, description="Its new cleared status: cleared (the bank shows it) or uncleared."
+    )
     account_id: str | None = Field(
         default=None, description="The open account to move it to (list_accounts).", max_length=100
     )
@@ -281,13 +283,13 @@ def update_transactions(
     For a category use apply_categories, for a flag flag_transactions, for approval
     approve_transactions. Refused: a date after today; the amount, date or account of a split
     (the person can change it in YNAB); the amount, date or account of a reconciled transaction
-    (the person does it in YNAB, which asks first); the account or payee of a transfer (delete it
-    and use transfer_money); a closed account, or a tracking account for a categorised
-    transaction. A new amount or date on a transfer moves its other side too. A field already
-    at the value given is skipped; a transaction left with none counts in unchanged_count. The
-    person is asked to confirm each field before → after (a question in their client, or a
-    confirmation code to return only once they agreed). undo_operation with the operation id
-    changes back each transaction still as left.
+    (the person does it in YNAB, which asks first); the account or payee of a transfer (YNAB
+    keeps both sides together: delete it and record the transfer again); a closed account, or a
+    tracking account for a categorised transaction. A new amount or date on a transfer moves its
+    other side too. A field already at the value given is skipped; a transaction left with none
+    counts in unchanged_count. The person is asked to confirm each field before → after (a
+    question in their client, or a confirmation code to return only once they agreed).
+    undo_operation with the operation id changes back each transaction still as left.
     """
     ids = check_ids([u.transaction_id for u in updates], what="transaction", merge_duplicates=False) or ()
     return Updating(
