@@ -30,7 +30,7 @@ from mcp.types import INVALID_PARAMS, CallToolResult
 
 from mcp_surface.plan_lookup import today
 from oplog.models import Operation
-from sandbox.models import Account, Category, Plan, ScheduledSubtransaction, ScheduledTransaction
+from sandbox.models import Account, Category, Plan, ScheduledSubtransaction, ScheduledTransaction, Transaction
 from tests.helpers.mcp_http import mcp_over_http
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.sandbox_side import request_mark, writes_after
@@ -67,6 +67,7 @@ class Ids:
     dining: str
     yesterday: str
     scheduled: str  # a schedule that is not a split
+    transaction: str  # a plain, unreconciled transaction on checking
 
 
 # (tool, field path) → the arguments of a call with `value` in that field, the rest valid.
@@ -135,6 +136,10 @@ CALLS: dict[tuple[str, str], Call] = {
         "scheduled_transaction_id": ids.scheduled,
         "date": v,
     },
+    ("update_transactions", "updates[].date"): lambda ids, v: {
+        "plan_id": ids.plan,
+        "updates": [{"transaction_id": ids.transaction, "date": v}],
+    },
 }
 # Fields whose range starts after today (a schedule's next date): their middle day is tomorrow.
 FUTURE_ONLY = {("create_scheduled_transaction", "date"), ("update_scheduled_transaction", "date")}
@@ -178,7 +183,21 @@ def ids(plan: Plan) -> Ids:
     splits = ScheduledSubtransaction.objects.filter(plan=plan).values("scheduled_transaction_id")
     scheduled = ScheduledTransaction.objects.filter(plan=plan, deleted=False).exclude(pk__in=splits).first()
     assert scheduled is not None, "the demo plan has schedules"
-    return Ids(plan.id, checking.id, savings.id, groceries.id, dining.id, yesterday.isoformat(), scheduled.id)
+    plain = Transaction.objects.filter(
+        plan=plan, account=checking, deleted=False, cleared="uncleared", transfer_account=None
+    ).exclude(category__role=Category.ROLE_SPLIT)
+    transaction = plain.order_by("date", "id").first()
+    assert transaction is not None
+    return Ids(
+        plan.id,
+        checking.id,
+        savings.id,
+        groceries.id,
+        dining.id,
+        yesterday.isoformat(),
+        scheduled.id,
+        transaction.id,
+    )
 
 
 @pytest.fixture(scope="module")
