@@ -132,6 +132,7 @@ async def test_fields_already_as_asked_are_dropped_and_all_dropped_asks_nothing(
         [
             {"transaction_id": home.market, "amount": "-86.43", "memo": "weekly shop"},
             {"transaction_id": home.cafe, "payee_name": "corner cafe", "cleared": "uncleared"},
+            {"transaction_id": home.salary, "payee_name": "ACME PAYROLL"},
             {"transaction_id": home.transfer, "memo": "", "date": days_ago(3)},
         ],
         {home.market: None},
@@ -154,8 +155,8 @@ async def test_fields_already_as_asked_are_dropped_and_all_dropped_asks_nothing(
         await expect_nothing_written(none_left, start)
         applied = content(await call(client, some))
 
-    assert (nothing["status"], nothing["unchanged_count"], nothing["changes"]) == ("nothing_to_do", 3, [])
-    assert nothing["message"] == "Nothing to change: the 3 transaction(s) given already have these values."
+    assert (nothing["status"], nothing["unchanged_count"], nothing["changes"]) == ("nothing_to_do", 4, [])
+    assert nothing["message"] == "Nothing to change: the 4 transaction(s) given already have these values."
     assert applied["status"] == "applied"
     day = days_ago(3)
     assert person.messages[0].splitlines() == [
@@ -239,6 +240,25 @@ async def test_each_refusal_the_plan_shows_asks_nothing_and_writes_nothing(home,
     savings_side = (await ynab("GET", f"/plans/{home.id}/transactions/{home.transfer}"))["transaction"][
         "transfer_transaction_id"
     ]
+    savings_payee = (await ynab("GET", f"/plans/{home.id}/accounts/{h.savings}"))["account"][
+        "transfer_payee_id"
+    ]
+    split_with_a_transfer = await ynab(
+        "POST",
+        f"/plans/{home.id}/transactions",
+        json={
+            "transaction": {
+                "account_id": h.checking,
+                "date": days_ago(2),
+                "amount": -15_000,
+                "subtransactions": [
+                    {"amount": -5_000, "category_id": h.groceries},
+                    {"amount": -10_000, "payee_id": savings_payee},
+                ],
+            }
+        },
+    )
+    split_leg = split_with_a_transfer["transaction"]["subtransactions"][1]["transfer_transaction_id"]
     market, split, salary = (f"'{i}'" for i in (home.market, home.split, home.salary))
     cases = [
         (
@@ -271,6 +291,11 @@ async def test_each_refusal_the_plan_shows_asks_nothing_and_writes_nothing(home,
             )
             for transaction_id in (home.transfer, savings_side)
             for field, value in (("account_id", h.card), ("payee_name", "Bank"))
+        ),
+        (
+            {"transaction_id": split_leg, "amount": "5.00"},
+            f"Transaction '{split_leg}' is the other side of a split's transfer line: its amount moves with "
+            "the split; the person can change the split in YNAB.",
         ),
         (
             {"transaction_id": home.market, "account_id": "a-unknown"},

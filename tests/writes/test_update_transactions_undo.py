@@ -4,12 +4,14 @@ one changed since, or deleted, is left and named; one already back counts as suc
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import sync_to_async
 
 from oplog.models import Operation
+from sandbox import faults
 from tests.helpers.write_cases.create_transactions import days_ago
-from tests.helpers.write_cases.update_transactions import NEW_PAYEE, held, patch, update_case
+from tests.helpers.write_cases.update_transactions import NEW_PAYEE, held, patch, update_case, updating
 from tests.writes.checks import requests_since, says_yes, standing, ynab
-from tests.writes.harness import MODERN, call, connected, content
+from tests.writes.harness import MODERN, call, connected, content, error_text
 from tests.writes.households import Household
 
 pytestmark = pytest.mark.anyio
@@ -102,3 +104,31 @@ async def test_everything_back_or_changed_since_writes_nothing(home):
     assert [c["reason"] for c in answer["conflicts"]] == ["its amount changed since"]
     assert [r for r in await requests_since(start.mark) if not r.startswith("GET ")] == []
     assert (await Operation.objects.aget(pk=operation_id)).status == "applied"
+
+
+async def test_a_payee_created_by_a_write_whose_answer_was_lost_is_found_by_name_and_undone(home):
+    """YNAB created the payee but its answer, with the payee's id, was lost: settling and undo know
+    the payee by its name, and a transaction that had none gets none back."""
+    h = home.home
+    made = await ynab(
+        "POST",
+        f"/plans/{home.id}/transactions",
+        json={"transaction": {"account_id": h.checking, "date": days_ago(2), "amount": -2_500}},
+    )
+    bare = made["transaction"]["id"]
+    case = updating(home, [{"transaction_id": bare, "payee_name": "Kiosk"}], {bare: None})
+    await sync_to_async(faults.inject)("drop_after_write", method="PATCH", path=case.write_path)
+    async with connected(MODERN) as client:
+        code = content(await call(client, case))["confirmation"]
+        error_text(await call(client, case, confirmation=code), case)
+    op = await Operation.objects.filter(plan_id=home.id).order_by("-created_at").afirst()
+    assert op.status == "unknown"
+    assert op.undo_data["transactions"][0]["fields"][0]["after"] == {"id": None, "name": "Kiosk"}
+
+    answer, questions = await undone(home, op.pk)
+
+    assert questions == [
+        f"Undo: change 1 transaction(s) back?\n- {days_ago(2)}, Kiosk, 2.50: payee ‘Kiosk’ → none"
+    ]
+    assert answer["restored"] == 1
+    assert (await held(home, bare))[bare][2] is None

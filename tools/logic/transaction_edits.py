@@ -153,8 +153,10 @@ def _first(asked: set[EditField], names: tuple[EditField, ...]) -> EditField | N
 
 
 def _made_by_a_split_line(snapshot: PlanSnapshot, transaction: Transaction) -> bool:
-    other = transaction.transfer_transaction_id
-    return other is not None and other in snapshot.subtransactions
+    """Whether the other side is a split's line: the leg points at the split (or at its line)."""
+    other = transaction.transfer_transaction_id or ""
+    parent = snapshot.transactions.get(other)
+    return other in snapshot.subtransactions or (parent is not None and snapshot.is_split(parent))
 
 
 def _destination(snapshot: PlanSnapshot, transaction: Transaction, account_id: str) -> Account:

@@ -59,14 +59,6 @@ def update_case(home: Household) -> WriteCase:
         home.transfer: (before_day, -120_000, "Transfer : Savings", None, "uncleared", h.checking),
     }
 
-    async def restore() -> None:
-        await patch(
-            home,
-            {"id": home.market, "amount": -86_430, "memo": "weekly shop", "cleared": "uncleared"},
-            {"id": home.cafe, "date": before_day, "payee_name": "CORNER CAFE"},
-            {"id": home.transfer, "amount": -100_000},
-        )
-
     def check_log(op: Operation) -> None:
         # docs/confirmation.md#subjects-and-the-fingerprint: each transaction and its fields after,
         # in any order; the stored subject keeps no amount, payee or memo.
@@ -123,7 +115,6 @@ def update_case(home: Household) -> WriteCase:
         home,
         updates,
         expected,
-        restore=restore,
         change_plan=change_plan,
         # Undo needs the values it restores (docs/undo.md#update_transactions): the changed
         # fields' payees, memos and amounts are logged, and nothing else of the plan.
