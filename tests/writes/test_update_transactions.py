@@ -11,7 +11,16 @@ from asgiref.sync import sync_to_async
 from sandbox.models import Account
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.write_cases.create_transactions import days_ago
-from tests.helpers.write_cases.update_transactions import NEW_PAYEE, TOOL, held, patch, update_case, updating
+from tests.helpers.write_cases.update_transactions import (
+    NEW_PAYEE,
+    TOOL,
+    held,
+    month_of,
+    moved_day,
+    patch,
+    update_case,
+    updating,
+)
 from tests.writes.checks import requests_since, says_yes, standing, ynab
 from tests.writes.harness import (
     CONFIRMED_PATHS,
@@ -73,7 +82,7 @@ async def test_each_fault_leaves_an_honest_log_and_nothing_resent(path, case, se
 
 
 async def test_the_person_sees_each_field_before_and_after_in_argument_order(case, home):
-    day, new_day = days_ago(3), days_ago(5)
+    day, new_day = days_ago(3), moved_day()
     person = says_yes()
 
     async with connected(MODERN, person) as client:
@@ -84,7 +93,12 @@ async def test_the_person_sees_each_field_before_and_after_in_argument_order(cas
         f"- {day}, CB MARKET FRESH 0509, 86.43: amount 86.43 → 68.40, memo ‘weekly shop’ → ‘refund due’, "
         "uncleared → cleared\n"
         f"- {day}, CORNER CAFE, 12.34: date {day} → {new_day}, payee ‘CORNER CAFE’ → ‘{NEW_PAYEE}’\n"
-        f"- {day}, Transfer : Savings, 100.00: amount 100.00 → 120.00 (and its transfer side on Savings)"
+        f"- {day}, Transfer : Savings, 100.00: amount 100.00 → 120.00 (and its transfer side on Savings)\n"
+        "Available, before → after:\n"
+        f"- Dining Out for {month_of(new_day)}: 0.00 → -12.34\n"
+        f"- Dining Out for {month_of(day)}: -22.34 → -10.00\n"
+        f"This leaves 2 categories overspent: Dining Out by 12.34 for {month_of(new_day)}, "
+        f"Dining Out by 10.00 for {month_of(day)}."
     ]
     assert answer["changes"] == [
         {

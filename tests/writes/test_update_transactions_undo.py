@@ -9,7 +9,15 @@ from asgiref.sync import sync_to_async
 from oplog.models import Operation
 from sandbox import faults
 from tests.helpers.write_cases.create_transactions import days_ago
-from tests.helpers.write_cases.update_transactions import NEW_PAYEE, held, patch, update_case, updating
+from tests.helpers.write_cases.update_transactions import (
+    NEW_PAYEE,
+    held,
+    month_of,
+    moved_day,
+    patch,
+    update_case,
+    updating,
+)
 from tests.writes.checks import requests_since, says_yes, standing, ynab
 from tests.writes.harness import MODERN, call, connected, content, error_text
 from tests.writes.households import Household
@@ -41,13 +49,17 @@ async def test_undo_changes_each_field_back_the_payee_by_its_id(home):
 
     answer, questions = await undone(home, operation_id)
 
-    day, new_day = days_ago(3), days_ago(5)
+    day, new_day = days_ago(3), moved_day()
     assert questions == [
         "Undo: change 3 transaction(s) back?\n"
         f"- {day}, CB MARKET FRESH 0509, 68.40: amount 68.40 → 86.43, memo ‘refund due’ → ‘weekly shop’, "
         "cleared → uncleared\n"
         f"- {new_day}, {NEW_PAYEE}, 12.34: date {new_day} → {day}, payee ‘{NEW_PAYEE}’ → ‘CORNER CAFE’\n"
-        f"- {day}, Transfer : Savings, 120.00: amount 120.00 → 100.00 (and its transfer side on Savings)"
+        f"- {day}, Transfer : Savings, 120.00: amount 120.00 → 100.00 (and its transfer side on Savings)\n"
+        "Available, before → after:\n"
+        f"- Dining Out for {month_of(day)}: -10.00 → -22.34\n"
+        f"- Dining Out for {month_of(new_day)}: -12.34 → 0.00\n"
+        f"This leaves Dining Out overspent by 22.34 for {month_of(day)}."
     ]
     assert (answer["status"], answer["restored"], answer["conflicts"]) == ("applied", 3, [])
     assert await held(home, home.market, home.cafe, home.transfer) == start
@@ -68,8 +80,12 @@ async def test_a_transaction_changed_since_is_left_and_named_the_rest_restored(h
     day = days_ago(3)
     assert questions[0].splitlines()[0] == "Undo: change 1 transaction(s) back?"
     assert questions[0].splitlines()[2:] == [
+        "Available, before → after:",
+        f"- Dining Out for {month_of(day)}: -10.00 → -22.34",
+        f"- Dining Out for {month_of(moved_day())}: -12.34 → 0.00",
         f"Left as it is, changed since: {day}, CB MARKET FRESH 0509, 70.00 (its amount changed since).",
         f"Left as it is, changed since: transaction {home.transfer} (it was deleted).",
+        f"This leaves Dining Out overspent by 22.34 for {month_of(day)}.",
     ]
     assert (answer["status"], answer["restored"]) == ("applied", 1)
     assert answer["conflicts"] == [

@@ -21,6 +21,11 @@ A field equal to the current value is dropped: a payee name resolving to the tra
 payee (YNAB finds a payee by its name, exact then ignoring case, `payee_named`), the same
 memo (`""` removes it: no memo), the same date, amount or cleared status.
 
+`edit_moves(transaction, changes)`: what changing its amount or date does to its category's
+activity (docs/confirmation.md#what-a-change-leaves-available): its activity taken away as it is,
+and given again at the new amount on the new date; nothing for the other fields (an account
+move keeps the category).
+
 `edit_state(snapshot, logged)` compares one logged transaction with the plan now, for undo and
 settling: `restore` while every changed field is still as the operation left it,
 `already_as_before` once every one is back, else `conflict`.
@@ -33,6 +38,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
+from tools.logic.available import ActivityMove
 from tools.logic.budget import is_uncategorized
 from values.ids import not_in_plan
 from values.refusal import Refusal
@@ -204,6 +210,22 @@ def _field_change(
     else:
         after = getattr(edit, name)
     return None if after == before else FieldChange(name, before, after)
+
+
+def edit_moves(transaction: Transaction, changes: Sequence[FieldChange]) -> list[ActivityMove]:
+    """The activity moved by `changes` (each `before` the transaction's value now) to its amount or
+    date: none when neither changes."""
+    after = {change.field: change.after for change in changes if change.field in ("date", "amount")}
+    if not after:
+        return []
+    day = date.fromisoformat(str(after["date"])) if "date" in after else transaction.date
+    amount = after.get("amount", transaction.amount)
+    assert isinstance(amount, int)
+    category = transaction.category_id
+    return [
+        ActivityMove(category, transaction.date, -transaction.amount),
+        ActivityMove(category, day, amount),
+    ]
 
 
 def field_value(snapshot: PlanSnapshot, transaction: Transaction, name: EditField) -> Value:

@@ -3,7 +3,9 @@ account, once the person agreed (docs/tools.md#update_transactions), and its und
 (docs/undo.md#update_transactions): each transaction changed back where every field is still as
 the operation left it.
 
-The checks are `tools.logic.transaction_edits`. One bulk `PATCH /plans/{plan_id}/transactions`
+The checks are `tools.logic.transaction_edits`. The preview, and the undo's, also show what a
+new amount or date leaves available in the categories it moves
+(docs/confirmation.md#what-a-change-leaves-available). One bulk `PATCH /plans/{plan_id}/transactions`
 with each transaction's changed fields (`payee_name` lets YNAB find or create the payee). The log
 keeps, per transaction, each changed field before and after, a payee as its id and name (the id
 of a payee YNAB created learnt from its answer): `{"transactions": [{"id", "fields": [{"field",
@@ -27,6 +29,7 @@ from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
 from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord
+from tools.logic.available import ActivityMove
 from tools.logic.new_transactions import check_date
 from tools.logic.transaction_edits import (
     FIELD_WORDS,
@@ -37,10 +40,12 @@ from tools.logic.transaction_edits import (
     TransactionEdit,
     TransactionEdits,
     Value,
+    edit_moves,
     edit_state,
     transaction_edits,
 )
 from tools.logic.transaction_lines import payee_shown, transaction_line, transaction_line_by_id
+from tools.writes.consequences import available_consequences
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
 from values.refusal import Refusal
@@ -211,11 +216,15 @@ class UpdateTransactions(WriteTool[Updating, UpdateSubject, TransactionsUpdatedF
             )
             for edit in found.edits
         )
+        moves = [move for edit in found.edits for move in edit_moves(edit.transaction, edit.fields)]
+        consequences, notes = available_consequences(snapshot, moves)
         return Change(
             subject=UpdateSubject(updates=updates),
             preview=Preview(
                 question=f"Change {len(found.edits)} transaction(s)?",
                 lines=[_line(snapshot, edit.transaction, edit.fields) for edit in found.edits],
+                consequences=consequences,
+                notes=notes,
             ),
             fields=fields,
             undo_data=UpdateUndo(transactions=tuple(_logged(edit) for edit in found.edits)),
@@ -234,17 +243,23 @@ class UpdateTransactions(WriteTool[Updating, UpdateSubject, TransactionsUpdatedF
 
     def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[LoggedUpdate]:
         items: ReversalItems[LoggedUpdate] = ReversalItems()
+        moves: list[ActivityMove] = []
         for item in UpdateUndo.from_stored(op.undo_data).transactions:
             changes = _changes(item)
             state, reason = edit_state(snapshot, item.id, changes)
             if state == "restore":
                 back = tuple(FieldChange(c.field, c.after, c.before) for c in changes)
-                items.restore(item, _line(snapshot, snapshot.transactions[item.id], back))
+                transaction = snapshot.transactions[item.id]
+                items.restore(item, _line(snapshot, transaction, back))
+                moves += edit_moves(transaction, back)
             elif state == "already_as_before":
                 items.already_as_before()
             else:
                 items.conflict(Conflict(item.id, transaction_line_by_id(snapshot, item.id), reason))
-        return items.reversal(f"Undo: change {items.restored} transaction(s) back?")
+        consequences, notes = available_consequences(snapshot, moves)
+        return items.reversal(
+            f"Undo: change {items.restored} transaction(s) back?", tuple(notes), consequences
+        )
 
     async def undo(
         self, client: YnabClient, snapshot: PlanSnapshot, op: Operation, reversal: Reversal[LoggedUpdate]

@@ -4,6 +4,7 @@ side follows)."""
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from typing import Any
 
 from oplog.models import Operation
@@ -16,6 +17,16 @@ from tools.writes.update_transactions import CHECK
 TOOL = "update_transactions"
 HELD = ("date", "amount", "payee_name", "memo", "cleared", "account_id")
 NEW_PAYEE = "Corner Cafe Bistro"
+
+
+def moved_day() -> str:
+    """Where the case moves the café's lunch: the last day of the month before the household's
+    transactions (dated 3 days ago), so the move always shifts Dining Out between two months."""
+    return (date.fromisoformat(days_ago(3)).replace(day=1) - timedelta(days=1)).isoformat()
+
+
+def month_of(day: str) -> str:
+    return date.fromisoformat(day).replace(day=1).isoformat()
 
 
 async def held(home: Household, *transaction_ids: str) -> dict[str, tuple | str]:
@@ -47,7 +58,7 @@ def updating(home: Household, updates: list[dict[str, Any]], expected_after: Any
 def update_case(home: Household) -> WriteCase:
     """The market's amount, memo and cleared status, the cafe's date and payee, the transfer's amount."""
     h = home.home
-    before_day, new_day = days_ago(3), days_ago(5)
+    before_day, new_day = days_ago(3), moved_day()
     updates = [
         {"transaction_id": home.market, "amount": "-68.40", "memo": "refund due", "cleared": "cleared"},
         {"transaction_id": home.cafe, "date": new_day, "payee_name": NEW_PAYEE},
