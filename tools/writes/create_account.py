@@ -2,7 +2,7 @@
 (docs/tools.md#create_account). Not undoable: YNAB's API cannot close or delete an account, so the
 preview says it is permanent.
 
-The checks are `tools.logic.new_accounts`. One `POST /plans/{plan_id}/accounts` with `name`,
+The checks are `tools.logic.accounts`. One `POST /plans/{plan_id}/accounts` with `name`,
 `type` and `balance` (YNAB enters the balance as a Starting Balance transaction dated today, and
 gives a credit card its payment category). The subject is the arguments: name, type, balance in
 milliunits. The log keeps the new account's id (`AccountCreation`). With no reversal to compare
@@ -24,7 +24,7 @@ from oplog.changes import Applied, Built, Change
 from oplog.kinds import PREFIX, Settlement
 from oplog.models import Operation
 from oplog.records import Record, Subject
-from tools.logic.new_accounts import AccountType, new_account, open_account_named
+from tools.logic.accounts import AccountType, new_account, open_account_named
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
 from values.text import in_quotes, shown_name
