@@ -12,6 +12,8 @@ up before middleware, cached listings, instructions) where a hidden tool could s
 
 from __future__ import annotations
 
+import base64
+import functools
 import tomllib
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from mcp.server.mcpserver import MCPServer, RequestStateSecurity
 from mcp.server.mcpserver.tools import Tool
+from mcp.types import Icon
 
 from mcp_surface.answers import AvenirServer
 from mcp_surface.catalog import catalog_specs
@@ -32,6 +35,24 @@ from values.toolsets import ALL_TOOLSETS
 SERVER_NAME = "avenir-mcp"
 SERVER_TITLE = "avenir-mcp for YNAB"
 SERVER_VERSION = tomllib.loads((settings.BASE_DIR / "pyproject.toml").read_text())["project"]["version"]
+ICON_DIR = settings.BASE_DIR / "avenir_site" / "static" / "avenir_site"
+"""The service's icon, one drawing: `favicon.svg`, and rendered from it `favicon-512.png` (the
+.mcpb bundle's) and `favicon-64.png` (serverInfo's); the browser's tab and the admin show the SVG."""
+
+
+@functools.cache
+def server_icons() -> tuple[Icon, ...]:
+    """The icon in `serverInfo.icons`, as `data:` URIs: every client gets it with the handshake,
+    over stdio too, with no address to fetch. A PNG, the format every client that shows icons
+    must render (the MCP spec requires PNG and JPEG, SVG only "should"), and the SVG for any size.
+    Small on purpose: at 2026-07-28 the SDK stamps serverInfo on every result's `_meta` (64 px:
+    1.4 kB; 512 px would be 13 kB on each answer)."""
+    return _icon("favicon-64.png", "image/png", "64x64"), _icon("favicon.svg", "image/svg+xml", "any")
+
+
+def _icon(file_name: str, mime_type: str, size: str) -> Icon:
+    encoded = base64.b64encode((ICON_DIR / file_name).read_bytes()).decode("ascii")
+    return Icon(src=f"data:{mime_type};base64,{encoded}", mime_type=mime_type, sizes=[size])
 
 
 def build_server(
@@ -62,6 +83,7 @@ def build_server(
         SERVER_NAME,
         title=SERVER_TITLE,
         version=SERVER_VERSION,
+        icons=list(server_icons()),
         instructions=guide,
         lifespan=_lifespan_with(ServerState(local_principal=local_principal)),
         request_state_security=request_state_security(),

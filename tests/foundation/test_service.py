@@ -36,6 +36,17 @@ def test_it_serves_the_admin_login_with_its_styles(live_service):
     assert css.status_code == 200
 
 
+def test_the_admin_pages_show_the_service_icon(live_service):
+    login = httpx2.get(f"{live_service.url}/admin/login/")
+    icon = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', login.text)
+    assert icon is not None
+    served = httpx2.get(f"{live_service.url}{icon[1]}")
+
+    assert "Log in" in login.text  # the admin's own head and branding kept
+    assert served.status_code == 200
+    assert served.headers["content-type"].startswith("image/svg+xml")
+
+
 def test_the_api_docs_page_needs_no_internet(live_service):
     page = httpx2.get(f"{live_service.url}/api/docs")
     scripts = re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', page.text)
