@@ -23,6 +23,10 @@ APP_LABEL = "confirmations"
 class AdminSite(admin.AdminSite):
     """Django's admin site (`admin.site`) and the pending confirmations page."""
 
+    # The login in the OAuth sign-in's style, naming the client when the owner comes from a
+    # consent page (oauth.consent.consent_asked).
+    login_template = "oauth/sign_in.html"
+
     def get_urls(self) -> list[URLResolver | URLPattern]:
         """The admin's URLs and the page's, in front."""
         page = self.admin_view(views.pending_confirmations)

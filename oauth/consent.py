@@ -7,16 +7,21 @@ client's registered redirect URI; Deny sends it back with `error=access_denied` 
 §4.1.2.1); both name the issuer (`iss`, RFC 9207). Both answers are POSTs under Django's
 CSRF protection; the page cannot be framed (`X-Frame-Options: DENY`), so another site
 cannot click Allow for the owner.
+
+The consent page, its refusals and the login on the way are the sign-in's own pages
+(oauth/templates/oauth/page.html), outside the admin's chrome. An owner not logged in is
+sent to the admin's login with the consent page as `next`; that login page
+(`AdminSite.login_template`, oauth/templates/oauth/sign_in.html) asks `consent_asked` which
+client asks for what, trusting the signed request only once its signature verifies.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from datetime import timedelta
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from django.conf import settings
-from django.contrib import admin
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -50,6 +55,11 @@ class ConsentRequest:
         return SCOPE_WRITE in self.scopes
 
     @property
+    def what_it_asks(self) -> str:
+        """What the client asks, in the owner's words."""
+        return "read your plans and propose changes" if self.asks_to_write else "read your plans"
+
+    @property
     def may_write(self) -> bool:
         """Whether the owner may allow changes: asked for, or no scope asked at all (the owner
         then chooses, read only preselected)."""
@@ -76,6 +86,22 @@ class ConsentRequest:
     def answer(self, **params: str | None) -> HttpResponseRedirect:
         """Back to the client's redirect URI with `params` (and the client's `state`, and `iss`)."""
         return HttpResponseRedirect(authorization_response(self.redirect_uri, **params, state=self.state))
+
+
+def consent_asked(next_url: str) -> str | None:
+    """What the login page says when `next_url` (its `next`) is the consent page: "<client>
+    asks to read your plans[ and propose changes]; sign in to answer". None, for the plain
+    login, when it is another page, or its request was not signed here, is expired, or names
+    a client no longer registered."""
+    where = urlsplit(next_url)
+    if where.path != reverse("oauth:consent"):
+        return None
+    try:
+        pending = ConsentRequest.from_signed(parse_qs(where.query).get("request", [""])[0])
+    except signing.BadSignature:
+        return None
+    client = OAuthClient.objects.active().filter(client_id=pending.client_id).first()
+    return None if client is None else f"{client.name} asks to {pending.what_it_asks}; sign in to answer."
 
 
 def authorization_response(redirect_uri: str, **params: str | None) -> str:
@@ -117,7 +143,6 @@ def consent(request: HttpRequest) -> HttpResponse:
 
 def _page(request: HttpRequest, pending: ConsentRequest, client: OAuthClient) -> HttpResponse:
     context = {
-        **admin.site.each_context(request),
         "title": f"Allow {client.name}?",
         "client": client,
         "pending": pending,
@@ -129,5 +154,5 @@ def _page(request: HttpRequest, pending: ConsentRequest, client: OAuthClient) ->
 
 
 def _refused_page(request: HttpRequest, message: str) -> HttpResponse:
-    context = {**admin.site.each_context(request), "title": "Sign-in refused", "message": message}
+    context = {"title": "Sign-in refused", "message": message}
     return render(request, "oauth/refused.html", context, status=400)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, ConsoleMessage, Error, Page, Playwright, Request, Response
+from playwright.async_api import Browser, ConsoleMessage, Error, Page, Playwright, Request, Response, expect
 
 CHROMIUM_PATH = Path(os.environ.get("AVENIR_TEST_CHROMIUM", "/usr/bin/chromium"))
 MISSING = (
@@ -42,6 +42,8 @@ ACTION_TIMEOUT_MS = 10_000  # a click, a fill, a wait for an element
 NAVIGATION_TIMEOUT_MS = 20_000  # a page load (an undo page reads the plan from YNAB first)
 ASSERTION_TIMEOUT_MS = 10_000  # how long `expect(...)` waits for the page to agree (default 5 s)
 STATIC_FILES = {"stylesheet", "script", "image", "font", "media"}
+LAPTOP = {"width": 1366, "height": 768}  # the smallest laptop screen the owner's pages must fit
+PHONE = {"width": 390, "height": 844}
 
 
 async def launch(playwright: Playwright) -> Browser:
@@ -114,4 +116,17 @@ async def submit_login_form(page: Page, login: OwnerLogin, *, password: str | No
     submit it."""
     await page.get_by_label("Username").fill(login.username)
     await page.get_by_label("Password").fill(login.password if password is None else password)
-    await page.get_by_role("button", name="Log in").click()
+    await page.get_by_role("button", name="Sign in").click()
+
+
+async def fits_the_width(page: Page) -> bool:
+    """Nothing on the page is wider than the window (no sideways scrolling)."""
+    return bool(await page.evaluate("document.documentElement.scrollWidth <= innerWidth"))
+
+
+async def on_its_own_page(page: Page) -> None:
+    """The OAuth sign-in's own page (consent, refusal, login): not inside the admin's chrome."""
+    await expect(page.locator("body")).not_to_contain_text("Django administration")
+    await expect(page).not_to_have_title("Django administration")
+    await expect(page.locator("#nav-sidebar")).to_have_count(0)
+    await expect(page.locator(".masthead")).to_have_text("avenir-mcp")

@@ -29,10 +29,11 @@ def test_it_serves_the_api_docs(live_service):
 
 def test_it_serves_the_admin_login_with_its_styles(live_service):
     login = httpx2.get(f"{live_service.url}/admin/login/")
-    css = httpx2.get(f"{live_service.url}/static/admin/css/base.css")
+    css = httpx2.get(f"{live_service.url}/static/oauth/page.css")
 
     assert login.status_code == 200
-    assert "Log in" in login.text
+    assert "Sign in to avenir-mcp" in login.text
+    assert 'href="/static/oauth/page.css"' in login.text
     assert css.status_code == 200
 
 
@@ -42,7 +43,7 @@ def test_the_admin_pages_show_the_service_icon(live_service):
     assert icon is not None
     served = httpx2.get(f"{live_service.url}{icon[1]}")
 
-    assert "Log in" in login.text  # the admin's own head and branding kept
+    assert "Sign in to avenir-mcp" in login.text  # the sign-in's own page (oauth/page.html) links it too
     assert served.status_code == 200
     assert served.headers["content-type"].startswith("image/svg+xml")
 
