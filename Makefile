@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 export PORT
 
-.PHONY: run test check lint lock mutation bench clean
+.PHONY: run test check lint lock mutation bench bundle clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] >= (3, 11) else "avenir-mcp needs Python 3.11 or newer")'
@@ -90,6 +90,17 @@ UV_COMPILE = $(BIN)/uv pip compile --quiet pyproject.toml --generate-hashes --py
 lock: $(VENV)/.installed-dev
 	$(UV_COMPILE) --output-file requirements.txt
 	$(UV_COMPILE) --extra dev --constraint requirements.txt --output-file requirements-dev.txt
+
+# The .mcpb bundle (README: Publishing) of the newest wheel in dist/: manage.py mcp_bundle lays
+# out its files in a temporary folder, the official CLI (npm @anthropic-ai/mcpb, the version the
+# tests use) validates the manifest and packs them into dist/avenir-mcp.mcpb.
+MCPB ?= npx --yes @anthropic-ai/mcpb@2.1.2
+WHEEL = $(lastword $(sort $(wildcard dist/avenir_mcp-*.whl)))
+bundle: $(VENV)/.installed
+	@test -n "$(WHEEL)" || { echo "No wheel in dist/: build one first (make dist)."; exit 1; }
+	staging=$$(mktemp -d) && $(BIN)/python manage.py mcp_bundle $(WHEEL) $$staging/avenir-mcp \
+		&& $(MCPB) pack $$staging/avenir-mcp dist/avenir-mcp.mcpb; \
+	status=$$?; rm -rf $$staging; exit $$status
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .coverage .coverage.* htmlcov mutants

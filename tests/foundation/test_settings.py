@@ -3,24 +3,16 @@ line naming the variable and what to give, never a guess (avenir_site/settings.p
 
 from __future__ import annotations
 
-import runpy
 import stat
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from avenir_site import settings as settings_module
+from tests.helpers.settings_module import settings_under
 from values.toolsets import TOOLSETS
 
 KEY_A = "a" * 32
 KEY_B = "b" * 40
-
-
-def settings_under(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict:
-    """The settings module's values, executed afresh with `env` added to the environment."""
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    return runpy.run_path(settings_module.__file__)
 
 
 @pytest.mark.parametrize(
