@@ -37,13 +37,15 @@ def test_it_serves_the_admin_login_with_its_styles(live_service):
     assert css.status_code == 200
 
 
-def test_the_admin_pages_show_the_service_icon(live_service):
-    login = httpx2.get(f"{live_service.url}/admin/login/")
-    icon = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', login.text)
-    assert icon is not None
-    served = httpx2.get(f"{live_service.url}{icon[1]}")
+def test_the_sign_in_and_the_admin_pages_show_the_service_icon(live_service, django_user_model):
+    owner = django_user_model.objects.create_superuser(f"owner-{uuid.uuid4().hex[:8]}", password="x")
+    browser = Client()
+    browser.force_login(owner)
+    pages = [httpx2.get(f"{live_service.url}/admin/login/").text, browser.get("/admin/").content.decode()]
 
-    assert "Sign in to avenir-mcp" in login.text  # the sign-in's own page (oauth/page.html) links it too
+    icons = [re.findall(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', page) for page in pages]
+    assert icons == [["/static/avenir_site/favicon.svg"]] * 2  # oauth/page.html, admin/base_site.html
+    served = httpx2.get(f"{live_service.url}/static/avenir_site/favicon.svg")
     assert served.status_code == 200
     assert served.headers["content-type"].startswith("image/svg+xml")
 
