@@ -1,13 +1,13 @@
 # Two commands do all set-up on a fresh machine (Python 3.11, nothing else):
-#   make run   create the venv, install, migrate, seed the demo plan, serve on 127.0.0.1:$(PORT)
+#   make run   create the venv, install, migrate, seed the demo plan, serve on 127.0.0.1:$PORT
 #   make test  create the venv, install the test tools, lint, run the test suite
+# PORT (default 8000) comes from the command line, the environment or .env: make sets no default
+# of its own, which would hide the one in .env from the commands that read it.
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-PORT ?= 8000
-export PORT
 
-.PHONY: run test check lint lock mutation bench bundle clean
+.PHONY: run token stdio test check lint lock mutation bench bundle clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] >= (3, 11) else "avenir-mcp needs Python 3.11 or newer")'
@@ -26,7 +26,19 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py bootstrap
-	exec $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	exec $(BIN)/python manage.py runserver
+
+# make token NAME="Claude Code" [READ_ONLY=1]: a new MCP token, printed once with the client set-ups.
+token: $(VENV)/.installed
+	$(if $(NAME),,$(error Name the token: make token NAME="Claude Code" [READ_ONLY=1]))
+	$(BIN)/python manage.py migrate --noinput --verbosity 0
+	$(BIN)/python manage.py create_mcp_token '$(subst ','\'',$(NAME))'$(if $(filter 1,$(READ_ONLY)), --read-only)
+
+# make stdio [READ_ONLY=1]: the MCP server over stdio, from this checkout (stdout is the protocol's,
+# so nothing is echoed; a client's own configuration starts .venv/bin/python manage.py mcp_stdio).
+stdio: $(VENV)/.installed
+	@$(BIN)/python manage.py migrate --noinput --verbosity 0
+	@exec $(BIN)/python manage.py mcp_stdio$(if $(filter 1,$(READ_ONLY)), --read-only)
 
 # PYTEST_ARGS: extra pytest arguments (e.g. `make test PYTEST_ARGS="tests/oplog -x"`).
 # TEST_WORKERS: pytest-xdist processes, each with its own test database and served service; by
