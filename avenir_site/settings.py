@@ -192,9 +192,13 @@ LOGGING = {
 
 YNAB_API_KEY = env_str("YNAB_API_KEY")
 PORT = env_int("PORT", 8000, minimum=1)  # where make run / runserver listen
-# Address of this service as the YNAB client reaches it when it talks to the sandbox.
+# Address of this service as the YNAB client reaches it when it talks to the sandbox, and as the
+# OAuth metadata, the printed client set-ups and the home page give it.
 AVENIR_MCP_SELF_URL_GIVEN = bool(env_str("AVENIR_MCP_SELF_URL"))  # else it follows the port served
 AVENIR_MCP_SELF_URL = env_str("AVENIR_MCP_SELF_URL", f"http://127.0.0.1:{PORT}")
+# Neither it nor PORT set (here or in .env): a command that serves nothing (create_mcp_token)
+# cannot know the port another process serves, so what it prints says it assumed 8000.
+AVENIR_MCP_SELF_URL_ASSUMED = not AVENIR_MCP_SELF_URL_GIVEN and not env_str("PORT")
 AVENIR_MCP_YNAB_URL = env_str("AVENIR_MCP_YNAB_URL") or (
     "https://api.ynab.com/v1" if YNAB_API_KEY else f"{AVENIR_MCP_SELF_URL}/sandbox/v1"
 )

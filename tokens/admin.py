@@ -72,7 +72,7 @@ class McpTokenAdmin(admin.ModelAdmin):
                 "<pre style='white-space: pre-wrap'>{}</pre>",
                 obj.name,
                 plaintext,
-                client_setup(plaintext),
+                client_setup(plaintext, read_only=issued.read_only),
             ),
         )
 

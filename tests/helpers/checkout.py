@@ -8,13 +8,18 @@ folders, bytecode, coverage.py's data files (`make test`) and the tools' caches.
 `left_behind(before, after)` names what is new or changed, except what a `make run` serving from
 the same checkout changes meanwhile (`db.sqlite3` and its side files, `.local/plans/`): those
 count only when the run created the first of them.
+`copy_of_project(folder)` puts the project's code outside the checkout, for a process that needs a
+checkout of its own (a `.env` beside its manage.py, a code file touched to reload).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from fnmatch import fnmatch
 from pathlib import Path
+
+from django.conf import settings
 
 Files = dict[str, tuple[int, int]]  # path relative to the checkout: (mtime in ns, size)
 
@@ -58,3 +63,23 @@ def left_behind(before: Files, after: Files) -> list[str]:
             continue
         found.append(f"{'changed' if path in before else 'new'}: {path}")
     return found
+
+
+PROJECT = (  # the checkout's packages (but the tests), which the reloader watches
+    *("avenir_site", "mcp_surface", "tools", "oplog", "confirmations", "oauth", "tokens"),
+    *("ynab_requests", "ynab_client", "values", "sandbox"),
+)
+
+
+def copy_of_project(folder: Path) -> Path:
+    """The project's code (its packages, manage.py, pyproject.toml) copied into `folder`/project.
+
+    A process started there is not measured by coverage.py (its files are not the checkout's)."""
+    copy = folder / "project"
+    for package in PROJECT:
+        shutil.copytree(
+            settings.BASE_DIR / package, copy / package, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    for name in ("manage.py", "pyproject.toml"):
+        shutil.copy2(settings.BASE_DIR / name, copy / name)
+    return copy

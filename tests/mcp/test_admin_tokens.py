@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 import uuid
 
@@ -10,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client as BrowserClient
 
+from tokens.client_config import stdio_setup
 from tokens.models import McpToken
 
 TOKENS_URL = "/admin/tokens/mcptoken/"
@@ -34,6 +36,7 @@ def test_creating_a_token_shows_it_once_and_stores_its_hash(owner):
     assert shown is not None
     assert row.token_hash == hashlib.sha256(shown[1].encode()).hexdigest()
     assert row.read_only is True
+    assert stdio_setup(writes=False) in html.unescape(created.content.decode())  # as create_mcp_token
     assert shown[1] not in change_page
 
 

@@ -10,15 +10,14 @@ not measured by coverage.py (its files are not the checkout's); what only it run
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import anyio
 import httpx2
 import pytest
 from asgiref.sync import sync_to_async
-from django.conf import settings
 
+from tests.helpers.checkout import PROJECT, copy_of_project
 from tests.helpers.mcp_http import mcp_over_http
 from tests.helpers.processes import port_nobody_serves
 from tests.helpers.runserver import Served
@@ -26,23 +25,9 @@ from tests.helpers.runserver import Served
 pytestmark = [pytest.mark.anyio, pytest.mark.subprocesses]
 
 
-PROJECT = (  # the checkout's packages (but the tests), which the reloader watches
-    *("avenir_site", "mcp_surface", "tools", "oplog", "confirmations", "oauth", "tokens"),
-    *("ynab_requests", "ynab_client", "values", "sandbox"),
-)
-
-
 @pytest.fixture
 def project(tmp_path) -> Path:
-    """The project's code (its packages, manage.py, pyproject.toml) copied outside the checkout."""
-    copy = tmp_path / "project"
-    for package in PROJECT:
-        shutil.copytree(
-            settings.BASE_DIR / package, copy / package, ignore=shutil.ignore_patterns("__pycache__")
-        )
-    for name in ("manage.py", "pyproject.toml"):
-        shutil.copy2(settings.BASE_DIR / name, copy / name)
-    return copy
+    return copy_of_project(tmp_path)
 
 
 @pytest.fixture

@@ -41,11 +41,13 @@ def test_a_malformed_address_stops_it_with_one_line_before_anything_is_served():
 def test_the_port_served_becomes_the_services_own_address_and_its_sandboxs(settings, monkeypatch):
     monkeypatch.setenv("PORT", "8000")
     settings.AVENIR_MCP_SELF_URL_GIVEN = False
+    settings.AVENIR_MCP_SELF_URL_ASSUMED = True
     settings.YNAB_IS_EMBEDDED_SANDBOX = True
 
     serve_on(9010)
 
     assert (settings.PORT, settings.AVENIR_MCP_SELF_URL) == (9010, "http://127.0.0.1:9010")
+    assert settings.AVENIR_MCP_SELF_URL_ASSUMED is False  # printed set-ups say no "assuming"
     assert settings.AVENIR_MCP_YNAB_URL == "http://127.0.0.1:9010/sandbox/v1"
 
 

@@ -58,8 +58,11 @@ def checking(own_plan):
     return create_account(own_plan, name="Checking", type="checking", balance=123_450, date=date(2025, 1, 5))
 
 
-async def test_the_printed_desktop_entry_serves_the_sandbox_with_no_web_server_on_port(own_plan, checking):
-    entry = json.loads(stdio_entry())["mcpServers"]["avenir-mcp"]
+@pytest.mark.parametrize("writes", [True, False])
+async def test_the_printed_desktop_entry_serves_the_sandbox_with_no_web_server_on_port(
+    own_plan, checking, writes
+):
+    entry = json.loads(stdio_entry(writes=writes))["mcpServers"]["avenir-mcp"]
     port = port_nobody_serves()
     desktop = StdioServerParameters(
         command=entry["command"],
@@ -80,7 +83,9 @@ async def test_the_printed_desktop_entry_serves_the_sandbox_with_no_web_server_o
         async with Client(desktop, mode="legacy") as client:
             listed = await client.call_tool("list_plans", {})
             accounts = await client.call_tool("list_accounts", {"plan_id": own_plan.id})
+            tools = (await client.list_tools()).tools
 
+    assert any(not tool.annotations.read_only_hint for tool in tools) is writes  # the entry's own say
     assert not accounts.is_error, accounts.content[0].text
     assert own_plan.id in [plan["plan_id"] for plan in listed.structured_content["plans"]]
     assert [(row["account_id"], row["balance"]) for row in accounts.structured_content["accounts"]] == [

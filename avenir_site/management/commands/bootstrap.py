@@ -60,7 +60,8 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(f"MCP token created (shown once; only its hash is kept): {plaintext}")
         )
-        self.stdout.write(client_setup(plaintext))
+        self.stdout.write(client_setup(plaintext, read_only=False))
         self.stdout.write(
-            "More tokens: manage.py create_mcp_token NAME [--read-only], or the admin (MCP tokens)."
+            'More tokens: make token NAME="..." [READ_ONLY=1] (.venv/bin/python manage.py '
+            "create_mcp_token NAME [--read-only]), or the admin (MCP tokens)."
         )

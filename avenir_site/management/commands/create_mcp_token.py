@@ -1,5 +1,7 @@
 """`manage.py create_mcp_token NAME [--read-only] [--toolsets a,b]`: issue a bearer token for /mcp.
 
+`make token NAME=... [READ_ONLY=1]` runs it from the checkout's venv, nothing to activate.
+
 `--toolsets` limits what the token is offered to those toolsets (docs/conventions.md#toolsets),
 within what the service offers; without it, the token is offered all of them.
 
@@ -46,7 +48,7 @@ class Command(BaseCommand):
         scope = "read-only" if token.read_only else "read-write"
         offered = f"toolsets {stored.replace(',', ', ')}; " if stored else ""
         self.stderr.write(
-            client_setup(plaintext)
+            client_setup(plaintext, read_only=token.read_only)
             + f"\nCreated the {scope} MCP token {name!r} ({offered}shown once: only its hash is kept):"
         )
         self.stderr.flush()

@@ -54,6 +54,7 @@ def serve_on(port: int) -> None:
     settings.PORT = port
     if not settings.AVENIR_MCP_SELF_URL_GIVEN:
         settings.AVENIR_MCP_SELF_URL = f"http://127.0.0.1:{port}"
+        settings.AVENIR_MCP_SELF_URL_ASSUMED = False
         if settings.YNAB_IS_EMBEDDED_SANDBOX:
             settings.AVENIR_MCP_YNAB_URL = f"{settings.AVENIR_MCP_SELF_URL}/sandbox/v1"
 
