@@ -1,7 +1,7 @@
 """The ASGI application: /mcp to the MCP servers, the OAuth endpoints (`oauth.endpoints`) to
 the SDK's handlers, everything else to Django.
 
-Served by uvicorn (`make run`, `python manage.py runserver`). Django refuses lifespan
+Served by uvicorn (`make run`, `.venv/bin/python manage.py runserver`). Django refuses lifespan
 events; this application answers them itself and, for the length of the lifespan, runs
 the MCP session managers (without them /mcp fails with "Task group is not initialized").
 Django's set-up and the servers' building run with the garbage collector paused

@@ -1,6 +1,7 @@
 """`/`: a small page saying what runs where (also the admin's "View site").
 
-It names the MCP endpoint, the admin, the API docs, the stdio command, which YNAB the
+It names the MCP endpoint, the admin, the API docs, the commands for a token and for stdio
+(make targets, or the venv's interpreter: nothing to activate), which YNAB the
 service talks to, whether write tools are on, and the toolsets offered
 (docs/conventions.md#toolsets). It shows no token and no plan data, so it
 needs no login.
@@ -8,12 +9,15 @@ needs no login.
 
 from __future__ import annotations
 
+import shlex
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from mcp_surface.server import SERVER_TITLE, SERVER_VERSION
+from tokens.client_config import stdio_command
 from values.toolsets import ALL_TOOLSETS, toolsets_text
 
 
@@ -45,7 +49,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "title": SERVER_TITLE,
         "version": SERVER_VERSION,
         "mcp_url": request.build_absolute_uri("/mcp"),
-        "stdio_command": f"python {settings.BASE_DIR / 'manage.py'} mcp_stdio",
+        "checkout": str(settings.BASE_DIR),
+        "stdio_command": shlex.join(stdio_command()),
         "ynab": ynab,
         "writes": settings.AVENIR_MCP_WRITE,
         "toolsets": toolsets_offered(),

@@ -3,6 +3,7 @@ the code cites docs/ (never specs outside the repository), and every cited ancho
 
 from __future__ import annotations
 
+import html
 import io
 import re
 from pathlib import Path
@@ -170,3 +171,23 @@ def test_the_floors_page_lists_the_floors_the_layer_test_checks():
     assert [[name.replace("/", ".") for name in floor] for floor in listed] == [
         list(floor) for floor in FLOORS
     ]
+
+
+# `python manage.py ...` fails where the venv is not active (No module named 'django'): what a
+# newcomer is told to run names `.venv/bin/python` or a make target (`make token`, `make stdio`).
+BARE_PYTHON = re.compile(r"(?<![\w/.-])python3? manage\.py")
+
+
+def test_every_command_given_to_a_newcomer_runs_without_activating_the_venv(client):
+    pages = [ROOT / "README.md", ROOT / ".env.example", *sorted(DOCS.glob("*.md")), *python_files(PRODUCTION)]
+    home = client.get("/").content.decode()
+
+    bare = [
+        f"{page.relative_to(ROOT)}: {found}"
+        for page in pages
+        for found in BARE_PYTHON.findall(page.read_text())
+    ]
+    assert bare == []
+    assert BARE_PYTHON.findall(home) == []
+    assert "make stdio" in home
+    assert 'make token NAME="Claude Code"' in html.unescape(home)

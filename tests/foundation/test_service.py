@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+import sys
 import uuid
 
 import httpx2
@@ -78,6 +79,8 @@ def test_the_home_page_says_what_runs_where(live_service, settings, writes, tool
     assert 'href="/admin/"' in page.text
     assert 'href="/api/docs"' in page.text
     assert "mcp_stdio" in text
+    assert f"make stdio in {settings.BASE_DIR}; a client starts {sys.executable} " in " ".join(text.split())
+    assert 'make token NAME="Claude Code"' in text
     assert ("Write tools on" if writes else "Write tools off") in " ".join(text.split())
     assert f"Toolsets {shown} (AVENIR_MCP_TOOLSETS;" in " ".join(text.split())
 
