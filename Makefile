@@ -7,7 +7,7 @@ PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run token stdio test check lint lock mutation bench bundle clean
+.PHONY: run token stdio test check lint lock dist mutation bench bundle clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] >= (3, 11) else "avenir-mcp needs Python 3.11 or newer")'
@@ -103,6 +103,14 @@ lock: $(VENV)/.installed-dev
 	$(UV_COMPILE) --output-file requirements.txt
 	$(UV_COMPILE) --extra dev --constraint requirements.txt --output-file requirements-dev.txt
 
+# The distribution: dist/avenir_mcp-<version>.tar.gz and the wheel built from it (hatchling, the
+# backend pyproject.toml names, from the locked dev tools: no isolated build environment fetched).
+# `pip install dist/avenir_mcp-*.whl` (or `uvx --from dist/avenir_mcp-*.whl avenir-mcp stdio`) then
+# gives the `avenir-mcp` command (avenir_site/cli.py).
+dist: $(VENV)/.installed-dev
+	rm -rf dist
+	$(BIN)/python -m build --no-isolation --outdir dist .
+
 # The .mcpb bundle (README: Publishing) of the newest wheel in dist/: manage.py mcp_bundle lays
 # out its files in a temporary folder, the official CLI (npm @anthropic-ai/mcpb, the version the
 # tests use) validates the manifest and packs them into dist/avenir-mcp.mcpb.
@@ -115,4 +123,4 @@ bundle: $(VENV)/.installed
 	status=$$?; rm -rf $$staging; exit $$status
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .coverage .coverage.* htmlcov mutants
+	rm -rf $(VENV) dist .pytest_cache .ruff_cache .hypothesis .coverage .coverage.* htmlcov mutants

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import functools
-import tomllib
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
@@ -29,12 +28,12 @@ from mcp_surface.catalog import catalog_specs
 from mcp_surface.prompts import register_prompts
 from mcp_surface.registry import ToolSpec, toolsets_offered, visible_tools, writes_allowed
 from mcp_surface.resources import guide_text, register_resources, render_guide
+from mcp_surface.version import SERVER_VERSION
 from tokens.auth import Principal, ServerState, principal_key_of_request
 from values.toolsets import ALL_TOOLSETS
 
 SERVER_NAME = "avenir-mcp"
 SERVER_TITLE = "avenir-mcp for YNAB"
-SERVER_VERSION = tomllib.loads((settings.BASE_DIR / "pyproject.toml").read_text())["project"]["version"]
 ICON_DIR = settings.BASE_DIR / "avenir_site" / "static" / "avenir_site"
 """The service's icon, one drawing: `favicon.svg`, and rendered from it `favicon-512.png` (the
 .mcpb bundle's) and `favicon-64.png` (serverInfo's); the browser's tab and the admin show the SVG."""

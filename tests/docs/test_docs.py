@@ -61,7 +61,7 @@ def test_the_tools_reference_is_generated_from_the_registry_as_it_is():
 
 
 def test_the_command_refuses_a_stale_reference_and_writes_the_registrys(tmp_path, monkeypatch, settings):
-    expected = render_reference()  # before BASE_DIR moves: the server module reads pyproject.toml there
+    expected = render_reference()  # before BASE_DIR moves
     settings.BASE_DIR = tmp_path  # a checkout without docs/ yet
     reference = tmp_path / "docs" / "tools.md"
     monkeypatch.setattr(tools_reference, "REFERENCE", reference)
