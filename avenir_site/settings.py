@@ -17,13 +17,18 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from dotenv import load_dotenv
 
+from avenir_site.home_folder import home_of
 from values.toolsets import toolsets_named
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-LOCAL_DIR = BASE_DIR / ".local"  # machine-local state (generated secret key); never committed
 
-# An optional .env next to manage.py; real environment variables win over it.
+# An optional .env next to manage.py (a checkout's); real environment variables win over it.
 load_dotenv(BASE_DIR / ".env", override=False)
+
+# Machine-local state (the generated secret key, the plan store; never committed): a checkout's
+# .local/, an installed copy's user data folder, or AVENIR_MCP_HOME (avenir_site/home_folder.py).
+_home = home_of(BASE_DIR, os.environ.get("AVENIR_MCP_HOME", "").strip())
+LOCAL_DIR = _home.folder
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -67,15 +72,25 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 def _local_secret_key() -> str:
-    """A random key kept in .local/, so a checkout never runs on a published default.
+    """A random key kept in LOCAL_DIR, so no copy ever runs on a published default.
 
-    Created readable by its owner only (0600 in a 0700 folder) from the start, whatever the umask.
+    Created readable by its owner only (0600 in a 0700 folder) from the start, whatever the umask,
+    and whole: written under a name of this process's own, then linked into place, so a process
+    starting at the same moment reads one key or the other, never half of one, and both keep the
+    first linked.
     """
     path = LOCAL_DIR / "secret_key"
     if not path.exists():
-        LOCAL_DIR.mkdir(mode=0o700, exist_ok=True)
-        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as file:
+        LOCAL_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
+        draft = LOCAL_DIR / f"secret_key.{os.getpid()}"
+        with os.fdopen(os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as file:
             file.write(secrets.token_urlsafe(50))
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another process linked its key first: that one is the key
+        finally:
+            draft.unlink()
     return path.read_text().strip()
 
 
@@ -136,7 +151,7 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.parse(
-        env_str("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        env_str("DATABASE_URL") or f"sqlite:///{_home.database}",
         conn_max_age=0,
     )
 }
@@ -151,7 +166,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     # A file, not memory, so the test server's threads share it; one per run, so runs can overlap.
-    LOCAL_DIR.mkdir(mode=0o700, exist_ok=True)
+    LOCAL_DIR.mkdir(mode=0o700, parents=True, exist_ok=True)
     DATABASES["default"]["TEST"] = {"NAME": str(LOCAL_DIR / f"test_db_{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

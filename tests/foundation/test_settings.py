@@ -3,6 +3,7 @@ line naming the variable and what to give, never a guess (avenir_site/settings.p
 
 from __future__ import annotations
 
+import os
 import stat
 
 import pytest
@@ -104,3 +105,31 @@ def test_without_the_setting_every_toolset_is_offered(monkeypatch):
     monkeypatch.delenv("AVENIR_MCP_TOOLSETS", raising=False)
 
     assert settings_under(monkeypatch)["AVENIR_MCP_TOOLSETS"] == set(TOOLSETS)
+
+
+def test_the_settings_put_the_database_the_plan_store_and_the_key_in_the_home_folder(tmp_path, monkeypatch):
+    for name in ("DATABASE_URL", "AVENIR_MCP_DATA_DIR", "DJANGO_SECRET_KEY"):
+        monkeypatch.delenv(name, raising=False)
+
+    values = settings_under(monkeypatch, AVENIR_MCP_HOME=str(tmp_path / "home"))
+
+    assert values["DATABASES"]["default"]["NAME"] == str(tmp_path / "home" / "db.sqlite3")
+    assert values["AVENIR_MCP_DATA_DIR"] == tmp_path / "home"
+    assert values["SECRET_KEY"] == (tmp_path / "home" / "secret_key").read_text()
+    assert stat.S_IMODE((tmp_path / "home").stat().st_mode) == 0o700
+
+
+def test_of_two_processes_making_the_key_at_once_both_keep_the_one_linked_first(tmp_path, monkeypatch):
+    local_secret_key = settings_under(monkeypatch)["_local_secret_key"]
+    monkeypatch.setitem(local_secret_key.__globals__, "LOCAL_DIR", tmp_path)
+    link = os.link
+
+    def the_other_process_links_first(draft, path):
+        (tmp_path / "other").write_text("the other process's key")
+        link(tmp_path / "other", path)
+        link(draft, path)  # FileExistsError, as the other process won
+
+    monkeypatch.setattr(os, "link", the_other_process_links_first)
+
+    assert local_secret_key() == "the other process's key"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["other", "secret_key"]  # no draft left
