@@ -3,6 +3,9 @@
 - Without a YNAB token, seed the sandbox's demo plan when the sandbox holds no plan.
 - Create an admin login when no superuser exists, and print it once.
 - Create a first MCP token when none was ever issued, and print it once with client set-ups.
+
+`--sandbox-only` does the first step alone: what `avenir-mcp stdio` needs (avenir_site/cli.py),
+whose person never reads a login or a token shown in a desktop client's log.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import secrets
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from sandbox.models import Plan
 from tokens.client_config import client_setup
@@ -24,8 +27,15 @@ FIRST_TOKEN_NAME = "First token (make run)"
 class Command(BaseCommand):
     help = "Prepare a first run: demo plan in the sandbox (when it is used), an admin login, an MCP token."
 
-    def handle(self, *args, **options) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--sandbox-only", action="store_true", help="Only the demo plan: no admin login, no MCP token."
+        )
+
+    def handle(self, *args, sandbox_only: bool = False, **options) -> None:
         self._seed_sandbox()
+        if sandbox_only:
+            return
         self._create_admin()
         self._create_first_token()
 

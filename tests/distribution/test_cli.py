@@ -1,0 +1,100 @@
+"""The `avenir-mcp` command (avenir_site/cli.py), run from the checkout: each command migrates
+first, one process at a time; a failure is one line. tests/distribution/test_wheel.py runs the
+same command installed from the wheel."""
+
+from __future__ import annotations
+
+import stat
+import sys
+import uuid
+
+import anyio
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from mcp import Client, StdioServerParameters
+
+from avenir_site import cli
+from sandbox.seeding import DEMO_PLAN_ID, DEMO_PLAN_NAME
+from tests.helpers.stdio import measured
+from tokens.models import McpToken, hash_token
+
+# The command as the console script runs it, from the checkout (so coverage.py measures it).
+AVENIR_MCP = ["-c", "import sys; from avenir_site.cli import main; sys.exit(main())"]
+
+
+@pytest.fixture
+def home(settings, tmp_path):
+    """A home folder of the test's own for the start lock (the database stays the run's)."""
+    settings.LOCAL_DIR = tmp_path / "home"
+    return settings.LOCAL_DIR
+
+
+def test_token_prints_a_working_token_alone_on_stdout(home, capsys):
+    name = f"cli {uuid.uuid4().hex[:8]}"
+
+    status = cli.main(["token", name, "--read-only"])
+
+    token = capsys.readouterr().out.strip()
+    assert status == 0
+    issued = McpToken.objects.get(name=name)
+    assert issued.read_only
+    assert issued.token_hash == hash_token(token)
+    assert stat.S_IMODE((home / "start.lock").stat().st_mode) == 0o600
+
+
+def test_a_refused_command_is_one_line_and_status_1(home, capsys):
+    status = cli.main(["token", " "])
+
+    assert status == 1
+    assert capsys.readouterr().err == "avenir-mcp: Give a name of 1 to 100 characters.\n"
+
+
+def test_admin_asks_for_the_password_and_creates_an_owner_login(home, monkeypatch, capsys):
+    username = f"owner-{uuid.uuid4().hex[:8]}"
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": "a long passphrase, typed twice")
+
+    status = cli.main(["admin", "--username", username, "--email", "owner@example.com"])
+
+    assert status == 0
+    assert "Superuser created successfully." in capsys.readouterr().out
+    owner = get_user_model().objects.get(username=username)
+    assert owner.is_superuser
+    assert owner.check_password("a long passphrase, typed twice")
+
+
+def test_manage_runs_any_management_command(home, capsys):
+    status = cli.main(["manage", "check"])
+
+    assert status == 0
+    assert capsys.readouterr().out.startswith("System check identified no issues")
+
+
+def test_serve_prepares_then_serves_where_asked_an_ipv6_address_in_brackets(home, monkeypatch):
+    called = []
+    monkeypatch.setattr(cli, "call_command", lambda name, *args, **options: called.append((name, *args)))
+    monkeypatch.setattr(settings, "AVENIR_MCP_SELF_URL", settings.AVENIR_MCP_SELF_URL)
+    monkeypatch.setattr(settings, "PORT", settings.PORT)
+
+    cli.main(["serve", "--host", "::1", "--port", "8765"])
+
+    assert called == [("migrate",), ("bootstrap",), ("runserver", "[::1]:8765")]
+
+
+@pytest.mark.subprocesses
+@pytest.mark.anyio
+async def test_stdio_in_a_fresh_home_migrates_seeds_and_answers_with_the_demo_plan(tmp_path):
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=[*AVENIR_MCP, "stdio"],
+        cwd=str(settings.BASE_DIR),
+        env=measured({"AVENIR_MCP_HOME": str(tmp_path / "home")}),
+    )
+    with anyio.fail_after(120):
+        async with Client(server) as client:
+            listed = await client.call_tool("list_plans", {})
+
+    plans = [(plan["plan_id"], plan["name"]) for plan in listed.structured_content["plans"]]
+    assert plans == [(DEMO_PLAN_ID, DEMO_PLAN_NAME)]
+    assert (tmp_path / "home" / "db.sqlite3").exists()
