@@ -17,6 +17,7 @@ import jsonschema
 from django.conf import settings
 
 from avenir_site.management.commands.mcp_bundle import ENVIRONMENT
+from mcp_surface.version import SERVER_VERSION
 from tests.helpers.settings_module import settings_under
 
 SCHEMA = Path(__file__).with_name("server.schema.2025-12-11.json")
@@ -35,7 +36,7 @@ def test_it_is_valid_against_the_registrys_schema():
 def test_it_describes_the_wheel_of_this_version_run_over_stdio():
     project = tomllib.loads((settings.BASE_DIR / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 
-    assert ENTRY["version"] == PACKAGE["version"] == project["version"]
+    assert ENTRY["version"] == PACKAGE["version"] == SERVER_VERSION  # the wheel's (pyproject.toml)
     assert (PACKAGE["registryType"], PACKAGE["identifier"]) == ("pypi", project["name"])
     assert PACKAGE["transport"] == {"type": "stdio"}
     assert [argument["value"] for argument in PACKAGE["packageArguments"]] == ["stdio"]
