@@ -34,7 +34,6 @@ from values.text import one_line
 
 MANIFEST_VERSION = "0.4"
 ENTRY_POINT = "server/main.py"
-PROJECT = tomllib.loads((settings.BASE_DIR / "pyproject.toml").read_text())["project"]
 
 USER_CONFIG: dict[str, dict[str, Any]] = {
     "ynab_api_key": {
@@ -107,12 +106,17 @@ def write_bundle(wheel: Path, folder: Path) -> None:
     (folder / "manifest.json").write_text(json.dumps(manifest(), indent=2) + "\n", encoding="utf-8")
 
 
+def _project_table() -> dict[str, Any]:
+    """pyproject.toml's [project]: the bundle is made from a checkout."""
+    return tomllib.loads((settings.BASE_DIR / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+
 def _project(wheel_name: str) -> str:
     return f"""# The environment the desktop host makes for the bundle with uv (server type "uv").
 [project]
 name = "{SERVER_NAME}-bundle"
 version = "{SERVER_VERSION}"
-requires-python = "{PROJECT["requires-python"]}"
+requires-python = "{_project_table()["requires-python"]}"
 dependencies = ["{SERVER_NAME}"]
 
 [tool.uv.sources]
@@ -126,6 +130,7 @@ def manifest() -> dict[str, Any]:
 
 
 async def _manifest() -> dict[str, Any]:
+    project = _project_table()
     specs = catalog_specs()
     prompts = await build_server(writes=True, local_principal=None, specs=specs).list_prompts()
     return {
@@ -133,7 +138,7 @@ async def _manifest() -> dict[str, Any]:
         "name": SERVER_NAME,
         "display_name": SERVER_TITLE,
         "version": SERVER_VERSION,
-        "description": PROJECT["description"],
+        "description": project["description"],
         "long_description": "The agent reads your YNAB plan freely; every change it proposes is "
         "previewed, waits for your confirmation, is logged and can be undone. Without a YNAB "
         "token it serves an invented demo plan.",
@@ -169,7 +174,7 @@ async def _manifest() -> dict[str, Any]:
         "privacy_policies": ["https://www.ynab.com/privacy-policy"],
         "compatibility": {
             "platforms": ["darwin", "win32", "linux"],
-            "runtimes": {"python": PROJECT["requires-python"]},
+            "runtimes": {"python": project["requires-python"]},
         },
         "user_config": USER_CONFIG,
     }
