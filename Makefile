@@ -104,23 +104,26 @@ lock: $(VENV)/.installed-dev
 	$(UV_COMPILE) --extra dev --constraint requirements.txt --output-file requirements-dev.txt
 
 # The distribution: dist/avenir_mcp-<version>.tar.gz and the wheel built from it (hatchling, the
-# backend pyproject.toml names, from the locked dev tools: no isolated build environment fetched).
+# backend pyproject.toml names, from the locked dev tools: no isolated build environment fetched),
+# then the .mcpb bundle of that wheel (`bundle`).
 # `pip install dist/avenir_mcp-*.whl` (or `uvx --from dist/avenir_mcp-*.whl avenir-mcp stdio`) then
 # gives the `avenir-mcp` command (avenir_site/cli.py).
 dist: $(VENV)/.installed-dev
 	rm -rf dist
 	$(BIN)/python -m build --no-isolation --outdir dist .
+	$(MAKE) --no-print-directory bundle
 
-# The .mcpb bundle (README: Publishing) of the newest wheel in dist/: manage.py mcp_bundle lays
-# out its files in a temporary folder, the official CLI (npm @anthropic-ai/mcpb, the version the
-# tests use) validates the manifest and packs them into dist/avenir-mcp.mcpb.
+# dist/avenir-mcp.mcpb (README: Publishing), of the newest wheel in dist/: manage.py mcp_bundle
+# lays out its files in a temporary folder, the official CLI (npm @anthropic-ai/mcpb, the version
+# the tests use; node and npm needed) validates the manifest and packs them.
 MCPB ?= npx --yes @anthropic-ai/mcpb@2.1.2
-WHEEL = $(lastword $(sort $(wildcard dist/avenir_mcp-*.whl)))
 bundle: $(VENV)/.installed
-	@test -n "$(WHEEL)" || { echo "No wheel in dist/: build one first (make dist)."; exit 1; }
-	staging=$$(mktemp -d) && $(BIN)/python manage.py mcp_bundle $(WHEEL) $$staging/avenir-mcp \
-		&& $(MCPB) pack $$staging/avenir-mcp dist/avenir-mcp.mcpb; \
-	status=$$?; rm -rf $$staging; exit $$status
+	@wheel=$$(ls dist/avenir_mcp-*.whl 2>/dev/null | sort -V | tail -n 1); \
+	test -n "$$wheel" || { echo "No wheel in dist/: make dist builds one, and the bundle."; exit 1; }; \
+	staging=$$(mktemp -d); \
+	$(BIN)/python manage.py mcp_bundle "$$wheel" "$$staging/avenir-mcp" \
+		&& $(MCPB) pack "$$staging/avenir-mcp" dist/avenir-mcp.mcpb; \
+	status=$$?; rm -rf "$$staging"; exit $$status
 
 clean:
 	rm -rf $(VENV) dist .pytest_cache .ruff_cache .hypothesis .coverage .coverage.* htmlcov mutants
