@@ -19,6 +19,7 @@ agreement: the undo runs with the same code as the `undo_operation` tool and is 
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -30,14 +31,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
-from django.utils.dateformat import format as date_format
 from django.utils.html import format_html
-from django.utils.timezone import localtime
 
 from oplog import log, settling
+from oplog.described import change_rows, undo_state, undo_words
 from oplog.models import Operation
 from oplog.undo_admin import Proposal, propose, undo_agreed
-from ynab_client import plan_label, plan_names
+from ynab_client import held_plan, plan_label, plan_names
 
 UNDO_PERMISSION = "oplog.undo_operation"
 
@@ -83,7 +83,7 @@ class OperationAdmin(admin.ModelAdmin):
         "plan_id",  # replaced per request by a column of plan names (get_list_display)
         "short_summary",
         "status",
-        "undo_possible",
+        "undo",
     ]
     list_filter = [NeedsAttention, "status", "tool", "confirmed_by", "created_at", PlanFilter]
     search_fields = ["id", "plan_id", "tool", "preview"]
@@ -94,12 +94,12 @@ class OperationAdmin(admin.ModelAdmin):
         css = {"all": ["oplog/operations.css"]}
 
     show_full_result_count = False  # counting a long log on every page is wasted work
+    # What the person reads; the before → after table, the undo state and the technical
+    # details follow them (change_form.html, from change_view's context).
     fieldsets = [
-        (None, {"fields": ["id", "plan", "tool", "status", "short_summary", "undo_possible"]}),
-        ("Who and how", {"fields": ["client", "token", "confirmed_by", "correlation_id"]}),
-        ("When", {"fields": ["created_at", "completed_at", "settled_at", "writer"]}),
-        ("What was asked", {"fields": ["preview_text", "subject_json", "fingerprint"]}),
-        ("Undo", {"fields": ["undoable", "undo_of", "undone_by", "undo_data_json"]}),
+        (None, {"fields": ["id", "plan", "tool", "status"]}),
+        ("Who and when", {"fields": ["client", "confirmed_by", "created_at", "completed_at", "settled_at"]}),
+        ("What was asked", {"fields": ["preview_text"]}),
         ("Outcome", {"fields": ["error"]}),
     ]
 
@@ -143,10 +143,26 @@ class OperationAdmin(admin.ModelAdmin):
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict | None = None
     ) -> HttpResponse:
         op = self.get_object(request, unquote(object_id))
-        undo_url = None
-        if op is not None and op.can_be_undone and request.user.has_perm(UNDO_PERMISSION):
-            undo_url = reverse("admin:oplog_operation_undo", args=[op.pk])
-        context = {**(extra_context or {}), "undo_url": undo_url}
+        context = dict(extra_context or {})
+        if op is not None:
+            undo_url = None
+            if op.can_be_undone and request.user.has_perm(UNDO_PERMISSION):
+                undo_url = reverse("admin:oplog_operation_undo", args=[op.pk])
+            technical = [
+                ("id", op.pk),
+                ("fingerprint", op.fingerprint),
+                ("writer", op.writer or "none"),
+                ("correlation id", str(op.correlation_id)),
+                ("MCP token", str(op.token) if op.token is not None else "none (stdio or the admin)"),
+                ("subject (stored)", _pretty_json(op.subject)),
+                ("undo data", _pretty_json(op.undo_data)),
+            ]
+            context.update(
+                undo_url=undo_url,
+                undo=undo_state(op),
+                change_rows=change_rows(op, held_plan(op.plan_id)),
+                technical=technical,
+            )
         return super().change_view(request, object_id, form_url, context)
 
     def undo_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
@@ -194,8 +210,8 @@ class OperationAdmin(admin.ModelAdmin):
         return [plan if column == "plan_id" else column for column in self.list_display]
 
     @admin.display(description="when", ordering="created_at")
-    def when(self, op: Operation) -> str:
-        return date_format(localtime(op.created_at), "Y-m-d H:i")
+    def when(self, op: Operation) -> datetime:
+        return op.created_at  # the admin's date-time format, in the server's time zone
 
     @admin.display(description="plan")
     def plan(self, op: Operation) -> str:
@@ -203,23 +219,29 @@ class OperationAdmin(admin.ModelAdmin):
 
     @admin.display(description="summary")
     def short_summary(self, op: Operation) -> str:
-        return log.summary(op)
+        """The preview's question and, below it, the first line of the change with its amounts
+        in the plan's currency format (`oplog.described.change_rows`)."""
+        rows = change_rows(op, held_plan(op.plan_id))
+        if not rows:
+            return log.summary(op)
+        first, more = rows[0], len(rows) - 1
+        return format_html(
+            '{}<br><span class="change">{}{}: {} → {}{}</span>',
+            log.summary(op),
+            f"{first.item}, " if first.item else "",
+            first.field,
+            first.before,
+            first.after,
+            f" (and {more} more)" if more else "",
+        )
 
-    @admin.display(description="undo?", boolean=True)
-    def undo_possible(self, op: Operation) -> bool:
-        return op.can_be_undone
+    @admin.display(description="undo")
+    def undo(self, op: Operation) -> str:
+        return undo_words(op)
 
     @admin.display(description="preview")
     def preview_text(self, op: Operation) -> str:
         return format_html('<pre style="white-space: pre-wrap">{}</pre>', op.preview)
-
-    @admin.display(description="subject (stored)")
-    def subject_json(self, op: Operation) -> str:
-        return _pretty_json(op.subject)
-
-    @admin.display(description="undo data")
-    def undo_data_json(self, op: Operation) -> str:
-        return _pretty_json(op.undo_data)
 
 
 def _pretty_json(value: Any) -> str:

@@ -9,7 +9,9 @@ In: `parse_amount`. Out, two texts, both in the plan's currency format (a `Decim
 the snapshot's `CurrencyFormat`, or None when YNAB gives none) and one decimal-digits rule
 (`decimal_digits`): `amount_text` for tool results (machine-readable, `.` before the
 decimals) and `shown_amount` for what a person reads (previews, summaries, messages: the
-plan's own separator; `statement=True` as a bank statement shows a transaction).
+plan's own separator; `statement=True` as a bank statement shows a transaction). Where a
+person reads an amount by itself, as YNAB's own screens show it (the admin's pages),
+`displayed_amount` adds the plan's symbol and grouping (a `CurrencyDisplay`).
 
 Computed amounts (a mean, interest, a share of a total: what avenir-mcp works out rather
 than reads from YNAB) are rounded once to the plan's smallest unit, halves away from zero
@@ -144,6 +146,68 @@ def shown_amount(currency: DecimalFormat | None, milliunits: int, *, statement: 
     if statement:
         return f"+{shown}" if milliunits > 0 else shown
     return f"-{shown}" if milliunits < 0 else shown
+
+
+class CurrencyDisplay(DecimalFormat, Protocol):
+    """All of a plan's currency format that YNAB's screens use: its symbol, where it goes,
+    whether it shows, and the thousands separator (the snapshot's `CurrencyFormat` is one)."""
+
+    @property
+    def group_separator(self) -> str: ...
+
+    @property
+    def currency_symbol(self) -> str: ...
+
+    @property
+    def symbol_first(self) -> bool: ...
+
+    @property
+    def display_symbol(self) -> bool: ...
+
+
+def displayed_amount(currency: CurrencyDisplay | None, milliunits: int) -> str:
+    """An amount as YNAB shows it in the plan's currency format: symbol, grouping, separator.
+
+    `$1,250.00` (USD), `1.250,00€` (EUR: symbol after, `.` grouping, `,` decimals), `¥1,250`
+    (JPY, 0 digits), `-$12.50` when negative (the sign before the symbol, as YNAB writes it).
+    The decimals are `shown_amount`'s (the plan's digits; more only when the milliunits need
+    them: 1234 in a 2-digit plan shows `$1.234`), so no milliunit is lost. Without a usable
+    format (None, or values YNAB's data got wrong): `1,250.00`, no symbol.
+    """
+    whole, _, decimals = _decimal_text(abs(milliunits), decimal_digits(currency)).partition(".")
+    grouped = f"{int(whole):,}".replace(",", _group_separator(currency))
+    number = grouped + (_decimal_separator(currency) + decimals if decimals else "")
+    symbol = _symbol(currency)
+    shown = symbol + number if currency is not None and currency.symbol_first is True else number + symbol
+    return f"-{shown}" if milliunits < 0 else shown
+
+
+def _group_separator(currency: CurrencyDisplay | None) -> str:
+    """The plan's thousands separator: one character that is not a digit, sign or the decimal
+    separator (a space, a no-break space or an apostrophe are), or none; `,` without a format."""
+    if currency is None:
+        return ","
+    separator = currency.group_separator
+    if separator == "" or (
+        isinstance(separator, str)
+        and len(separator) == 1
+        and (separator.isprintable() or separator.isspace())
+        and not separator.isdigit()
+        and separator not in "+-"
+        and separator != _decimal_separator(currency)
+    ):
+        return separator
+    return ""
+
+
+def _symbol(currency: CurrencyDisplay | None) -> str:
+    """The plan's currency symbol when YNAB shows it: printable, without digits or signs."""
+    if currency is None or currency.display_symbol is not True:
+        return ""
+    symbol = currency.currency_symbol
+    if isinstance(symbol, str) and symbol.isprintable() and not any(c.isdigit() or c in "+-" for c in symbol):
+        return symbol
+    return ""
 
 
 def _decimal_text(milliunits: int, digits: int) -> str:

@@ -1,0 +1,46 @@
+"""An operation in the person's terms without knowing its tool: the generic before → after table."""
+
+from __future__ import annotations
+
+from oplog.described import ChangeRow, change_rows, field_words
+from oplog.models import Operation
+from ynab_client import PlanSnapshot
+
+
+def _op(subject: dict, undo_data: object) -> Operation:
+    return Operation(
+        id="k3P9xQ2mTa7Z", plan_id="plan-1", tool="a_future_tool", subject=subject, undo_data=undo_data
+    )
+
+
+def test_a_kind_it_does_not_know_reads_field_by_field_amounts_known_by_name():
+    undo_data = {
+        "thing_id": "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0",
+        "before": None,
+        "after": {"kind": "monthly", "amount": 50_000, "by_date": None},
+        "knowledge": 12345,
+    }
+
+    rows = change_rows(_op({}, undo_data), PlanSnapshot(plan_id="plan-1"))
+
+    assert rows == [ChangeRow("", "", "none", "kind monthly; amount 50.00; by date none")]
+
+
+def test_ids_the_plan_does_not_hold_show_their_beginning():
+    subject = {
+        "category_id": "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0",
+        "transaction_ids": ["short", "t" * 36] * 3,
+    }
+
+    rows = change_rows(_op(subject, None), PlanSnapshot(plan_id="plan-1"))
+
+    assert rows == [
+        ChangeRow("0f1e2d3c…", "transactions", "—", "short, tttttttt…, short, tttttttt…, short and 1 more")
+    ]
+
+
+def test_stored_field_names_read_as_words():
+    names = ("from_category_id", "payee_name", "transaction_ids", "id", "bank_balance")
+    assert [field_words(name) for name in names] == [
+        "from category", "payee", "transactions", "id", "bank balance",
+    ]  # fmt: skip
