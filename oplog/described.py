@@ -108,7 +108,7 @@ def change_rows(op: Operation, plan: PlanSnapshot | None) -> list[ChangeRow]:
     words = _Words(plan)
     rows = list(words.pairs(op.undo_data, "", ""))
     if not rows and isinstance(op.undo_data, dict):  # an undo: what it put back
-        rows = [row for record in op.undo_data.get("restored") or () for row in words.asked(record)]
+        rows = [row for record in op.undo_data.get("restored") or () for row in words.put_back(record)]
     return rows or list(words.asked(op.subject))
 
 
@@ -162,6 +162,13 @@ class _Words:
                     yield from self.asked(element)
             else:
                 yield ChangeRow(here, field_words(key), NOTHING, self.shown(key, value))
+
+    def put_back(self, record: Any) -> Iterator[ChangeRow]:
+        """What an undo put back: a record's fields, or the item it names."""
+        if isinstance(record, dict):
+            yield from self.asked(record)
+        else:
+            yield ChangeRow(self.shown("id", str(record)), "", NOTHING, "put back")
 
     # --- values ------------------------------------------------------------------------------------
 

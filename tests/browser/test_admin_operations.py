@@ -58,7 +58,16 @@ async def test_the_log_lists_the_agents_operation_and_opens_its_page(
     await expect(field(page, "confirmed_by")).to_have_text("confirmation code")
     await expect(field(page, "preview_text")).to_contain_text("Dining Out")
     await expect(field(page, "preview_text")).to_contain_text("120.00 → 150.00")
-    await expect(page.get_by_role("link", name="Undo…")).to_be_visible()
+    change = page.locator("#change-table tbody tr")
+    await expect(change).to_have_count(1)
+    await expect(change.first.locator("td")).to_have_text(["Dining Out", "assigned", "$120.00", "$150.00"])
+    await expect(page.locator("#undo-state")).to_contain_text("can be undone")
+    await expect(page.locator("#undo-state").get_by_role("link", name="Undo…")).to_be_visible()
+    technical = page.locator("details.technical-details")
+    await expect(technical.locator("pre").first).to_be_hidden()  # folded until the owner opens it
+    await technical.locator("summary", has_text="Technical details").click()
+    await expect(technical).to_contain_text('"amount": 150000')
+    await expect(page.locator("#content")).not_to_contain_text("Undoable")
 
 
 async def test_the_owner_undoes_an_operation_after_the_intermediate_page(
@@ -91,6 +100,13 @@ async def test_the_owner_undoes_an_operation_after_the_intermediate_page(
 
     await page.goto(operation_url(operation_id))
     await expect(page.get_by_role("link", name="Undo…")).to_have_count(0)
+    await expect(page.locator("#undo-state")).to_contain_text(
+        f"undone by operation {original.undone_by.pk} on "
+    )
+    await page.goto(LOG)
+    row = page.locator("#result_list tbody tr", has=page.get_by_role("link", name=operation_id, exact=True))
+    await expect(row.locator("td.field-undo")).to_have_text("undone")
+    await expect(row.locator("img[alt='False']")).to_have_count(0)  # no red cross for an undone row
 
 
 async def test_no_takes_the_owner_back_and_undoes_nothing(owner_page: Page, agent: Agent, budget: BudgetHome):

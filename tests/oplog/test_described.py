@@ -44,3 +44,11 @@ def test_stored_field_names_read_as_words():
     assert [field_words(name) for name in names] == [
         "from category", "payee", "transactions", "id", "bank balance",
     ]  # fmt: skip
+
+
+def test_an_undo_that_kept_only_the_ids_it_put_back_lists_them():
+    undo_data = {"undo_of": "a1B2c3D4e5F6", "restored": ["0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0"]}
+
+    rows = change_rows(_op({"operation_id": "a1B2c3D4e5F6"}, undo_data), None)
+
+    assert rows == [ChangeRow("0f1e2d3c…", "", "—", "put back")]
