@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.contrib.admin import apps as admin_apps  # the module: its AdminConfig is not this app's
 
 
 class AvenirSiteConfig(AppConfig):
@@ -17,3 +18,10 @@ class AvenirSiteConfig(AppConfig):
         connection_created.connect(
             keep_database_private, sender=SQLiteDatabase, dispatch_uid="avenir_site.private_database"
         )
+
+
+class AdminConfig(admin_apps.AdminConfig):
+    """`django.contrib.admin`, its site (`admin.site`) being the owner's console (`avenir_site.console`)."""
+
+    default = False  # INSTALLED_APPS' "avenir_site" still means AvenirSiteConfig
+    default_site = "avenir_site.console.ConsoleSite"

@@ -103,7 +103,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
     "avenir_site",  # first, so its runserver (ASGI under uvicorn) wins over Django's
-    "confirmations.apps.AdminConfig",  # django.contrib.admin, with the pending confirmations page
+    "avenir_site.apps.AdminConfig",  # django.contrib.admin as the owner's console (avenir_site/console.py)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -182,6 +182,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = env_str("TIME_ZONE", "UTC")  # "today" and "current month" for tools follow it
 USE_I18N = True
 USE_TZ = True
+# Dates read `2026-12-03 14:26` on every page, in TIME_ZONE (avenir_site/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["avenir_site.formats"]
 
 STATIC_URL = "static/"
 WHITENOISE_USE_FINDERS = True  # serve app static files without a collectstatic step

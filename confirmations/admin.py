@@ -1,8 +1,8 @@
 """The admin site, with a "Pending confirmations" page listed on its index.
 
 Pending confirmations are not database rows (they live in the server's memory only), so
-there is no model to register. Instead the admin site is `AdminSite` below (installed by
-`confirmations.apps.AdminConfig` in place of `django.contrib.admin`): one extra URL, wrapped
+there is no model to register. Instead the admin site extends `AdminSite` below (the owner's
+console, `avenir_site.console.ConsoleSite`, is the admin site): one extra URL, wrapped
 in `admin_view` (staff login, CSRF, no caching), and one extra entry in its app list, so
 the page appears on the index and in the sidebar like any other admin page.
 """
@@ -21,7 +21,7 @@ APP_LABEL = "confirmations"
 
 
 class AdminSite(admin.AdminSite):
-    """Django's admin site (`admin.site`) and the pending confirmations page."""
+    """Django's admin site and the pending confirmations page (the console extends it)."""
 
     # The login in the OAuth sign-in's style, naming the client when the owner comes from a
     # consent page (oauth.consent.consent_asked).

@@ -48,13 +48,14 @@ def pending_confirmations(request: HttpRequest) -> HttpResponse:
     """List what waits (GET) or revoke one by its public id (POST)."""
     if request.method == "POST":
         return _revoke(request)
-    names = plan_names()
-    context = {
-        **admin.site.each_context(request),
-        "title": PAGE_TITLE,
-        "rows": [_row(item, names) for item in codes.store.pending()],
-    }
+    context = {**admin.site.each_context(request), "title": PAGE_TITLE, "rows": pending_rows()}
     return TemplateResponse(request, "confirmations/pending.html", context)
+
+
+def pending_rows() -> list[PendingRow]:
+    """What waits for the person in this process, as the page and the admin's index show it."""
+    names = plan_names()
+    return [_row(item, names) for item in codes.store.pending()]
 
 
 def _revoke(request: HttpRequest) -> HttpResponseRedirect:
