@@ -14,7 +14,8 @@ extends (`confirmations.admin.AdminSite`) and adds:
   neither on the index nor in the sidebar.
 
 Dates read the same on every page (`avenir_site.formats`), and `avenir_site/console.css`
-keeps every table within a 1366-pixel screen (docs/admin.md).
+keeps every table within a 1366-pixel screen (`tests/browser/test_console_pages.py` loads
+every page at 1366×768).
 """
 
 from __future__ import annotations

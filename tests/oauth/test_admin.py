@@ -8,6 +8,7 @@ import uuid
 import httpx2
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.test import Client as BrowserClient
 
 from oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient, OAuthGrant
@@ -114,3 +115,60 @@ def test_oauth_sits_next_to_mcp_tokens_on_the_admin_index(owner):
     )
     assert 0 < tokens < sign_in < log  # the two ways in, side by side, then the log
     assert "OAuth grants" in index[sign_in:log]
+
+
+def test_a_records_page_reads_as_the_record_with_revoke_and_no_delete(live_service, owner, owner_user):
+    client, grant, _access, _refresh = signed_in_client(live_service, owner_user, scope=SCOPE_READ)
+
+    client_page = owner.get(f"{CLIENTS_URL}{client.pk}/change/").content.decode()
+    grant_page = owner.get(f"{GRANTS_URL}{grant.pk}/change/").content.decode()
+
+    assert "<h1>OAuth client</h1>" in client_page
+    assert "<h1>OAuth grant</h1>" in grant_page
+    for page in (client_page, grant_page):
+        assert "Change OAuth" not in page
+        assert "/delete/" not in page
+        assert 'id="revoke-form"' in page
+        assert "It cannot be undone" in page
+    assert 'name="_save"' not in client_page  # nothing of a client is edited
+    assert 'name="_save"' in grant_page  # an active grant's toolsets are
+
+
+def test_the_revoke_button_refuses_the_grants_tokens_and_says_so(live_service, owner, owner_user):
+    client, grant, access, refresh = signed_in_client(live_service, owner_user, scope=SCOPE_READ)
+
+    after = owner.post(f"{GRANTS_URL}{grant.pk}/revoke/", follow=True)
+
+    page = after.content.decode()
+    assert after.redirect_chain == [(f"{GRANTS_URL}{grant.pk}/change/", 302)]
+    assert f"Grant {grant} revoked" in page
+    assert mcp_status(live_service, access) == 401
+    assert refresh_status(live_service, client, refresh) == "invalid_grant"
+    assert 'id="revoke-form"' not in page  # revoked: nothing left to revoke, or to save
+    assert 'name="_save"' not in page
+    again = owner.post(f"{GRANTS_URL}{grant.pk}/revoke/", follow=True).content.decode()
+    assert "was already revoked" in again
+
+
+def test_the_revoke_button_refuses_a_client_and_its_grants(live_service, owner, owner_user):
+    client, grant, access, _refresh = signed_in_client(live_service, owner_user, scope=SCOPE_READ)
+
+    page = owner.post(f"{CLIENTS_URL}{client.pk}/revoke/", follow=True).content.decode()
+
+    assert f"Client {client.name} revoked with its grants" in page
+    assert mcp_status(live_service, access) == 401
+    assert OAuthGrant.objects.get(pk=grant.pk).revoked
+
+
+def test_revoke_is_a_post_by_staff_who_may_change_grants(live_service, owner, owner_user):
+    _client, grant, access, _refresh = signed_in_client(live_service, owner_user, scope=SCOPE_READ)
+    viewer = get_user_model().objects.create_user(username=f"viewer-{uuid.uuid4().hex[:8]}", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_oauthgrant"))
+    viewer_browser = BrowserClient()
+    viewer_browser.force_login(viewer)
+
+    assert owner.get(f"{GRANTS_URL}{grant.pk}/revoke/").status_code == 405
+    assert owner.post(f"{GRANTS_URL}0/revoke/").status_code == 404
+    assert 'id="revoke-form"' not in viewer_browser.get(f"{GRANTS_URL}{grant.pk}/change/").content.decode()
+    assert viewer_browser.post(f"{GRANTS_URL}{grant.pk}/revoke/").status_code == 403
+    assert mcp_status(live_service, access) == 200
