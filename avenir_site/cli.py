@@ -124,3 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+if __name__ == "__main__":  # `python -m avenir_site.cli`: what a client's stdio set-up starts
+    sys.exit(main())

@@ -49,7 +49,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "title": SERVER_TITLE,
         "version": SERVER_VERSION,
         "mcp_url": request.build_absolute_uri("/mcp"),
-        "checkout": str(settings.BASE_DIR),
+        "checkout": str(settings.BASE_DIR) if settings.IS_CHECKOUT else "",
         "stdio_command": shlex.join(stdio_command()),
         "ynab": ynab,
         "writes": settings.AVENIR_MCP_WRITE,

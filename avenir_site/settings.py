@@ -17,10 +17,12 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from dotenv import load_dotenv
 
-from avenir_site.home_folder import home_of
+from avenir_site.home_folder import home_of, is_checkout
 from values.toolsets import toolsets_named
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# A clone of the repository (make, manage.py), else a copy installed from the wheel (`avenir-mcp`).
+IS_CHECKOUT = is_checkout(BASE_DIR)
 
 # An optional .env next to manage.py (a checkout's); real environment variables win over it.
 load_dotenv(BASE_DIR / ".env", override=False)

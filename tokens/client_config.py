@@ -43,9 +43,23 @@ def claude_code_command(token: str) -> str:
 
 
 def stdio_command(*, read_only: bool = False) -> list[str]:
-    """The stdio server's command line: this interpreter (the venv's), so nothing needs activating."""
-    command = [sys.executable, str(settings.BASE_DIR / "manage.py"), "mcp_stdio"]
+    """The stdio server's command line: this interpreter (the venv's), so nothing needs activating;
+    in a checkout its manage.py, in an installed copy the `avenir-mcp` command's module."""
+    if settings.IS_CHECKOUT:
+        command = [sys.executable, str(settings.BASE_DIR / "manage.py"), "mcp_stdio"]
+    else:
+        command = [sys.executable, "-m", "avenir_site.cli", "stdio"]
     return [*command, "--read-only"] if read_only else command
+
+
+def token_command() -> str:
+    """How to make another token here: a make target in a checkout, `avenir-mcp token` installed."""
+    if settings.IS_CHECKOUT:
+        return (
+            'make token NAME="..." [READ_ONLY=1] '
+            "(.venv/bin/python manage.py create_mcp_token NAME [--read-only])"
+        )
+    return 'avenir-mcp token "..." [--read-only]'
 
 
 def stdio_entry(*, writes: bool) -> str:

@@ -4,6 +4,10 @@ same command installed from the wheel."""
 
 from __future__ import annotations
 
+import html
+import json
+import re
+import shlex
 import stat
 import sys
 import uuid
@@ -17,10 +21,12 @@ from mcp import Client, StdioServerParameters
 from avenir_site import cli
 from sandbox.seeding import DEMO_PLAN_ID, DEMO_PLAN_NAME
 from tests.helpers.stdio import measured
+from tokens.client_config import stdio_entry, token_command
 from tokens.models import McpToken, hash_token
 
-# The command as the console script runs it, from the checkout (so coverage.py measures it).
-AVENIR_MCP = ["-c", "import sys; from avenir_site.cli import main; sys.exit(main())"]
+# The command as an installed copy's client set-up starts it, from the checkout (so coverage.py
+# measures it).
+AVENIR_MCP = ["-m", "avenir_site.cli"]
 
 
 @pytest.fixture
@@ -80,6 +86,19 @@ def test_serve_prepares_then_serves_where_asked_an_ipv6_address_in_brackets(home
     cli.main(["serve", "--host", "::1", "--port", "8765"])
 
     assert called == [("migrate",), ("bootstrap",), ("runserver", "[::1]:8765")]
+
+
+def test_an_installed_copys_home_page_and_set_ups_name_the_avenir_mcp_command(settings, client):
+    settings.IS_CHECKOUT = False
+
+    page = html.unescape(re.sub(r"<[^>]+>", "", client.get("/").content.decode()))
+    entry = json.loads(stdio_entry(writes=False))["mcpServers"]["avenir-mcp"]
+
+    assert 'avenir-mcp token "Claude Code"' in page
+    assert "avenir-mcp stdio;" in page
+    assert shlex.join([sys.executable, "-m", "avenir_site.cli", "stdio"]) in page
+    assert entry == {"command": sys.executable, "args": ["-m", "avenir_site.cli", "stdio", "--read-only"]}
+    assert token_command() == 'avenir-mcp token "..." [--read-only]'
 
 
 @pytest.mark.subprocesses

@@ -122,7 +122,10 @@ async def test_installed_stdio_answers_with_the_demo_plan_from_an_empty_folder(a
 
     first = await plans_listed(server)  # migrates, makes the key, seeds the demo plan
     key = (home_folder(person) / "secret_key").read_text()
-    again = await plans_listed(server)
+    set_up = stdio(
+        [str(avenir_mcp.parent / "python"), "-m", "avenir_site.cli", "stdio"], tmp_path / "empty", person
+    )
+    again = await plans_listed(set_up)  # the command an installed copy's client set-ups give
 
     assert first == again == DEMO_PLANS
     assert stat.S_IMODE((home_folder(person) / "secret_key").stat().st_mode) == 0o600
@@ -186,7 +189,9 @@ def test_installed_serve_serves_the_admin_with_its_styles(avenir_mcp, person, tm
     assert styles.status_code == 200
     assert styles.headers["content-type"].startswith("text/css")
     assert login.status_code == 200
-    assert "Admin login created (shown once)" in (tmp_path / "output").read_text()
+    printed = (tmp_path / "output").read_text()
+    assert "Admin login created (shown once)" in printed
+    assert 'More tokens: avenir-mcp token "..." [--read-only]' in printed
 
 
 def wait_for(url: str, server: subprocess.Popen) -> httpx2.Response:

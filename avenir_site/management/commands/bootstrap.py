@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
 from sandbox.models import Plan
-from tokens.client_config import client_setup
+from tokens.client_config import client_setup, token_command
 from tokens.models import McpToken
 
 FIRST_TOKEN_NAME = "First token (make run)"
@@ -71,7 +71,4 @@ class Command(BaseCommand):
             self.style.SUCCESS(f"MCP token created (shown once; only its hash is kept): {plaintext}")
         )
         self.stdout.write(client_setup(plaintext, read_only=False))
-        self.stdout.write(
-            'More tokens: make token NAME="..." [READ_ONLY=1] (.venv/bin/python manage.py '
-            "create_mcp_token NAME [--read-only]), or the admin (MCP tokens)."
-        )
+        self.stdout.write(f"More tokens: {token_command()}, or the admin (MCP tokens).")
