@@ -114,7 +114,12 @@ def command_line() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    options = command_line().parse_args(argv)
+    parser = command_line()
+    options, unknown = parser.parse_known_args(argv)
+    if options.run is manage:  # an option first (`manage --help`) is not in its remainder
+        options.arguments = [*unknown, *options.arguments]
+    elif unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
     try:
         with collection_paused():  # avenir_site.startup

@@ -77,6 +77,21 @@ def test_manage_runs_any_management_command(home, capsys):
     assert capsys.readouterr().out.startswith("System check identified no issues")
 
 
+def test_manage_help_lists_the_management_commands(home, capsys):
+    status = cli.main(["manage", "--help"])
+
+    assert status == 0
+    assert "mcp_stdio" in capsys.readouterr().out
+
+
+def test_an_unknown_option_is_refused_with_the_usage(capsys):
+    with pytest.raises(SystemExit) as refused:
+        cli.main(["stdio", "--writable"])
+
+    assert refused.value.code == 2
+    assert capsys.readouterr().err.endswith("avenir-mcp: error: unrecognized arguments: --writable\n")
+
+
 def test_serve_prepares_then_serves_where_asked_an_ipv6_address_in_brackets(home, monkeypatch):
     called = []
     monkeypatch.setattr(cli, "call_command", lambda name, *args, **options: called.append((name, *args)))
