@@ -105,7 +105,7 @@ class ChangeRow:
 
 def change_rows(op: Operation, plan: PlanSnapshot | None) -> list[ChangeRow]:
     """`op`'s change as a before → after table (module docstring)."""
-    words = _Words(plan)
+    words = _Words(plan, dict(_kept_transactions(op.undo_data)))
     rows = list(words.pairs(op.undo_data, "", ""))
     if not rows and isinstance(op.undo_data, dict):  # an undo: what it put back
         rows = [row for record in op.undo_data.get("restored") or () for row in words.put_back(record)]
@@ -113,10 +113,12 @@ def change_rows(op: Operation, plan: PlanSnapshot | None) -> list[ChangeRow]:
 
 
 class _Words:
-    """Stored values in the person's words, names read from the plan held in memory."""
+    """Stored values in the person's words, names read from the plan held in memory, or for a
+    transaction gone from it (deleted), from the record the operation kept of it (`kept`)."""
 
-    def __init__(self, plan: PlanSnapshot | None) -> None:
+    def __init__(self, plan: PlanSnapshot | None, kept: dict[str, dict[str, Any]] | None = None) -> None:
         self.plan = plan
+        self.kept = kept or {}
         self.currency = plan.settings.currency_format if plan is not None else None
 
     # --- before → after pairs -----------------------------------------------------------------
@@ -203,9 +205,10 @@ class _Words:
         )
 
     def listed(self, field: str, values: list[Any]) -> str:
+        """At most `LISTED_NAMES` values, `;` between them (a transaction's own text has commas)."""
         shown = [self.shown(field, value) for value in values[:LISTED_NAMES]]
         more = len(values) - LISTED_NAMES
-        return ", ".join(shown) + (f" and {more} more" if more > 0 else "") if shown else "none"
+        return "; ".join(shown) + (f" and {more} more" if more > 0 else "") if shown else "none"
 
     def known(self, value: str) -> bool:
         plan = self.plan
@@ -232,7 +235,14 @@ class _Words:
                 return self.transaction(value)
             if value in plan.scheduled_transactions:
                 return self.schedule(value)
+        if value in self.kept:
+            return self.kept_transaction(self.kept[value])
         return value if len(value) <= 8 else f"{value[:8]}…"
+
+    def kept_transaction(self, record: dict[str, Any]) -> str:
+        payee_id = record.get("payee_id")
+        payee = record.get("payee_name") or (self.name(payee_id) if isinstance(payee_id, str) else "no payee")
+        return f"{record['date']}, {payee}, {displayed_amount(self.currency, record['amount'])}"
 
     def transaction(self, transaction_id: str) -> str:
         assert self.plan is not None
@@ -248,6 +258,18 @@ class _Words:
         payee = self.name(schedule.payee_id) if schedule.payee_id else "no payee"
         amount = displayed_amount(self.currency, schedule.amount)
         return f"{schedule.frequency} from {schedule.date_next.isoformat()}, {payee}, {amount}"
+
+
+def _kept_transactions(value: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The whole transactions an operation's undo data keeps (a deletion's), by id."""
+    if isinstance(value, list):
+        for element in value:
+            yield from _kept_transactions(element)
+    elif isinstance(value, dict):
+        if isinstance(value.get("id"), str) and isinstance(value.get("amount"), int) and "date" in value:
+            yield value["id"], value
+        for inner in value.values():
+            yield from _kept_transactions(inner)
 
 
 def _named_entities(plan: PlanSnapshot) -> tuple[Mapping[str, Any], ...]:

@@ -474,7 +474,7 @@ def _kinds(budget: BudgetHome, plan: PlanSnapshot) -> dict[str, tuple[dict, obje
         "delete_transactions": (
             {"transaction_ids": [market.id, cafe.id]},
             {"transactions": [], "deleted_ids": None, "untouched_ids": None},
-            [["", "transactions", "—", f"{market_line}, {cafe_line}"]],
+            [["", "transactions", "—", f"{market_line}; {cafe_line}"]],
         ),
     }
 
@@ -615,3 +615,10 @@ def test_the_undo_button_stands_beside_the_state_for_those_allowed_to_undo(audit
     assert undo_link in allowed[allowed.index('<p id="undo-state">') :]
     assert undo_link not in viewer
     assert _undo_state(viewer) == "can be undone"
+
+
+def test_an_operation_that_does_not_exist_leads_back_to_the_admin(superuser):
+    response = _browser(superuser).get(reverse("admin:oplog_operation_change", args=["nOsUcHoPeRa"]))
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("admin:index")

@@ -35,7 +35,7 @@ def test_ids_the_plan_does_not_hold_show_their_beginning():
     rows = change_rows(_op(subject, None), PlanSnapshot(plan_id="plan-1"))
 
     assert rows == [
-        ChangeRow("0f1e2d3c…", "transactions", "—", "short, tttttttt…, short, tttttttt…, short and 1 more")
+        ChangeRow("0f1e2d3c…", "transactions", "—", "short; tttttttt…; short; tttttttt…; short and 1 more")
     ]
 
 
@@ -52,3 +52,21 @@ def test_an_undo_that_kept_only_the_ids_it_put_back_lists_them():
     rows = change_rows(_op({"operation_id": "a1B2c3D4e5F6"}, undo_data), None)
 
     assert rows == [ChangeRow("0f1e2d3c…", "", "—", "put back")]
+
+
+def test_a_deleted_transaction_reads_from_the_record_the_operation_kept_of_it():
+    gone = {"id": "9a8b7c6d-0000-4000-8000-000000000001", "date": "2026-11-03", "amount": -86_400}
+    undo_data = {
+        "transactions": [
+            {**gone, "payee_id": None, "payee_name": "Market", "lines": []},
+            {**gone, "id": "9a8b7c6d-0000-4000-8000-000000000002", "payee_id": None, "payee_name": None},
+        ],
+        "deleted_ids": None,
+    }
+    subject = {"transaction_ids": [record["id"] for record in undo_data["transactions"]]}
+
+    rows = change_rows(_op(subject, undo_data), None)
+
+    assert rows == [
+        ChangeRow("", "transactions", "—", "2026-11-03, Market, -86.40; 2026-11-03, no payee, -86.40")
+    ]
