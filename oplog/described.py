@@ -11,10 +11,13 @@ Every write tool keeps its own typed subject and undo data (`oplog.records`); th
 knows none of their classes, only the shapes they share: a `before` and `after` pair (a value,
 or a record compared field by field) is a row of the table; an operation without one (a
 creation, a deletion, an approval) shows what its subject asked, before left empty; an undo
-shows what it put back (its `restored` records). Fields
-are known by name: the money fields (`MONEY_FIELDS`), ids (`ID_FIELDS`, or a name ending in
-`_id`/`_ids`) and what only settling and undo read (`TECHNICAL_FIELDS`, left to the technical
-details).
+shows what it put back (its `restored` records). Fields are known by name: ids (`ID_FIELDS`,
+or a name ending in `_id`/`_ids`) and what only settling and undo read (`TECHNICAL_FIELDS`:
+server knowledge, digests, counts; left to the technical details). Every other integer the
+log keeps is an amount in milliunits (docs/confirmation.md#what-is-logged), whatever its
+field's name (`amount`, `balance`, a before/after pair's value): it always reads as money, so
+no milliunit figure shows outside the technical details, a kind this module never heard of
+included.
 """
 
 from __future__ import annotations
@@ -29,9 +32,6 @@ from oplog.models import Operation
 from values.money import displayed_amount
 from ynab_client import PlanSnapshot
 
-MONEY_FIELDS = frozenset(
-    {"amount", "assigned", "balance", "bank_balance", "difference", "budgeted", "activity", "available"}
-)
 ID_FIELDS = (
     "id", "transaction_id", "scheduled_transaction_id", "category_id", "payee_id", "account_id",
     "category_group_id",
@@ -184,7 +184,7 @@ class _Words:
             return "none"
         if isinstance(value, bool):
             return "yes" if value else "no"
-        if isinstance(value, int) and field in MONEY_FIELDS:
+        if isinstance(value, int):  # bool is handled above: the log's integers are amounts
             return displayed_amount(self.currency, value)
         if isinstance(value, dict):
             return self.record(value)

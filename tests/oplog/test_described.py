@@ -70,3 +70,11 @@ def test_a_deleted_transaction_reads_from_the_record_the_operation_kept_of_it():
     assert rows == [
         ChangeRow("", "transactions", "—", "2026-11-03, Market, -86.40; 2026-11-03, no payee, -86.40")
     ]
+
+
+def test_every_integer_the_log_keeps_reads_as_money_whatever_its_field():
+    undo_data = {"category_id": "cat-1", "before": 120_000, "after": 150_000, "restoring": 1}
+
+    rows = change_rows(_op({"budgeted": 150_000}, undo_data), None)
+
+    assert rows == [ChangeRow("cat-1", "", "120.00", "150.00")]
