@@ -2,8 +2,9 @@
 
 Amounts stay `int` milliunits through every computation and become text only here, with
 the plan's decimal digits (`money(snapshot, -42500)` → `"-42.50"`); in sentences meant to be
-read (one-line summaries, messages) amounts are `values.money.shown_amount`, in the plan's own
-format like the previews (`-42,50` in a plan with a decimal comma). Text from YNAB or
+read (one-line summaries, messages) amounts are `shown_money` (`values.money.shown_amount`), in
+the plan's own format like the previews (`-42,50` in a plan with a decimal comma), and a
+list whose items carry amounts is joined by `values.text.listed` (`; `). Text from YNAB or
 banks goes through `values.text.shown_name` (payee, account, category and group names;
 `account_name`, `category_name`, `payee_name` look one up), `memo` or `note`: one line, invisible
 characters removed, at most 80 characters. `tool_result` makes the
@@ -27,7 +28,7 @@ from typing import Any
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from values.money import amount_text
+from values.money import amount_text, shown_amount
 from values.text import safe_text, shown_name
 from ynab_client.snapshot import PlanSnapshot
 
@@ -67,6 +68,13 @@ def money(snapshot: PlanSnapshot, milliunits: int) -> str:
     """A result field's amount: `values.money.amount_text` in this plan's currency format
     (`-42500` → `"-42.50"`; never drops a milliunit: `1234` → `"1.234"`)."""
     return amount_text(snapshot.settings.currency_format, milliunits)
+
+
+def shown_money(snapshot: PlanSnapshot, milliunits: int, *, statement: bool = False) -> str:
+    """An amount in a sentence (a summary line, a `message`, a note): `values.money.shown_amount`
+    in this plan's currency format (`-42500` → `-42,50` in a plan with a decimal comma); items
+    of a list that carry amounts are joined by `values.text.listed` (docs/conventions.md#money-in-text)."""
+    return shown_amount(snapshot.settings.currency_format, milliunits, statement=statement)
 
 
 def memo(text: str | None) -> str | None:

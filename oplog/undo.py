@@ -52,8 +52,8 @@ What an undo says (`undo_preview`, `nothing_to_restore_message`) is a pure funct
 name, which the undo leaves alone:
 
     Undo: recategorise 2 transaction(s)?
-    - 2026-09-12, Market, 86.40: Groceries → (uncategorised)
-    - 2026-09-13, Bakery, 4.20: Groceries → (uncategorised)
+    - 2026-09-12; Market; 86.40: Groceries → (uncategorised)
+    - 2026-09-13; Bakery; 4.20: Groceries → (uncategorised)
     Left as they are, changed since: 2026-09-14, Cinema (its category is now Leisure).
     Already as before, nothing to do: 1 item(s).
 """
@@ -65,6 +65,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from confirmations.preview import MAX_ITEM_LINES, Consequences, Preview
 from oplog.records import Record
+from values.text import listed
 
 if TYPE_CHECKING:
     from oplog.models import Operation
@@ -124,7 +125,7 @@ class Reversal(Generic[ItemT]):
     `restorable`: the tool's own typed items (`ItemT`), whatever its `undo` needs, one per
     item to restore.
     `lines`: the preview lines of those items, in the same order, WITHOUT the leading `- `
-    (e.g. `2026-09-12, Market, 86.40: Groceries → (uncategorised)`); empty when the question
+    (e.g. `2026-09-12; Market; 86.40: Groceries → (uncategorised)`); empty when the question
     says it all (rename_payee).
     `already_as_before`: items already at their value before the operation.
     `conflicts`: items changed since, left alone (the undo lists them after the lines).
@@ -261,7 +262,8 @@ def nothing_to_restore_message(op: Operation, reversal: Reversal) -> str:
     if reversal.already_as_before:
         parts.append(f"{reversal.already_as_before} item(s) already as before")
     if reversal.conflicts:
-        names = ", ".join(conflict.name for conflict in reversal.conflicts[:3])
+        # a name may be a list itself (`2026-09-12; Market; 86,40`): quoted, the names stay apart
+        names = listed(f"‘{conflict.name}’" for conflict in reversal.conflicts[:3])
         more = f" and {len(reversal.conflicts) - 3} more" if len(reversal.conflicts) > 3 else ""
         parts.append(f"{len(reversal.conflicts)} changed since and left as they are ({names}{more})")
     found = "; ".join(parts or reversal.notes) or "nothing of it is left in YNAB"

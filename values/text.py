@@ -13,11 +13,15 @@ person; an agent reads them, so they are data that must never look like anything
   control characters are refused rather than silently removed, so what is written is
   exactly what the person was shown. `clean_given_note` is it for a note, whose line breaks
   are kept.
+- `listed` joins the items of a list in a sentence whose items carry amounts: with `; `, so
+  that a decimal comma (`income 0,00; assigned 2971,78`) cannot be misread as the end of an
+  item (docs/conventions.md#money-in-text).
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 from values.refusal import Refusal
 
@@ -74,6 +78,18 @@ def _cut(text: str, limit: int | None) -> str:
     if limit is None or len(text) <= limit:
         return text
     return text[: limit - 1].rstrip() + ELLIPSIS
+
+
+LIST_SEPARATOR = "; "
+"""Between the items of a list in a sentence that carry amounts (`listed`)."""
+
+
+def listed(items: Iterable[str]) -> str:
+    """The items of a list in a sentence or a preview line, when any item carries an amount:
+    separated by `; ` rather than `, `, which a decimal comma would make ambiguous
+    (`income 0,00; assigned 2971,78; activity -556,17`). One rule for every tool's text
+    (docs/conventions.md#money-in-text)."""
+    return LIST_SEPARATOR.join(items)
 
 
 def quoted(value: object, limit: int = 32) -> str:

@@ -26,15 +26,23 @@ Seeded = TypeVar("Seeded")
 _originals: dict[tuple[Callable[[], Any], Any, Any], tuple[Any, PlanRows]] = {}
 
 
-def copy_of(seed: Callable[[], Seeded], *, name: str | None = None) -> Seeded:
+def copy_of(
+    seed: Callable[[], Seeded], *, name: str | None = None, currency_format: dict[str, Any] | None = None
+) -> Seeded:
     """What `seed()` returns (a `Plan`, or a dataclass holding one and ids in it), for a new
-    copy of its plan (named `name`, else as the original): every id in it is the copy's."""
+    copy of its plan (named `name`, else as the original): every id in it is the copy's. With
+    `currency_format` (YNAB's plan setting) the copy writes its amounts in it: no figure
+    depends on it."""
     key = (seed, utc_today(), timezone.localdate())
     if key not in _originals:
         original = seed()
         _originals[key] = (original, plan_rows(_plan_in(original)))
     original, rows = _originals[key]
-    return _renumbered(original, copy_plan(rows, name=name))
+    copy = copy_plan(rows, name=name)
+    if currency_format is not None:
+        copy.plan.currency_format = currency_format
+        copy.plan.save(update_fields=["currency_format"])
+    return _renumbered(original, copy)
 
 
 def _plan_in(value: Any) -> Plan:
@@ -62,6 +70,7 @@ def _renumbered(value: Any, copy: PlanCopy) -> Any:
     return value
 
 
-def demo_plan_copy() -> Plan:
-    """The demo household (`sandbox.seeding.seed_demo_plan`), a copy of the test's own."""
-    return copy_of(seed_demo_plan)
+def demo_plan_copy(currency_format: dict[str, Any] | None = None) -> Plan:
+    """The demo household (`sandbox.seeding.seed_demo_plan`), a copy of the test's own (in
+    `currency_format` if given, else the demo's euros)."""
+    return copy_of(seed_demo_plan, currency_format=currency_format)

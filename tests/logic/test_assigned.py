@@ -184,7 +184,7 @@ def test_amounts_use_the_plans_digits_and_separator_without_symbol_or_grouping()
         "Move 30 from Tennis to Restaurants for 2026-09-01?"
     )
     assert euros.assigned_line("Tennis", 80_000, -12_500, 32_000, -60_500) == (
-        "Tennis: assigned 80,00 → -12,50, available 32,00 → -60,50"
+        "Tennis: assigned 80,00 → -12,50; available 32,00 → -60,50"
     )
 
 
@@ -224,7 +224,7 @@ def test_the_overspending_note_names_every_category_left_below_zero_source_first
     words = AssignedWords(None)
 
     assert words.overspent_note(move.source, move.destination) == (
-        "This leaves 2 categories overspent: Tennis by 8.00 for 2026-09-01, "
+        "This leaves 2 categories overspent: Tennis by 8.00 for 2026-09-01; "
         "Restaurants by 10.00 for 2026-09-01."
     )
     assert (

@@ -170,10 +170,10 @@ def test_several_overspent_are_named_in_one_note_at_most_ten_then_how_many_more(
     )
 
     assert overspent_note(None, two) == (
-        "This leaves 2 categories overspent: Cat 00 by 1.00 for 2026-09-01, Cat 01 by 1.00 for 2026-09-01."
+        "This leaves 2 categories overspent: Cat 00 by 1.00 for 2026-09-01; Cat 01 by 1.00 for 2026-09-01."
     )
-    named = ", ".join(f"Cat {n:02} by {n + 1}.00 for 2026-09-01" for n in range(11, 1, -1))
-    assert overspent_note(None, twelve) == f"This leaves 12 categories overspent: {named}, and 2 more."
+    named = "; ".join(f"Cat {n:02} by {n + 1}.00 for 2026-09-01" for n in range(11, 1, -1))
+    assert overspent_note(None, twelve) == f"This leaves 12 categories overspent: {named}; and 2 more."
 
 
 def test_two_hundred_transactions_over_thirty_categories_read_in_a_bounded_preview():
@@ -195,6 +195,6 @@ def test_two_hundred_transactions_over_thirty_categories_read_in_a_bounded_previ
         *(f"- Cat {n:02} for 2026-09-01: 10.00 → 3.00" for n in range(15)),
         "… and 10 more",  # Cat 15-24, 10.00 → 4.00: the smallest moves
         "This leaves 5 categories overspent: "
-        + ", ".join(f"Cat {n} by 16.00 for 2026-09-01" for n in range(25, 30))
+        + "; ".join(f"Cat {n} by 16.00 for 2026-09-01" for n in range(25, 30))
         + ".",
     ]

@@ -131,8 +131,8 @@ def test_approving_skips_the_approved_and_refuses_the_unknown():
 def test_a_transaction_line_reads_like_a_statement_in_the_plans_own_format():
     plan = household(currency_format=EURO)
 
-    assert transaction_line(plan, plan.transactions["t-market"]) == "2026-09-12, CB MARKET FRESH 0509, 86,40"
-    assert transaction_line(plan, plan.transactions["t-uncat"]) == "2026-09-13, (no payee), +120,00"
+    assert transaction_line(plan, plan.transactions["t-market"]) == "2026-09-12; CB MARKET FRESH 0509; 86,40"
+    assert transaction_line(plan, plan.transactions["t-uncat"]) == "2026-09-13; (no payee); +120,00"
     assert category_shown(plan, None) == "(uncategorised)"
     assert category_shown(plan, "gone") == "(a deleted category)"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -28,20 +29,37 @@ from sandbox.models import Category, Payee, Plan
 from tests.helpers.mcp_http import MODES
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.write_cases.schedules import creating, deleting, scheduled_in_ynab, updating
-from tests.writes.assigned_plans import budget_home
+from tests.writes.assigned_plans import EUROS, BudgetHome, budget_home
 from tests.writes.checks import WriteCase, connected, ynab
-from tests.writes.households import household
+from tests.writes.households import Household, household
 
 pytestmark = pytest.mark.anyio
 
 AMOUNT = re.compile(r"[+-]?\d+(\.\d{1,3})?")
 
-Case = Callable[[Client, Plan], Awaitable[list[CallToolResult]]]
+Case = Callable[[Client, "Plans"], Awaitable[list[CallToolResult]]]
 
 
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@dataclass(frozen=True)
+class Plans:
+    """The plans a case reads or changes, all in one currency format (the plans' own when None)."""
+
+    demo: Plan  # only read
+    currency_format: dict[str, Any] | None = None
+
+    def household(self) -> Household:
+        return household(currency_format=self.currency_format)
+
+    def budget(self) -> BudgetHome:
+        return budget_home(currency_format=self.currency_format)
+
+    def fresh_demo(self) -> Plan:
+        return demo_plan_copy(currency_format=self.currency_format)
 
 
 @pytest.fixture(scope="module")
@@ -84,30 +102,30 @@ async def with_code(client: Client, tool: str, arguments: dict[str, Any]) -> lis
 
 
 def read(tool: str, **arguments: Any) -> Case:
-    async def case(client: Client, demo: Plan) -> list[CallToolResult]:
-        return [await called(client, tool, {"plan_id": demo.id, **arguments})]
+    async def case(client: Client, plans: Plans) -> list[CallToolResult]:
+        return [await called(client, tool, {"plan_id": plans.demo.id, **arguments})]
 
     return case
 
 
-async def _list_plans(client: Client, demo: Plan) -> list[CallToolResult]:
+async def _list_plans(client: Client, plans: Plans) -> list[CallToolResult]:
     return [await called(client, "list_plans", {})]
 
 
-async def _list_operations(client: Client, demo: Plan) -> list[CallToolResult]:
-    home = await sync_to_async(household)()
+async def _list_operations(client: Client, plans: Plans) -> list[CallToolResult]:
+    home = await sync_to_async(plans.household)()
     await called(client, "approve_transactions", {"plan_id": home.id, "transaction_ids": [home.market]})
     return [await called(client, "list_operations", {"plan_id": home.id})]
 
 
-async def _apply_categories(client: Client, demo: Plan) -> list[CallToolResult]:
-    home = await sync_to_async(household)()
+async def _apply_categories(client: Client, plans: Plans) -> list[CallToolResult]:
+    home = await sync_to_async(plans.household)()
     assignment = {"transaction_id": home.market, "category_id": home.home.groceries}
     return await with_code(client, "apply_categories", {"plan_id": home.id, "assignments": [assignment]})
 
 
-async def _flag_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
-    home = await sync_to_async(household)()
+async def _flag_transactions(client: Client, plans: Plans) -> list[CallToolResult]:
+    home = await sync_to_async(plans.household)()
     flags = [
         {"transaction_id": home.market, "color": "red"},
         {"transaction_id": home.salary, "color": "blue"},
@@ -115,8 +133,8 @@ async def _flag_transactions(client: Client, demo: Plan) -> list[CallToolResult]
     return await with_code(client, "flag_transactions", {"plan_id": home.id, "flags": flags})
 
 
-async def _create_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
-    home = await sync_to_async(household)()
+async def _create_transactions(client: Client, plans: Plans) -> list[CallToolResult]:
+    home = await sync_to_async(plans.household)()
     day = (today() - timedelta(days=1)).isoformat()
     lines = [
         {"date": day, "amount": "-4.50", "payee_name": "Kiosk", "category_id": home.home.dining},
@@ -126,8 +144,8 @@ async def _create_transactions(client: Client, demo: Plan) -> list[CallToolResul
     return await with_code(client, "create_transactions", arguments)
 
 
-async def _update_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
-    home = await sync_to_async(household)()
+async def _update_transactions(client: Client, plans: Plans) -> list[CallToolResult]:
+    home = await sync_to_async(plans.household)()
     updates = [
         {"transaction_id": home.market, "amount": "-68.40", "memo": "refund due"},
         {"transaction_id": home.cafe, "payee_name": "Corner Cafe Bistro", "cleared": "cleared"},
@@ -135,14 +153,14 @@ async def _update_transactions(client: Client, demo: Plan) -> list[CallToolResul
     return await with_code(client, "update_transactions", {"plan_id": home.id, "updates": updates})
 
 
-async def _delete_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
-    home = await sync_to_async(household)()
+async def _delete_transactions(client: Client, plans: Plans) -> list[CallToolResult]:
+    home = await sync_to_async(plans.household)()
     arguments = {"plan_id": home.id, "transaction_ids": [home.market, home.transfer]}
     return await with_code(client, "delete_transactions", arguments)
 
 
-async def _transfer_money(client: Client, demo: Plan) -> list[CallToolResult]:
-    home = await sync_to_async(household)()
+async def _transfer_money(client: Client, plans: Plans) -> list[CallToolResult]:
+    home = await sync_to_async(plans.household)()
     arguments = {
         "plan_id": home.id,
         "from_account_id": home.home.checking,
@@ -153,8 +171,8 @@ async def _transfer_money(client: Client, demo: Plan) -> list[CallToolResult]:
     return await with_code(client, "transfer_money", arguments)
 
 
-async def _split_transaction(client: Client, demo: Plan) -> list[CallToolResult]:
-    home = await sync_to_async(household)()
+async def _split_transaction(client: Client, plans: Plans) -> list[CallToolResult]:
+    home = await sync_to_async(plans.household)()
     lines = [
         {"amount": "-50.00", "category_id": home.home.groceries, "memo": "food"},
         {"amount": "-36.43", "category_id": home.home.dining},
@@ -163,10 +181,10 @@ async def _split_transaction(client: Client, demo: Plan) -> list[CallToolResult]
     return await with_code(client, "split_transaction", arguments)
 
 
-async def _reconcile_account(client: Client, demo: Plan) -> list[CallToolResult]:
+async def _reconcile_account(client: Client, plans: Plans) -> list[CallToolResult]:
     """The bank shows 5.00 more than the cleared balance and the person wants it adjusted: a real
     question (without `adjust` the first answer would be `difference_found`)."""
-    home = await sync_to_async(household)()
+    home = await sync_to_async(plans.household)()
     checking = home.home.checking
     cleared = (await ynab("GET", f"/plans/{home.id}/accounts/{checking}"))["account"]["cleared_balance"]
     bank = str(Decimal(cleared + 5_000) / 1000)
@@ -174,14 +192,14 @@ async def _reconcile_account(client: Client, demo: Plan) -> list[CallToolResult]
     return await with_code(client, "reconcile_account", arguments)
 
 
-async def _approve_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
-    home = await sync_to_async(household)()
+async def _approve_transactions(client: Client, plans: Plans) -> list[CallToolResult]:
+    home = await sync_to_async(plans.household)()
     ids = [home.market, home.salary]
     return [await called(client, "approve_transactions", {"plan_id": home.id, "transaction_ids": ids})]
 
 
-async def _import_transactions(client: Client, demo: Plan) -> list[CallToolResult]:
-    fresh = await sync_to_async(demo_plan_copy)()  # its bank has lines waiting
+async def _import_transactions(client: Client, plans: Plans) -> list[CallToolResult]:
+    fresh = await sync_to_async(plans.fresh_demo)()  # its bank has lines waiting
     result = await called(client, "import_transactions", {"plan_id": fresh.id})
     assert result.structured_content["transaction_ids"], "the demo's bank holds transactions to import"
     return [result]
@@ -191,78 +209,78 @@ def _budgeting(budget, **extra: Any) -> dict[str, Any]:
     return {"plan_id": budget.id, "month": budget.month, "category_id": budget.home.dining, **extra}
 
 
-async def _set_category_budget(client: Client, demo: Plan) -> list[CallToolResult]:
-    budget = await sync_to_async(budget_home)()
+async def _set_category_budget(client: Client, plans: Plans) -> list[CallToolResult]:
+    budget = await sync_to_async(plans.budget)()
     return await with_code(client, "set_category_budget", _budgeting(budget, amount="150.25"))
 
 
-async def _move_money(client: Client, demo: Plan) -> list[CallToolResult]:
-    budget = await sync_to_async(budget_home)()
+async def _move_money(client: Client, plans: Plans) -> list[CallToolResult]:
+    budget = await sync_to_async(plans.budget)()
     h = budget.home
     arguments = {"plan_id": budget.id, "month": budget.month, "from_category_id": h.groceries}
     return await with_code(client, "move_money", {**arguments, "to_category_id": h.dining, "amount": "30.5"})
 
 
-async def _set_category_target(client: Client, demo: Plan) -> list[CallToolResult]:
-    budget = await sync_to_async(budget_home)()
+async def _set_category_target(client: Client, plans: Plans) -> list[CallToolResult]:
+    budget = await sync_to_async(plans.budget)()
     by_date = (today() + timedelta(days=400)).replace(day=1).isoformat()
     target = {"category_id": budget.home.dining, "amount": "1200.5", "by_date": by_date}
     return await with_code(client, "set_category_target", {"plan_id": budget.id, **target})
 
 
-async def _update_category(client: Client, demo: Plan) -> list[CallToolResult]:
-    budget = await sync_to_async(budget_home)()
+async def _update_category(client: Client, plans: Plans) -> list[CallToolResult]:
+    budget = await sync_to_async(plans.budget)()
     bills = (await Category.objects.aget(pk=budget.home.rent)).group_id
     change = {"category_id": budget.home.dining, "name": "Restaurants", "category_group_id": bills}
     return await with_code(client, "update_category", {"plan_id": budget.id, **change})
 
 
-async def _create_category(client: Client, demo: Plan) -> list[CallToolResult]:
-    budget = await sync_to_async(budget_home)()
+async def _create_category(client: Client, plans: Plans) -> list[CallToolResult]:
+    budget = await sync_to_async(plans.budget)()
     group = budget.home.everyday_group
     return await with_code(
         client, "create_category", {"plan_id": budget.id, "category_group_id": group, "name": "Pets"}
     )
 
 
-async def _create_account(client: Client, demo: Plan) -> list[CallToolResult]:
-    budget = await sync_to_async(budget_home)()
+async def _create_account(client: Client, plans: Plans) -> list[CallToolResult]:
+    budget = await sync_to_async(plans.budget)()
     opening = {"name": "Emergency fund", "type": "savings", "balance": "2500.25"}
     return await with_code(client, "create_account", {"plan_id": budget.id, **opening})
 
 
-async def _create_category_group(client: Client, demo: Plan) -> list[CallToolResult]:
-    budget = await sync_to_async(budget_home)()
+async def _create_category_group(client: Client, plans: Plans) -> list[CallToolResult]:
+    budget = await sync_to_async(plans.budget)()
     return await with_code(client, "create_category_group", {"plan_id": budget.id, "name": "Kids"})
 
 
-async def _update_category_group(client: Client, demo: Plan) -> list[CallToolResult]:
-    budget = await sync_to_async(budget_home)()
+async def _update_category_group(client: Client, plans: Plans) -> list[CallToolResult]:
+    budget = await sync_to_async(plans.budget)()
     renaming = {"category_group_id": budget.home.everyday_group, "name": "Day to day"}
     return await with_code(client, "update_category_group", {"plan_id": budget.id, **renaming})
 
 
-async def _rename_payee(client: Client, demo: Plan) -> list[CallToolResult]:
-    home = await sync_to_async(household)()
+async def _rename_payee(client: Client, plans: Plans) -> list[CallToolResult]:
+    home = await sync_to_async(plans.household)()
     cafe = (await Payee.objects.aget(plan_id=home.id, name="CORNER CAFE")).id
     return await with_code(
         client, "rename_payee", {"plan_id": home.id, "payee_id": cafe, "name": "Corner Cafe"}
     )
 
 
-async def _create_scheduled_transaction(client: Client, demo: Plan) -> list[CallToolResult]:
-    home = await sync_to_async(household)()
+async def _create_scheduled_transaction(client: Client, plans: Plans) -> list[CallToolResult]:
+    home = await sync_to_async(plans.household)()
     return await with_code(client, "create_scheduled_transaction", _plan_args(creating(home)))
 
 
-async def _update_scheduled_transaction(client: Client, demo: Plan) -> list[CallToolResult]:
-    home = await sync_to_async(household)()
+async def _update_scheduled_transaction(client: Client, plans: Plans) -> list[CallToolResult]:
+    home = await sync_to_async(plans.household)()
     case = updating(home, await scheduled_in_ynab(home), memo="")
     return await with_code(client, "update_scheduled_transaction", _plan_args(case))
 
 
-async def _delete_scheduled_transaction(client: Client, demo: Plan) -> list[CallToolResult]:
-    home = await sync_to_async(household)()
+async def _delete_scheduled_transaction(client: Client, plans: Plans) -> list[CallToolResult]:
+    home = await sync_to_async(plans.household)()
     case = deleting(home, await scheduled_in_ynab(home))
     return await with_code(client, "delete_scheduled_transaction", _plan_args(case))
 
@@ -271,8 +289,8 @@ def _plan_args(case: WriteCase) -> dict[str, Any]:
     return dict(case.arguments)
 
 
-async def _undo_operation(client: Client, demo: Plan) -> list[CallToolResult]:
-    budget = await sync_to_async(budget_home)()
+async def _undo_operation(client: Client, plans: Plans) -> list[CallToolResult]:
+    budget = await sync_to_async(plans.budget)()
     _asked, applied = await with_code(client, "set_category_budget", _budgeting(budget, amount="150.25"))
     operation_id = applied.structured_content["operation_id"]
     return await with_code(client, "undo_operation", {"plan_id": budget.id, "operation_id": operation_id})
@@ -342,7 +360,7 @@ async def test_a_text_only_client_finds_every_id_and_amount_of_the_answer(tool, 
         pytest.fail(f"No readable-answer case for {tool}: add one to CASES.")
 
     async with connected(mode) as client:
-        results = await CASES[tool](client, demo)
+        results = await CASES[tool](client, Plans(demo))
 
     for result in results:
         text, structured = text_of(result), result.structured_content
@@ -353,3 +371,39 @@ async def test_a_text_only_client_finds_every_id_and_amount_of_the_answer(tool, 
         assert summary.strip()
         assert not summary.startswith("{")
         assert data == json.dumps(structured, ensure_ascii=False, separators=(",", ":"))
+
+
+DOT_AMOUNT = re.compile(r"\d\.\d{2,3}(?!\d)")  # an amount of a 2-digit plan; ratios are in tenths
+MISREADABLE = re.compile(r"\d,\d{2,3}, ")  # `income 0,00, assigned …`: where does the amount end?
+DATA = frozenset({"name", "memo", "note", "payee", "merchant", "account", "category", "group", "client"})
+DATA_ENDINGS = ("_name", "_category", "from", "to")  # from/to: a money movement's categories
+
+
+def sentences(value: Any, key: str = "") -> Iterator[str]:
+    """Every text of a result that the service writes (`message`, `preview`, notes, reasons):
+    its strings with a space in them (a decimal field has none), names and memos aside (the
+    plan's data, shown as they are)."""
+    if isinstance(value, dict):
+        for name, item in value.items():
+            yield from sentences(item, name)
+    elif isinstance(value, list):
+        for item in value:
+            yield from sentences(item, key)
+    elif isinstance(value, str) and " " in value and key not in DATA and not key.endswith(DATA_ENDINGS):
+        yield value
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+async def test_every_amount_in_a_tools_text_reads_in_a_decimal_comma_plans_own_format(tool, demo):
+    """docs/conventions.md#money-in-text: in a plan that writes `1234,50`, no text shows `1234.50`,
+    and an amount in a list is never followed by `, ` (list items are separated by `; `)."""
+    async with connected("legacy") as client:
+        results = await CASES[tool](client, Plans(demo, currency_format=EUROS))
+
+    lines = [
+        line
+        for result in results
+        for text in [text_of(result).split("\n")[0], *sentences(result.structured_content)]
+        for line in text.splitlines()
+    ]
+    assert [line for line in lines if DOT_AMOUNT.search(line) or MISREADABLE.search(line)] == []

@@ -99,7 +99,7 @@ async def test_it_finds_the_charges_seen_in_3_of_4_months_within_20_percent_cost
     assert content["yearly_total"] == "-2070.00"  # 12 x (-100 - 57.50 - 15)
     assert content["months_looked_at"] == months
     assert result.content[0].text.splitlines()[0] == (
-        f"3 recurring charges costing 2070.00 a year, from {months[0]} to {months[-1]}."
+        f"3 recurring charges costing 2070.00 a year; from {months[0]} to {months[-1]}."
     )
 
 

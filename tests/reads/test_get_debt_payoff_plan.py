@@ -54,8 +54,8 @@ async def test_avalanche_and_snowball_pay_off_in_known_months(debts):
 
     m2, m3, m4 = (month_of(n).isoformat() for n in (2, 3, 4))
     message = (
-        f"With 500.00 a month (given), avalanche pays them off in {m4} (4 months, 53.74 interest); "
-        f"snowball pays them off in {m4} (4 months, 63.10 interest)."
+        f"With 500.00 a month (given): avalanche pays them off in {m4} (4 months; 53.74 interest); "
+        f"snowball pays them off in {m4} (4 months; 63.10 interest)."
     )
     assert content["message"] == message
     assert result.content[0].text.splitlines()[0] == message
@@ -219,8 +219,8 @@ async def test_computed_figures_are_rounded_to_the_plans_own_digits(one_card):
 
     m3 = month_of(3).isoformat()
     assert content["message"] == (
-        f"With {budget} a month (past payments), avalanche pays them off in {m3} (3 months, {interest} "
-        f"interest); snowball pays them off in {m3} (3 months, {interest} interest)."
+        f"With {budget} a month (past payments): avalanche pays them off in {m3} (3 months; {interest} "
+        f"interest); snowball pays them off in {m3} (3 months; {interest} interest)."
     )
     assert (content["monthly_budget"], content["debts"][0]["balance"]) == (budget, balance)
     for plan in content["plans"]:
@@ -298,7 +298,7 @@ async def test_a_budget_that_barely_covers_the_interest_pays_nothing_off_within_
     content = ok(result)
 
     assert content["message"] == (
-        "With 150.00 a month (given), avalanche does not pay them off within 24 months; "
+        "With 150.00 a month (given): avalanche does not pay them off within 24 months; "
         "snowball does not pay them off within 24 months."
     )
     assert [(d["name"], d["interest_rate"], d["rate_from"], d["minimum_payment"], d["minimum_from"])

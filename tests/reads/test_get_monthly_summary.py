@@ -76,9 +76,9 @@ async def test_its_text_is_one_line_with_the_figures_in_the_plans_own_format(dem
         1: f"1 uncategorised transaction ({shown(pending['amount'])})",
     }.get(pending["count"], f"{pending['count']} uncategorised transactions ({shown(pending['amount'])})")
     assert summary_line(result) == (
-        f"{summary['month']}: income {shown(summary['income'])}, assigned {shown(summary['assigned'])}, "
-        f"activity {shown(summary['activity'])}, spending {shown(summary['spending'])}, Ready to Assign "
-        f"{shown(summary['ready_to_assign'])}, age of money {summary['age_of_money']} days, {waiting}, "
+        f"{summary['month']}: income {shown(summary['income'])}; assigned {shown(summary['assigned'])}; "
+        f"activity {shown(summary['activity'])}; spending {shown(summary['spending'])}; Ready to Assign "
+        f"{shown(summary['ready_to_assign'])}; age of money {summary['age_of_money']} days; {waiting}; "
         f"{overspent}."
     )
 

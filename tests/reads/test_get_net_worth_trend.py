@@ -77,7 +77,7 @@ async def test_month_end_balances_count_tracking_accounts_debts_and_a_closed_acc
         ("Old bank", True, True),
     ]
     assert result.content[0].text.splitlines()[0] == (
-        f"Net worth 196000.00 at the end of {month_of(0).isoformat()}, -200.00 since the end of "
+        f"Net worth 196000.00 at the end of {month_of(0).isoformat()}; -200.00 since the end of "
         f"{month_of(-2).isoformat()} (3 months, 5 accounts)."
     )
 

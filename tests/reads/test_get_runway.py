@@ -57,7 +57,7 @@ async def test_runway_is_liquid_money_over_average_spending_with_essentials_apar
 
     message = (
         "Liquid money of 6350.00 would last 4.1 months at 1550.00 a month "
-        "(the average of 2 complete months), 5.1 months on essentials alone."
+        "(the average of 2 complete months); 5.1 months on essentials alone."
     )
     assert content["message"] == message
     assert result.content[0].text.splitlines()[0] == message

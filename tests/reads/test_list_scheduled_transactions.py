@@ -88,7 +88,7 @@ async def test_transfers_have_no_category_and_stay_out_of_the_totals_on_every_pa
     first = await call("list_scheduled_transactions", plan_id=demo_plan.id, limit=3, **window)
     span = f"from {window['since_date']} to {window['until_date']}"
     shown = [pages[0][key].replace(".", ",") for key in ("inflows", "outflows")]  # the demo's decimal comma
-    totals = f"in {shown[0]}, out {shown[1]} (transfers aside)"
+    totals = f"in {shown[0]}; out {shown[1]} (transfers aside)"
     assert summary(first) == f"{len(occurrences)} scheduled dates {span}: {totals}; more with next_cursor."
 
 

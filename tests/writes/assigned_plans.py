@@ -56,11 +56,7 @@ EUROS = {
 def budget_home(name: str = "Budget household", currency_format: dict[str, Any] | None = None) -> BudgetHome:
     """A budget of the test's own (a copy, `tests.helpers.plan_copies`, of one seeded once), in
     `currency_format` if given (the plan's own setting: no figure depends on it)."""
-    budget = copy_of(seeded_budget_home, name=name)
-    if currency_format is not None:
-        budget.home.plan.currency_format = currency_format
-        budget.home.plan.save(update_fields=["currency_format"])
-    return budget
+    return copy_of(seeded_budget_home, name=name, currency_format=currency_format)
 
 
 def seeded_budget_home() -> BudgetHome:

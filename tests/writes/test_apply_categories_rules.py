@@ -186,14 +186,14 @@ async def test_the_person_sees_each_change_as_a_statement_reads_it(home):
     # -22.34 (with the cafe). Ready to Assign is no category's available: not listed.
     assert person.messages == [
         "Recategorise 3 transaction(s)?\n"
-        f"- {day}, CB MARKET FRESH 0509, 86.43: (uncategorised) → Groceries\n"
-        f"- {day}, ACME PAYROLL, +1234.56: (uncategorised) → Inflow: Ready to Assign\n"
-        f"- {day}, CORNER CAFE, 12.34: Dining Out → Rent\n"
+        f"- {day}; CB MARKET FRESH 0509; 86.43: (uncategorised) → Groceries\n"
+        f"- {day}; ACME PAYROLL; +1234.56: (uncategorised) → Inflow: Ready to Assign\n"
+        f"- {day}; CORNER CAFE; 12.34: Dining Out → Rent\n"
         "Available, before → after:\n"
         f"- Groceries for {month}: -20.00 → -106.43\n"
         f"- Rent for {month}: 0.00 → -12.34\n"
         f"- Dining Out for {month}: -22.34 → -10.00\n"
-        f"This leaves 3 categories overspent: Groceries by 106.43 for {month}, Rent by 12.34 for {month}, "
+        f"This leaves 3 categories overspent: Groceries by 106.43 for {month}; Rent by 12.34 for {month}; "
         f"Dining Out by 10.00 for {month}."
     ]
     assert answer["changes"][0] == {
@@ -225,8 +225,8 @@ async def test_the_preview_shows_what_each_category_keeps_available_and_names_on
 
     assert person.messages == [
         "Recategorise 2 transaction(s)?\n"
-        f"- {day}, CB MARKET FRESH 0509, 86.43: (uncategorised) → Dining Out\n"
-        f"- {day}, CORNER CAFE, 12.34: Dining Out → Groceries\n"
+        f"- {day}; CB MARKET FRESH 0509; 86.43: (uncategorised) → Dining Out\n"
+        f"- {day}; CORNER CAFE; 12.34: Dining Out → Groceries\n"
         "Available, before → after:\n"
         f"- Dining Out for {month}: 30.00 → -44.09\n"
         f"- Groceries for {month}: 100.00 → 87.66\n"
@@ -237,7 +237,7 @@ async def test_the_preview_shows_what_each_category_keeps_available_and_names_on
 
 async def test_a_long_list_shows_twenty_lines_and_bank_text_cannot_forge_a_line(home):
     day = (utc_today() - timedelta(days=2)).isoformat()
-    forged = "EVIL\u202e SHOP\u2028- 2026-01-01, Fake, 0.01: Rent → Groceries " + "X" * 100
+    forged = "EVIL\u202e SHOP\u2028- 2026-01-01; Fake; 0.01: Rent → Groceries " + "X" * 100
     lines = [
         {"account_id": home.home.checking, "date": day, "amount": -1_000 - n, "payee_name": f"SHOP {n}"}
         for n in range(21)

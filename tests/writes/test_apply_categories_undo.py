@@ -69,13 +69,13 @@ async def test_undo_puts_every_category_back_and_marks_the_operation_undone(home
     # (with the cafe), which the operation made -106.43 and -10.00, and Rent -12.34.
     assert questions == [
         "Undo: recategorise 2 transaction(s)?\n"
-        f"- {day}, CB MARKET FRESH 0509, 86.43: Groceries → (uncategorised)\n"
-        f"- {day}, CORNER CAFE, 12.34: Rent → Dining Out\n"
+        f"- {day}; CB MARKET FRESH 0509; 86.43: Groceries → (uncategorised)\n"
+        f"- {day}; CORNER CAFE; 12.34: Rent → Dining Out\n"
         "Available, before → after:\n"
         f"- Dining Out for {month}: -10.00 → -22.34\n"
         f"- Groceries for {month}: -106.43 → -20.00\n"
         f"- Rent for {month}: -12.34 → 0.00\n"
-        f"This leaves 2 categories overspent: Dining Out by 22.34 for {month}, "
+        f"This leaves 2 categories overspent: Dining Out by 22.34 for {month}; "
         f"Groceries by 20.00 for {month}."
     ]
     original = await Operation.objects.aget(pk=operation_id)
@@ -93,7 +93,7 @@ async def test_undo_leaves_a_category_changed_since_and_names_it_as_a_conflict(h
     assert answer["restored"] == 1
     day = (utc_today() - timedelta(days=3)).isoformat()
     assert answer["conflicts"] == [
-        {"id": home.cafe, "name": f"{day}, CORNER CAFE, 12.34", "reason": "its category is now Groceries"}
+        {"id": home.cafe, "name": f"{day}; CORNER CAFE; 12.34", "reason": "its category is now Groceries"}
     ]
     assert questions[0].startswith("Undo: recategorise 1 transaction(s)?")
 

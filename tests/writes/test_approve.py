@@ -74,7 +74,7 @@ async def test_its_log_names_each_transaction_with_its_category_and_a_split_as_s
     question, *lines = op.preview.splitlines()
     assert question == "Approve 2 transaction(s)"
     assert len(lines) == 2
-    assert [line.endswith(", Split") for line in lines].count(True) == 1
+    assert [line.endswith("; Split") for line in lines].count(True) == 1
 
 
 async def test_it_has_nothing_to_do_when_every_transaction_is_approved_and_writes_nothing(home):

@@ -61,7 +61,7 @@ async def test_the_result_keeps_the_preview_holds_no_code_and_says_where_the_per
     assert answer["confirmation"] is None
     assert answer["preview"] == (
         f"Budget Dining Out for {case.arguments['month']}-01: 120.00 → 150.00?\n"
-        "- Dining Out: assigned 120.00 → 150.00, available 39.00 → 69.00"
+        "- Dining Out: assigned 120.00 → 150.00; available 39.00 → 69.00"
     )
     assert answer["message"] == messages.person_code_message(_page_url())
     assert f"pending confirmations page ({_page_url()})" in answer["message"]

@@ -87,7 +87,7 @@ async def test_the_preview_reads_like_the_bill_and_the_result_gives_the_new_id(h
         answer = content(await call(client, case, confirmation=first["confirmation"]))
 
     assert first["preview"] == (
-        f"Schedule 1200.00 to Landlord from Checking, monthly from {days_ahead(10)}, as Rent?\n"
+        f"Schedule 1200.00 to Landlord from Checking; monthly from {days_ahead(10)}; as Rent?\n"
         "- memo: ‘flat 3’"
     )
     (row,) = (await ynab("GET", f"/plans/{home.id}/scheduled_transactions"))["scheduled_transactions"]
@@ -108,7 +108,7 @@ async def test_the_preview_reads_like_the_bill_and_the_result_gives_the_new_id(h
         "memo": MEMO,
     }
     assert answer["message"] == (
-        f"Scheduled Landlord, 1200.00 monthly from Checking. Done as operation {answer['operation_id']}; "
+        f"Scheduled Landlord; 1200.00 monthly from Checking. Done as operation {answer['operation_id']}; "
         "undo_operation with that id reverses it."
     )
 
@@ -128,11 +128,11 @@ async def test_an_inflow_a_transfer_and_a_single_date_read_their_own_way(home):
         previews = [content(await call(client, c))["preview"] for c in (pay, transfer, once, income)]
 
     assert previews == [
-        f"Schedule +2500.00 from Employer into Checking, monthly from {days_ahead(10)}, as Inflow: Ready to "
+        f"Schedule +2500.00 from Employer into Checking; monthly from {days_ahead(10)}; as Inflow: Ready to "
         "Assign?\n- flag: green",
-        f"Schedule 500.00 to Savings from Checking, monthly from {days_ahead(10)}?",
-        f"Schedule 1200.00 to Landlord from Checking, once on {days_ahead(10)}?",
-        f"Schedule +150.00 from Savings into Checking, monthly from {days_ahead(10)}?\n- memo: ‘flat 3’",
+        f"Schedule 500.00 to Savings from Checking; monthly from {days_ahead(10)}?",
+        f"Schedule 1200.00 to Landlord from Checking; once on {days_ahead(10)}?",
+        f"Schedule +150.00 from Savings into Checking; monthly from {days_ahead(10)}?\n- memo: ‘flat 3’",
     ]
 
 
@@ -279,7 +279,7 @@ async def test_undo_deletes_the_schedule_still_as_created(home):
     answer, questions = await undo(home, operation_id)
 
     assert (answer["status"], answer["restored"], answer["conflicts"]) == ("applied", 1, [])
-    assert questions == ["Undo: delete the schedule Landlord, 1200.00 monthly from Checking?"]
+    assert questions == ["Undo: delete the schedule Landlord; 1200.00 monthly from Checking?"]
     assert await schedule(home.id, scheduled_id) is None
     assert (await Operation.objects.aget(pk=operation_id)).status == "undone"
     assert (await Operation.objects.aget(pk=answer["operation_id"])).undo_data == {
@@ -297,7 +297,7 @@ async def test_undo_leaves_a_schedule_changed_since_and_says_why(home):
     assert answer["conflicts"] == [
         {
             "id": scheduled_id,
-            "name": "Landlord, 1300.00 monthly from Checking",
+            "name": "Landlord; 1300.00 monthly from Checking",
             "reason": "it changed since it was created (date, frequency, amount, payee, category, memo or "
             "flag)",
         }
@@ -313,7 +313,7 @@ async def test_undo_leaves_a_schedule_moved_to_another_payee(home):
 
     assert (answer["status"], [c["name"] for c in answer["conflicts"]]) == (
         "nothing_to_do",
-        ["Other Landlord, 1200.00 monthly from Checking"],
+        ["Other Landlord; 1200.00 monthly from Checking"],
     )
     assert await schedule(home.id, scheduled_id) is not None
 

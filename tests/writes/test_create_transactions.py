@@ -221,12 +221,12 @@ async def test_the_preview_names_look_alikes_inflows_and_memos_whole(home):
     dining_month, groceries_month = f"{days_ago(1)[:7]}-01", f"{days_ago(3)[:7]}-01"
     assert person.messages == [
         "Create 4 transaction(s) on Checking?\n"
-        f"- {days_ago(1)}, Corner Cafe, 12.34, Dining Out, memo: lunch "
+        f"- {days_ago(1)}; Corner Cafe; 12.34; Dining Out; memo: lunch "
         f"(looks like {days_ago(3)}, CORNER CAFE)\n"
-        f"- {days_ago(1)}, Cash from Mum, +20.00, (uncategorised)\n"
-        f"- {days_ago(1)}, CB Bakery 12/01, 3.20, (uncategorised), memo: bread "
+        f"- {days_ago(1)}; Cash from Mum; +20.00; (uncategorised)\n"
+        f"- {days_ago(1)}; CB Bakery 12/01; 3.20; (uncategorised); memo: bread "
         f"(looks like {days_ago(3)}, BAKERY)\n"
-        f"- {days_ago(3)}, BAKERY, 3.20, Groceries (looks like {days_ago(1)}, CB Bakery 12/01)\n"
+        f"- {days_ago(3)}; BAKERY; 3.20; Groceries (looks like {days_ago(1)}, CB Bakery 12/01)\n"
         "Available, before → after:\n"
         f"- Groceries for {groceries_month}: 2.00 → -1.20\n"
         f"- Dining Out for {dining_month}: 50.00 → 37.66\n"
@@ -260,7 +260,7 @@ async def test_twenty_one_lines_show_twenty_then_how_many_more(home):
 
     shown = person.messages[0].splitlines()
     assert shown[0] == "Create 21 transaction(s) on Checking?"
-    assert shown[1:21] == [f"- {days_ago(1)}, Shop {n}, {n + 1}.05, (uncategorised)" for n in range(20)]
+    assert shown[1:21] == [f"- {days_ago(1)}; Shop {n}; {n + 1}.05; (uncategorised)" for n in range(20)]
     assert shown[21:] == ["… and 1 more"]
 
 
@@ -294,8 +294,8 @@ async def test_amounts_read_in_the_plans_own_number_format(demo):
     month = f"{days_ago(1)[:7]}-01"
     assert person.messages == [
         "Create 2 transaction(s) on Checking?\n"
-        f"- {days_ago(1)}, Garage Dupont, 1234,50, Groceries\n"
-        f"- {days_ago(1)}, Interest, +0,07, (uncategorised)\n"
+        f"- {days_ago(1)}; Garage Dupont; 1234,50; Groceries\n"
+        f"- {days_ago(1)}; Interest; +0,07; (uncategorised)\n"
         "Available, before → after:\n"
         f"- Groceries for {month}: 1000,00 → -234,50\n"
         f"This leaves Groceries overspent by 234,50 for {month}."

@@ -44,8 +44,8 @@ async def test_undo_deletes_what_it_created(home):
         questions
         == [  # the parking's 4.50 back in Dining Out, which had 10.00 before it
             "Undo: delete 2 transaction(s) on Checking?\n"
-            f"- {days_ago(1)}, Parking, 4.50, Dining Out\n"
-            f"- {days_ago(2)}, Cash from Mum, +20.00, (uncategorised)\n"
+            f"- {days_ago(1)}; Parking; 4.50; Dining Out\n"
+            f"- {days_ago(2)}; Cash from Mum; +20.00; (uncategorised)\n"
             "Available, before → after:\n"
             f"- Dining Out for {days_ago(1)[:7]}-01: 5.50 → 10.00"
         ]
@@ -72,7 +72,7 @@ async def test_a_transaction_changed_since_is_left_and_named_one_deleted_counts_
     assert answer["conflicts"] == [
         {
             "id": parking,
-            "name": f"{days_ago(1)}, Parking, 4.50",
+            "name": f"{days_ago(1)}; Parking; 4.50",
             "reason": "it changed since it was created (date, amount, payee, category or memo)",
         }
     ]

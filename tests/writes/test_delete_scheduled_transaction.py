@@ -91,7 +91,7 @@ async def test_the_preview_names_the_schedule_and_how_undo_brings_it_back(home, 
         answer = content(await call(client, case, confirmation=first["confirmation"]))
 
     assert first["preview"] == (
-        f"Delete the schedule Landlord, 1200.00 monthly from Checking, next on {days_ahead(10)}?\n"
+        f"Delete the schedule Landlord; 1200.00 monthly from Checking; next on {days_ahead(10)}?\n"
         "Undo creates it again (a new id)."
     )
     assert {key: answer[key] for key in ("scheduled_transaction_id", "date", "amount", "payee", "memo")} == {
@@ -102,7 +102,7 @@ async def test_the_preview_names_the_schedule_and_how_undo_brings_it_back(home, 
         "memo": MEMO,
     }
     assert answer["message"] == (
-        f"Deleted the schedule Landlord, 1200.00 monthly from Checking. Done as operation "
+        f"Deleted the schedule Landlord; 1200.00 monthly from Checking. Done as operation "
         f"{answer['operation_id']}; undo_operation with that id reverses it."
     )
 
@@ -145,7 +145,7 @@ async def test_a_split_schedule_is_deleted_with_a_warning_and_cannot_be_undone(h
         )
 
     assert answer["preview"] == (
-        f"Delete the schedule Landlord, 1200.00 monthly from Checking, next on {days_ahead(10)}?\n"
+        f"Delete the schedule Landlord; 1200.00 monthly from Checking; next on {days_ahead(10)}?\n"
         "Undo cannot create a split schedule again; only YNAB's app can."
     )
     op = await Operation.objects.aget(pk=answer["operation_id"])
@@ -175,7 +175,7 @@ async def test_undo_creates_it_again_with_every_field(home, rent):
     answer, questions = await undo(home, operation_id)
 
     assert (answer["status"], answer["restored"]) == ("applied", 1)
-    assert questions == ["Undo: create the schedule Landlord, 1200.00 monthly from Checking again?"]
+    assert questions == ["Undo: create the schedule Landlord; 1200.00 monthly from Checking again?"]
     assert await schedules(home.id) == before
     assert (await Operation.objects.aget(pk=operation_id)).status == "undone"
 
@@ -191,7 +191,7 @@ async def test_undo_writes_nothing_once_the_next_date_is_not_after_today(home, r
     assert answer["conflicts"] == [
         {
             "id": rent,
-            "name": "Landlord, 1200.00 monthly from Checking",
+            "name": "Landlord; 1200.00 monthly from Checking",
             "reason": f"its next date {days_ahead(0)} is no longer after today",
         }
     ]

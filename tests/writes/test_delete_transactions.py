@@ -121,11 +121,11 @@ async def test_the_preview_names_each_transaction_and_they_are_deleted_in_order(
 
     assert first["preview"] == (
         "Delete 5 transaction(s)?\n"
-        f"- {DAY}, CB MARKET FRESH 0509, 86.43, (uncategorised), on Checking\n"
-        f"- {DAY}, ACME PAYROLL, +1234.56, (uncategorised), on Checking\n"
-        f"- {DAY}, CORNER CAFE, 12.34, Dining Out, on Checking\n"
-        f"- {DAY}, BIG STORE, 30.00, Split, on Checking\n"
-        f"- {DAY}, Transfer : Checking, +100.00, on Savings, transfer from Checking (both sides)\n"
+        f"- {DAY}; CB MARKET FRESH 0509; 86.43; (uncategorised); on Checking\n"
+        f"- {DAY}; ACME PAYROLL; +1234.56; (uncategorised); on Checking\n"
+        f"- {DAY}; CORNER CAFE; 12.34; Dining Out; on Checking\n"
+        f"- {DAY}; BIG STORE; 30.00; Split; on Checking\n"
+        f"- {DAY}; Transfer : Checking; +100.00; on Savings; transfer from Checking (both sides)\n"
         "Available, before → after:\n"
         f"- Dining Out for {DAY[:7]}-01: 50.00 → 72.34\n"
         f"- Groceries for {DAY[:7]}-01: 40.00 → 60.00\n"
@@ -364,7 +364,7 @@ async def test_a_delete_refused_midway_stops_there_and_the_row_is_applied_for_wh
 
     assert person.messages == [
         "Undo: enter 1 deleted transaction(s) again?\n"
-        f"- {DAY}, CB MARKET FRESH 0509, 86.43, (uncategorised), on Checking\n"
+        f"- {DAY}; CB MARKET FRESH 0509; 86.43; (uncategorised); on Checking\n"
         "Already as before, nothing to do: 2 item(s)."
     ]
     assert (undone["status"], undone["restored"], undone["already_as_before"]) == ("applied", 1, 2)

@@ -69,10 +69,10 @@ async def test_undo_enters_each_again_as_it_was_with_its_lines_and_both_sides_of
 
     assert questions == [
         "Undo: enter 4 deleted transaction(s) again?\n"
-        f"- {DAY}, CB MARKET FRESH 0509, 86.43, (uncategorised), on Checking\n"
-        f"- {DAY}, CORNER CAFE, 12.34, Dining Out, on Checking\n"
-        f"- {DAY}, BIG STORE, 30.00, Split, on Checking\n"
-        f"- {DAY}, Transfer : Savings, 100.00, on Checking, transfer to Savings (both sides)\n"
+        f"- {DAY}; CB MARKET FRESH 0509; 86.43; (uncategorised); on Checking\n"
+        f"- {DAY}; CORNER CAFE; 12.34; Dining Out; on Checking\n"
+        f"- {DAY}; BIG STORE; 30.00; Split; on Checking\n"
+        f"- {DAY}; Transfer : Savings; 100.00; on Checking; transfer to Savings (both sides)\n"
         "Available, before → after:\n"
         f"- Groceries for {DAY[:7]}-01: 10.00 → -10.00\n"
         f"- Dining Out for {DAY[:7]}-01: 30.00 → 7.66\n"
@@ -112,12 +112,12 @@ async def test_a_lookalike_entered_since_is_left_and_named_a_twin_that_was_there
     reason = f"a transaction of the same account, date, amount and payee was entered since ({again_id})"
     assert questions == [
         "Undo: enter 1 deleted transaction(s) again?\n"
-        f"- {DAY}, CORNER CAFE, 12.34, (uncategorised), on Checking\n"
-        f"Left as it is, changed since: {DAY}, CB MARKET FRESH 0509, 86.43 ({reason})."
+        f"- {DAY}; CORNER CAFE; 12.34; (uncategorised); on Checking\n"
+        f"Left as it is, changed since: {DAY}; CB MARKET FRESH 0509; 86.43 ({reason})."
     ]
     assert (answer["status"], answer["restored"]) == ("applied", 1)
     assert answer["conflicts"] == [
-        {"id": home.market, "name": f"{DAY}, CB MARKET FRESH 0509, 86.43", "reason": reason}
+        {"id": home.market, "name": f"{DAY}; CB MARKET FRESH 0509; 86.43", "reason": reason}
     ]
     cafes = [t for t in (await held(home)).values() if t["amount"] == -12_340]
     assert len(cafes) == 2  # the cafe that stayed, and its twin entered again

@@ -127,9 +127,9 @@ async def test_the_person_sees_each_flag_before_and_after_as_a_statement_reads_i
 
     assert person.messages == [
         "Change the flag of 3 transaction(s)?\n"
-        f"- {day}, CB MARKET FRESH 0509, 86.43: none → red\n"
-        f"- {day}, ACME PAYROLL, +1234.56: none → blue\n"
-        f"- {day}, CORNER CAFE, 12.34: yellow → none"
+        f"- {day}; CB MARKET FRESH 0509; 86.43: none → red\n"
+        f"- {day}; ACME PAYROLL; +1234.56: none → blue\n"
+        f"- {day}; CORNER CAFE; 12.34: yellow → none"
     ]
     assert answer["changes"] == [
         {
@@ -245,7 +245,7 @@ async def test_twenty_one_flags_show_twenty_lines_then_how_many_more(home):
 
     shown = person.messages[0].splitlines()
     assert shown[0] == "Change the flag of 21 transaction(s)?"
-    assert shown[1:21] == [f"- {day}, SHOP {n}, +{n + 1}.00: none → purple" for n in range(20)]
+    assert shown[1:21] == [f"- {day}; SHOP {n}; +{n + 1}.00: none → purple" for n in range(20)]
     assert shown[21:] == ["… and 1 more"]
     assert answer["status"] == "applied"
 
@@ -276,7 +276,7 @@ async def test_the_demo_plan_has_flags_in_use_to_change(live_service):
         )
 
     assert person.messages[0].splitlines()[1].endswith(": yellow → none")
-    assert ", 89,90: " in person.messages[0]  # the plan's decimal comma
+    assert "; 89,90: " in person.messages[0]  # the plan's decimal comma
     assert answer["changes"][0]["amount"] == "-89.90"
 
 

@@ -38,8 +38,8 @@ async def test_undo_puts_each_flag_back(home):
     day = (utc_today() - timedelta(days=3)).isoformat()
     assert questions == [
         "Undo: change the flag of 2 transaction(s)?\n"
-        f"- {day}, CB MARKET FRESH 0509, 86.43: red → none\n"
-        f"- {day}, CORNER CAFE, 12.34: green → yellow"
+        f"- {day}; CB MARKET FRESH 0509; 86.43: red → none\n"
+        f"- {day}; CORNER CAFE; 12.34: green → yellow"
     ]
     assert (answer["status"], answer["restored"], answer["conflicts"]) == ("applied", 2, [])
     assert await flags(home, home.market, home.cafe) == {home.market: None, home.cafe: "yellow"}
@@ -57,7 +57,7 @@ async def test_a_flag_changed_since_is_left_and_named_and_one_back_already_count
     assert first["already_as_before"] == 1
     day = (utc_today() - timedelta(days=3)).isoformat()
     assert first["conflicts"] == [
-        {"id": home.cafe, "name": f"{day}, CORNER CAFE, 12.34", "reason": "its flag is now purple"}
+        {"id": home.cafe, "name": f"{day}; CORNER CAFE; 12.34", "reason": "its flag is now purple"}
     ]
     assert await requests_since(start.mark) == []
     assert await flags(home, home.market, home.cafe) == {home.market: None, home.cafe: "purple"}

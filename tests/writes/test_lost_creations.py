@@ -106,8 +106,8 @@ async def test_a_lost_answer_settles_applied_with_the_ids_found_and_undo_deletes
     )
     assert questions == [
         "Undo: delete 2 transaction(s) on Checking?\n"
-        f"- {dated(case, 0)}, Parking Meter, 4.50, Dining Out\n"
-        f"- {dated(case, 1)}, Cash from Mum, +20.00, (uncategorised)\n"
+        f"- {dated(case, 0)}; Parking Meter; 4.50; Dining Out\n"
+        f"- {dated(case, 1)}; Cash from Mum; +20.00; (uncategorised)\n"
         "Available, before → after:\n"
         f"- Dining Out for {dated(case, 0)[:7]}-01: 5.50 → 10.00\n"
         f"YNAB's answer was lost; these were found afterwards {HOW} ({parking}, {cash})."

@@ -107,8 +107,8 @@ async def test_the_preview_shows_both_categories_assigned_and_available_before_a
 
     assert first["preview"] == (
         f"Move 30.00 from Groceries to Dining Out for {budget.month}?\n"
-        "- Groceries: assigned 80.00 → 50.00, available 32.00 → 2.00\n"
-        "- Dining Out: assigned 120.00 → 150.00, available 39.00 → 69.00"
+        "- Groceries: assigned 80.00 → 50.00; available 32.00 → 2.00\n"
+        "- Dining Out: assigned 120.00 → 150.00; available 39.00 → 69.00"
     )
 
 
@@ -165,8 +165,8 @@ async def test_leaving_the_source_overspent_is_allowed_and_the_preview_says_so(b
         answer = content(await call(client, case, confirmation=first["confirmation"]))
 
     assert first["preview"].splitlines()[1:] == [
-        "- Groceries: assigned 80.00 → 29.50, available 32.00 → -18.50",
-        "- Dining Out: assigned 120.00 → 170.50, available 39.00 → 89.50",
+        "- Groceries: assigned 80.00 → 29.50; available 32.00 → -18.50",
+        "- Dining Out: assigned 120.00 → 170.50; available 39.00 → 89.50",
         f"This leaves Groceries overspent by 18.50 for {budget.month}.",
     ]
     assert answer["status"] == "applied"
@@ -185,8 +185,8 @@ async def test_a_destination_still_overspent_after_the_move_is_named_too(budget)
 
     assert first["preview"] == (
         f"Move 10.00 from Groceries to Dining Out for {budget.month}?\n"
-        "- Groceries: assigned 80.00 → 70.00, available 32.00 → 22.00\n"
-        "- Dining Out: assigned 120.00 → 130.00, available -61.00 → -51.00\n"
+        "- Groceries: assigned 80.00 → 70.00; available 32.00 → 22.00\n"
+        "- Dining Out: assigned 120.00 → 130.00; available -61.00 → -51.00\n"
         f"This leaves Dining Out overspent by 51.00 for {budget.month}."
     )
 
@@ -198,7 +198,7 @@ async def test_money_can_go_to_a_category_with_nothing_assigned(budget):
         first = content(await call(client, case))
         content(await call(client, case, confirmation=first["confirmation"]))
 
-    assert first["preview"].splitlines()[2] == "- Rent: assigned 0.00 → 10.00, available 0.00 → 10.00"
+    assert first["preview"].splitlines()[2] == "- Rent: assigned 0.00 → 10.00; available 0.00 → 10.00"
     assert await figures(budget, budget.home.rent) == (10_000, 10_000)
 
 

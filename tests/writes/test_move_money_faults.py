@@ -71,7 +71,7 @@ async def test_a_refused_second_write_sets_the_source_back_and_nothing_moves(bud
 
     text = error_text(result, case)
     assert text.startswith(
-        "Nothing moved: Dining Out could not be set to 150.00, so Groceries was set back to 80.00 "
+        "Nothing moved: Dining Out could not be set to 150.00; so Groceries was set back to 80.00 "
         "and both categories are as before. YNAB failed to handle this change (500)"
     )
     assert await both(budget) == AS_BEFORE
@@ -110,7 +110,7 @@ async def test_a_second_write_lost_before_it_ran_is_read_back_and_the_source_set
 
     text = error_text(result, case)
     assert text == (
-        "Nothing moved: Dining Out could not be set to 150.00, so Groceries was set back to 80.00 and "
+        "Nothing moved: Dining Out could not be set to 150.00; so Groceries was set back to 80.00 and "
         "both categories are as before. No answer came back for Dining Out and reading it back shows "
         "it was not made; if YNAB still processes it, this service finds it and puts it back."
     )
@@ -133,7 +133,7 @@ async def test_a_lost_second_write_that_cannot_be_read_back_is_unknown_and_nothi
     text = error_text(result, case)
     assert text.startswith("Only half of the change may be in YNAB: Groceries is now 50.00, but no answer")
     assert f"Check Dining Out for {budget.month} (get_category_balances): at 150.00 all is done; " in text
-    assert "at 120.00, set Groceries back to 80.00 in YNAB, or call undo_operation" in text
+    assert "at 120.00: set Groceries back to 80.00 in YNAB, or call undo_operation" in text
     assert await both(budget) == HALF_DONE
     assert requests == ["PATCH Groceries", "PATCH Dining Out", "GET Dining Out"]
     assert op.status == "unknown"
@@ -154,7 +154,7 @@ async def test_when_setting_the_source_back_fails_too_the_error_names_the_amount
     text = error_text(result, case)
     assert text.startswith(
         "Only half of the change is in YNAB: Groceries is now 50.00 assigned, but Dining Out could not "
-        "be set to 150.00, and setting Groceries back failed too (YNAB failed to handle this change (503)"
+        "be set to 150.00; and setting Groceries back failed too (YNAB failed to handle this change (503)"
     )
     assert (
         f"This service keeps setting Groceries for {budget.month} back to 80.00 (the operation stays pending "
@@ -239,7 +239,7 @@ async def test_a_call_cut_off_while_its_half_move_is_logged_leaves_the_row_pendi
     assert op.status == "pending"
     assert op.error.startswith(
         "Only half of the change is in YNAB: Groceries is now 50.00 assigned, but Dining Out could not "
-        "be set to 150.00, and setting Groceries back failed too (YNAB failed to handle this change (503)"
+        "be set to 150.00; and setting Groceries back failed too (YNAB failed to handle this change (503)"
     )
     assert (op.undo_data["outcome"], op.undo_data["landed"]) == ("half_done", [budget.home.groceries])
     assert not log.being_written(op.pk)  # settling may judge it now
@@ -448,7 +448,7 @@ async def test_a_429_to_another_request_between_the_two_writes_leaves_the_source
     text = failure.message
     assert text.startswith(
         "Only half of the change is in YNAB: Groceries is now 50.00 assigned, but Dining Out could not "
-        "be set to 150.00, and setting Groceries back failed too (Not sent: YNAB answered 'too many "
+        "be set to 150.00; and setting Groceries back failed too (Not sent: YNAB answered 'too many "
         "requests' (429)"
     )
     assert "This service keeps setting Groceries for" in text

@@ -66,8 +66,8 @@ async def test_undo_moves_the_money_back_destination_first(budget):
     assert (answer["status"], answer["restored"], answer["conflicts"]) == ("applied", 2, [])
     assert questions == [
         f"Undo: move 30.00 from Dining Out to Groceries for {budget.month}?\n"
-        "- Dining Out: assigned 150.00 → 120.00, available 69.00 → 39.00\n"
-        "- Groceries: assigned 50.00 → 80.00, available 2.00 → 32.00"
+        "- Dining Out: assigned 150.00 → 120.00; available 69.00 → 39.00\n"
+        "- Groceries: assigned 50.00 → 80.00; available 2.00 → 32.00"
     ]
     assert patches == ["Dining Out", "Groceries"]
     assert await figures(budget, budget.home.groceries) == (80_000, 32_000)
@@ -88,8 +88,8 @@ async def test_an_undo_that_leaves_the_destination_overspent_names_it(budget):
     assert content(result)["status"] == "applied"
     assert questions == [
         f"Undo: move 30.00 from Dining Out to Groceries for {budget.month}?\n"
-        "- Dining Out: assigned 150.00 → 120.00, available 19.00 → -11.00\n"
-        "- Groceries: assigned 50.00 → 80.00, available 2.00 → 32.00\n"
+        "- Dining Out: assigned 150.00 → 120.00; available 19.00 → -11.00\n"
+        "- Groceries: assigned 50.00 → 80.00; available 2.00 → 32.00\n"
         f"This leaves Dining Out overspent by 11.00 for {budget.month}."
     ]
 
@@ -175,7 +175,7 @@ async def test_when_the_undos_second_write_fails_the_destination_is_set_back(bud
 
     assert result.is_error
     text = result.content[0].text
-    assert "Nothing moved: Groceries could not be set to 80.00, so Dining Out was set back to 150.00" in text
+    assert "Nothing moved: Groceries could not be set to 80.00; so Dining Out was set back to 150.00" in text
     assert "is logged as failed" in text
     assert patches == ["Dining Out", "Groceries", "Dining Out"]
     assert await both(budget) == MOVED_STATE
@@ -233,7 +233,7 @@ async def test_a_set_back_answered_429_once_is_sent_again_after_the_wait(budget)
     result, _questions, patches = await undo(budget, operation_id)
 
     text = result.content[0].text
-    assert "Nothing moved: Groceries could not be set to 80.00, so Dining Out was set back to 150.00" in text
+    assert "Nothing moved: Groceries could not be set to 80.00; so Dining Out was set back to 150.00" in text
     assert patches == ["Dining Out", "Groceries", "Dining Out", "Dining Out"]
     assert await both(budget) == MOVED_STATE
     assert (await Operation.objects.aget(pk=operation_id)).status == "applied"

@@ -43,7 +43,7 @@ async def test_undo_returns_them_to_cleared_and_deletes_the_adjustment(home):
         == f"Undo: return {count} transaction(s) on Checking to cleared and delete the +5.00 adjustment?"
     )
     assert len(lines) == count + 2
-    assert lines[-1].endswith(", Reconciliation Balance Adjustment, +5.00: deleted")
+    assert lines[-1].endswith("; Reconciliation Balance Adjustment; +5.00: deleted")
     assert all(line.endswith(": reconciled → cleared") for line in lines[1:-1])
     assert (undo["status"], undo["restored"], undo["conflicts"]) == ("applied", count + 1, [])
     assert await case.state() == start.state

@@ -102,7 +102,7 @@ async def test_the_preview_names_the_category_month_both_amounts_and_what_stays_
 
     assert first["preview"] == (
         f"Budget Dining Out for {case.arguments['month']}-01: 120.00 → 150.00?\n"
-        "- Dining Out: assigned 120.00 → 150.00, available 39.00 → 69.00"
+        "- Dining Out: assigned 120.00 → 150.00; available 39.00 → 69.00"
     )
     assert (first["category"], first["month"], first["from_amount"], first["to_amount"]) == (
         "Dining Out",
@@ -121,7 +121,7 @@ async def test_lowering_it_below_what_was_spent_names_the_category_left_overspen
 
     assert first["preview"] == (
         f"Budget Dining Out for {budget.month}: 120.00 → 50.00?\n"
-        "- Dining Out: assigned 120.00 → 50.00, available 39.00 → -31.00\n"
+        "- Dining Out: assigned 120.00 → 50.00; available 39.00 → -31.00\n"
         f"This leaves Dining Out overspent by 31.00 for {budget.month}."
     )
 
@@ -147,7 +147,7 @@ async def test_the_plans_own_digits_and_separator_are_used_and_a_negative_amount
 
     assert first["preview"] == (
         f"Budget Dining Out for {budget.month}: 120,00 → -1234,50?\n"
-        "- Dining Out: assigned 120,00 → -1234,50, available 39,00 → -1315,50\n"
+        "- Dining Out: assigned 120,00 → -1234,50; available 39,00 → -1315,50\n"
         f"This leaves Dining Out overspent by 1315,50 for {budget.month}."
     )
     assert first["to_amount"] == "-1234.50"  # results stay machine-readable

@@ -48,7 +48,7 @@ async def test_undo_puts_the_amount_back_and_marks_the_operation_undone(budget):
     )
     assert questions == [
         f"Undo: budget Dining Out for {budget.month}: 150.00 → 120.00?\n"
-        "- Dining Out: assigned 150.00 → 120.00, available 69.00 → 39.00"
+        "- Dining Out: assigned 150.00 → 120.00; available 69.00 → 39.00"
     ]
     assert await assigned(budget, budget.home.dining) == DINING_ASSIGNED
     assert patches == [f"/sandbox/v1{budget.category_path(budget.home.dining)}"]
@@ -72,7 +72,7 @@ async def test_an_undo_that_leaves_the_category_overspent_names_it(budget):
     assert content(result)["status"] == "applied"
     assert questions == [
         f"Undo: budget Dining Out for {budget.month}: 150.00 → 120.00?\n"
-        "- Dining Out: assigned 150.00 → 120.00, available 19.00 → -11.00\n"
+        "- Dining Out: assigned 150.00 → 120.00; available 19.00 → -11.00\n"
         f"This leaves Dining Out overspent by 11.00 for {budget.month}."
     ]
 

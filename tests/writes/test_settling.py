@@ -75,7 +75,7 @@ async def test_after_a_429_the_set_back_waits_for_retry_after_and_is_sent(budget
     served = [e for e in await sync_to_async(faults.requests_since)(mark) if e.method == "PATCH"]
     refused_at, set_back_at = served[1].created_at, served[2].created_at
     assert error_text(result, case).startswith(
-        "Nothing moved: Dining Out could not be set to 150.00, so Groceries was set back to 80.00"
+        "Nothing moved: Dining Out could not be set to 150.00; so Groceries was set back to 80.00"
     )
     assert requests == ["PATCH Groceries", "PATCH Dining Out", "PATCH Groceries"]
     assert (served[1].status, served[2].status) == (429, 200)

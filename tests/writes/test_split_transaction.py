@@ -184,12 +184,12 @@ async def test_the_preview_and_result_show_the_split_whole_and_undo_is_refused_w
     # The market's payment was uncategorised; Groceries was at -20.00 and Dining Out at -22.34.
     assert person.messages == [
         f"Split {day} CB MARKET FRESH 0509 86.43 into 2 lines?\n"
-        "- Groceries: 50.00, memo: food\n"
+        "- Groceries: 50.00; memo: food\n"
         "- Dining Out: 36.43\n"
         "Available, before → after:\n"
         f"- Groceries for {month}: -20.00 → -70.00\n"
         f"- Dining Out for {month}: -22.34 → -58.77\n"
-        f"This leaves 2 categories overspent: Groceries by 70.00 for {month}, "
+        f"This leaves 2 categories overspent: Groceries by 70.00 for {month}; "
         f"Dining Out by 58.77 for {month}.\n"
         f"{NOT_UNDOABLE}"
     ]
@@ -398,7 +398,7 @@ async def test_the_demo_plans_fuel_and_sandwich_payment_splits_in_its_own_number
     assert person.messages == [
         f"Split {day} {payment.payee.name} 61,20 into 2 lines?\n"
         "- Fuel: 52,00\n"
-        "- Dining Out: 9,20, memo: sandwich and coffee\n"
+        "- Dining Out: 9,20; memo: sandwich and coffee\n"
         "Available, before → after:\n"
         f"- Dining Out for {month}: 5,00 → -4,20\n"
         f"- Fuel for {month}: 100,00 → 48,00\n"

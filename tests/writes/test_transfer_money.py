@@ -130,7 +130,7 @@ async def test_to_a_tracking_account_it_counts_in_the_category_given_and_shows_i
         answer = content(await call(client, case))
 
     assert person.messages == [
-        f"Transfer 500.00 from Checking to House on {days_ago(0)}, counted as Rent?\n"
+        f"Transfer 500.00 from Checking to House on {days_ago(0)}; counted as Rent?\n"
         "Available, before → after:\n"
         f"- Rent for {month}-01: 600.00 → 100.00"
     ]
@@ -153,7 +153,7 @@ async def test_from_a_tracking_account_it_may_count_as_ready_to_assign_and_the_d
 
     assert (
         answer["preview"]
-        == f"Transfer 25.00 from House to Checking on {today}, counted as Inflow: Ready to Assign?"
+        == f"Transfer 25.00 from House to Checking on {today}; counted as Inflow: Ready to Assign?"
     )
     rows = await entered_on(home.id, (h.checking, h.house), originals)
     assert rows == sorted(

@@ -101,7 +101,7 @@ async def test_a_transfer_changed_since_is_left_and_nothing_is_written(home, cha
     amount = "160.00" if "amount" in change else "150.00"
     assert answer["status"] == "nothing_to_do"
     assert answer["conflicts"] == [
-        {"id": source, "name": f"{days_ago(1)}, Transfer : Visa, {amount}", "reason": reason}
+        {"id": source, "name": f"{days_ago(1)}; Transfer : Visa; {amount}", "reason": reason}
     ]
     assert await case.state() == changed
     served = await sync_to_async(faults.requests_since)(mark)
@@ -123,7 +123,7 @@ async def test_a_side_given_another_payee_breaks_the_transfer_and_is_a_conflict(
     assert answer["conflicts"] == [
         {
             "id": source,
-            "name": f"{days_ago(1)}, Card refund, +150.00",
+            "name": f"{days_ago(1)}; Card refund; +150.00",
             "reason": "it is no longer this transfer: a side was deleted or given another payee since",
         }
     ]

@@ -94,15 +94,15 @@ async def test_the_preview_names_the_schedule_and_each_change_and_the_put_sends_
         answer = content(await call(client, case, confirmation=first["confirmation"]))
 
     assert first["preview"] == (
-        "Change the schedule Landlord, 1200.00 monthly from Checking: "
-        f"next date {days_ahead(10)} → {days_ahead(12)}, amount 1200.00 → 1250.00?"
+        "Change the schedule Landlord; 1200.00 monthly from Checking: "
+        f"next date {days_ahead(10)} → {days_ahead(12)}; amount 1200.00 → 1250.00?"
     )
     assert answer["fields"] == [
         {"field": "date", "from": days_ahead(10), "to": days_ahead(12)},
         {"field": "amount", "from": "1200.00", "to": "1250.00"},
     ]
     assert answer["message"] == (
-        f"Changed the schedule Landlord, 1250.00 monthly from Checking. Done as operation "
+        f"Changed the schedule Landlord; 1250.00 monthly from Checking. Done as operation "
         f"{answer['operation_id']}; undo_operation with that id reverses it."
     )
     (put,) = [e for e in await sync_to_async(faults.requests_since)(mark) if e.method == "PUT"]
@@ -134,9 +134,9 @@ async def test_every_other_field_reads_in_the_preview_and_lands(home, rent):
         answer = content(await call(client, case))
 
     assert answer["preview"] == (
-        "Change the schedule Landlord, 1200.00 monthly from Checking: frequency monthly → once, "
-        "payee Landlord → New Landlord, category Rent → Groceries, memo ‘flat 3’ → none, "
-        "account Checking → Savings, flag none → red?"
+        "Change the schedule Landlord; 1200.00 monthly from Checking: frequency monthly → once; "
+        "payee Landlord → New Landlord; category Rent → Groceries; memo ‘flat 3’ → none; "
+        "account Checking → Savings; flag none → red?"
     )
     row = await schedule(home.id, rent)
     assert (row["frequency"], row["payee_name"], row["category_id"], row["memo"], row["account_id"]) == (
@@ -156,7 +156,7 @@ async def test_values_already_as_given_are_nothing_to_do(home, rent):
 
     assert (answer["status"], answer["message"], answer["fields"]) == (
         "nothing_to_do",
-        "Nothing to change: the schedule Landlord, 1200.00 monthly from Checking has those values.",
+        "Nothing to change: the schedule Landlord; 1200.00 monthly from Checking has those values.",
         [],
     )
 
@@ -278,7 +278,7 @@ async def test_undo_puts_each_field_back(home, rent):
 
     assert (answer["status"], answer["restored"]) == ("applied", 1)
     assert questions == [
-        f"Undo: change the schedule Landlord back: next date {days_ahead(12)} → {days_ahead(10)}, "
+        f"Undo: change the schedule Landlord back: next date {days_ahead(12)} → {days_ahead(10)}; "
         "amount 1250.00 → 1200.00?"
     ]
     row = await schedule(home.id, rent)
@@ -296,7 +296,7 @@ async def test_undo_writes_nothing_when_a_field_changed_since(home, rent):
     assert answer["conflicts"] == [
         {
             "id": rent,
-            "name": "Landlord, 1250.00 monthly from Checking",
+            "name": "Landlord; 1250.00 monthly from Checking",
             "reason": "it changed since the operation: amount 1250.00 → 1300.00",
         }
     ]
@@ -313,7 +313,7 @@ async def test_undo_of_a_deleted_schedule_is_a_conflict_and_of_one_back_as_befor
 
     assert (back["status"], back["already_as_before"]) == ("nothing_to_do", 1)
     assert gone["conflicts"] == [
-        {"id": rent, "name": "Landlord, 1250.00 monthly from Checking", "reason": "it was deleted"}
+        {"id": rent, "name": "Landlord; 1250.00 monthly from Checking", "reason": "it was deleted"}
     ]
 
 

@@ -90,14 +90,14 @@ async def test_the_person_sees_each_field_before_and_after_in_argument_order(cas
 
     assert person.messages == [
         "Change 3 transaction(s)?\n"
-        f"- {day}, CB MARKET FRESH 0509, 86.43: amount 86.43 → 68.40, memo ‘weekly shop’ → ‘refund due’, "
+        f"- {day}; CB MARKET FRESH 0509; 86.43: amount 86.43 → 68.40; memo ‘weekly shop’ → ‘refund due’; "
         "uncleared → cleared\n"
-        f"- {day}, CORNER CAFE, 12.34: date {day} → {new_day}, payee ‘CORNER CAFE’ → ‘{NEW_PAYEE}’\n"
-        f"- {day}, Transfer : Savings, 100.00: amount 100.00 → 120.00 (and its transfer side on Savings)\n"
+        f"- {day}; CORNER CAFE; 12.34: date {day} → {new_day}; payee ‘CORNER CAFE’ → ‘{NEW_PAYEE}’\n"
+        f"- {day}; Transfer : Savings; 100.00: amount 100.00 → 120.00 (and its transfer side on Savings)\n"
         "Available, before → after:\n"
         f"- Dining Out for {month_of(new_day)}: 0.00 → -12.34\n"
         f"- Dining Out for {month_of(day)}: -22.34 → -10.00\n"
-        f"This leaves 2 categories overspent: Dining Out by 12.34 for {month_of(new_day)}, "
+        f"This leaves 2 categories overspent: Dining Out by 12.34 for {month_of(new_day)}; "
         f"Dining Out by 10.00 for {month_of(day)}."
     ]
     assert answer["changes"] == [
@@ -175,9 +175,9 @@ async def test_fields_already_as_asked_are_dropped_and_all_dropped_asks_nothing(
     day = days_ago(3)
     assert person.messages[0].splitlines() == [
         "Change 3 transaction(s)?",
-        f"- {day}, CB MARKET FRESH 0509, 86.43: memo ‘weekly shop’ → none",
-        f"- {day}, CORNER CAFE, 12.34: payee ‘CORNER CAFE’ → ‘ACME PAYROLL’",
-        f"- {day}, ACME PAYROLL, +1234.56: account Checking → Savings",
+        f"- {day}; CB MARKET FRESH 0509; 86.43: memo ‘weekly shop’ → none",
+        f"- {day}; CORNER CAFE; 12.34: payee ‘CORNER CAFE’ → ‘ACME PAYROLL’",
+        f"- {day}; ACME PAYROLL; +1234.56: account Checking → Savings",
     ]
     now = await held(home, home.market, home.cafe, home.salary)
     assert now[home.market][3] is None
@@ -370,7 +370,7 @@ async def test_a_transaction_moves_to_another_account_with_its_category_and_a_me
         answer = content(await call(client, moving))
 
     assert person.messages[0].splitlines()[1] == (
-        f"- {days_ago(3)}, CORNER CAFE, 12.34: memo ‘lunch’ → none, uncleared → cleared, "
+        f"- {days_ago(3)}; CORNER CAFE; 12.34: memo ‘lunch’ → none; uncleared → cleared; "
         "account Checking → Visa"
     )
     assert answer["changes"][0]["fields"] == [

@@ -52,10 +52,10 @@ async def test_undo_changes_each_field_back_the_payee_by_its_id(home):
     day, new_day = days_ago(3), moved_day()
     assert questions == [
         "Undo: change 3 transaction(s) back?\n"
-        f"- {day}, CB MARKET FRESH 0509, 68.40: amount 68.40 → 86.43, memo ‘refund due’ → ‘weekly shop’, "
+        f"- {day}; CB MARKET FRESH 0509; 68.40: amount 68.40 → 86.43; memo ‘refund due’ → ‘weekly shop’; "
         "cleared → uncleared\n"
-        f"- {new_day}, {NEW_PAYEE}, 12.34: date {new_day} → {day}, payee ‘{NEW_PAYEE}’ → ‘CORNER CAFE’\n"
-        f"- {day}, Transfer : Savings, 120.00: amount 120.00 → 100.00 (and its transfer side on Savings)\n"
+        f"- {new_day}; {NEW_PAYEE}; 12.34: date {new_day} → {day}; payee ‘{NEW_PAYEE}’ → ‘CORNER CAFE’\n"
+        f"- {day}; Transfer : Savings; 120.00: amount 120.00 → 100.00 (and its transfer side on Savings)\n"
         "Available, before → after:\n"
         f"- Dining Out for {month_of(day)}: -10.00 → -22.34\n"
         f"- Dining Out for {month_of(new_day)}: -12.34 → 0.00\n"
@@ -83,7 +83,7 @@ async def test_a_transaction_changed_since_is_left_and_named_the_rest_restored(h
         "Available, before → after:",
         f"- Dining Out for {month_of(day)}: -10.00 → -22.34",
         f"- Dining Out for {month_of(moved_day())}: -12.34 → 0.00",
-        f"Left as it is, changed since: {day}, CB MARKET FRESH 0509, 70.00 (its amount changed since).",
+        f"Left as it is, changed since: {day}; CB MARKET FRESH 0509; 70.00 (its amount changed since).",
         f"Left as it is, changed since: transaction {home.transfer} (it was deleted).",
         f"This leaves Dining Out overspent by 22.34 for {month_of(day)}.",
     ]
@@ -91,7 +91,7 @@ async def test_a_transaction_changed_since_is_left_and_named_the_rest_restored(h
     assert answer["conflicts"] == [
         {
             "id": home.market,
-            "name": f"{day}, CB MARKET FRESH 0509, 70.00",
+            "name": f"{day}; CB MARKET FRESH 0509; 70.00",
             "reason": "its amount changed since",
         },
         {"id": home.transfer, "name": f"transaction {home.transfer}", "reason": "it was deleted"},
@@ -144,7 +144,7 @@ async def test_a_payee_created_by_a_write_whose_answer_was_lost_is_found_by_name
     answer, questions = await undone(home, op.pk)
 
     assert questions == [
-        f"Undo: change 1 transaction(s) back?\n- {days_ago(2)}, Kiosk, 2.50: payee ‘Kiosk’ → none"
+        f"Undo: change 1 transaction(s) back?\n- {days_ago(2)}; Kiosk; 2.50: payee ‘Kiosk’ → none"
     ]
     assert answer["restored"] == 1
     assert (await held(home, bare))[bare][2] is None

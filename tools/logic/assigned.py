@@ -26,12 +26,12 @@ categories are not in a snapshot, so they are refused as unknown.
   (`overspent_note`, `tools.logic.available`'s words).
 
       Budget Restaurants for 2026-09-01: 120.00 → 50.00?
-      - Restaurants: assigned 120.00 → 50.00, available 40.00 → -30.00
+      - Restaurants: assigned 120.00 → 50.00; available 40.00 → -30.00
       This leaves Restaurants overspent by 30.00 for 2026-09-01.
 
       Move 30.00 from Tennis to Restaurants for 2026-09-01?
-      - Tennis: assigned 80.00 → 50.00, available 32.00 → 2.00
-      - Restaurants: assigned 120.00 → 150.00, available 40.00 → 70.00
+      - Tennis: assigned 80.00 → 50.00; available 32.00 → 2.00
+      - Restaurants: assigned 120.00 → 150.00; available 40.00 → 70.00
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from tools.logic.budget import is_internal
 from values.ids import not_in_plan
 from values.money import DecimalFormat, shown_amount
 from values.refusal import Refusal
-from values.text import quoted
+from values.text import listed, quoted
 from ynab_client.snapshot import Category, PlanSnapshot
 
 CATEGORY_SOURCE = "get_category_balances"
@@ -289,11 +289,12 @@ class AssignedWords:
     def assigned_line(
         self, name: str, before: int, after: int, available_before: int, available_after: int
     ) -> str:
-        """`Tennis: assigned 80.00 → 50.00, available 32.00 → 2.00` (without the `- `)."""
-        return (
-            f"{name}: assigned {self.shift(before, after)}, "
-            f"available {self.shift(available_before, available_after)}"
-        )
+        """`Tennis: assigned 80.00 → 50.00; available 32.00 → 2.00` (without the `- `)."""
+        shifts = [
+            f"assigned {self.shift(before, after)}",
+            f"available {self.shift(available_before, available_after)}",
+        ]
+        return f"{name}: {listed(shifts)}"
 
     def line_of(self, change: AssignedChange) -> str:
         return self.assigned_line(

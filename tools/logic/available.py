@@ -35,7 +35,7 @@ from datetime import date
 
 from tools.logic.budget import is_internal
 from values.money import DecimalFormat, shown_amount
-from values.text import shown_name
+from values.text import listed, shown_name
 from ynab_client.snapshot import Category, PlanSnapshot, Transaction
 
 AVAILABLE_HEADING = "Available, before → after:"
@@ -115,8 +115,8 @@ def overspent_note(currency: DecimalFormat | None, shifts: Sequence[AvailableShi
     """Every category the change leaves overspent, by name, in the order given; None for none.
 
     `This leaves Tennis overspent by 12.00 for 2026-09-01.`, or for several `This leaves 3
-    categories overspent: Tennis by 12.00 for 2026-09-01, …` (at most `MAX_OVERSPENT_NAMED`
-    named, then `and N more`).
+    categories overspent: Tennis by 12.00 for 2026-09-01; …` (at most `MAX_OVERSPENT_NAMED`
+    named, then `and N more`; `values.text.listed`).
     """
     overspent = [shift for shift in shifts if shift.overspent]
     if not overspent:
@@ -127,8 +127,9 @@ def overspent_note(currency: DecimalFormat | None, shifts: Sequence[AvailableShi
     named = [f"{category_name(s.category)} by {_short_of(currency, s)}" for s in overspent]
     named = named[:MAX_OVERSPENT_NAMED]
     hidden = len(overspent) - len(named)
-    listed = ", ".join(named) + (f", and {hidden} more" if hidden else "")
-    return f"This leaves {len(overspent)} categories overspent: {listed}."
+    if hidden:
+        named.append(f"and {hidden} more")
+    return f"This leaves {len(overspent)} categories overspent: {listed(named)}."
 
 
 def _short_of(currency: DecimalFormat | None, shift: AvailableShift) -> str:

@@ -34,7 +34,7 @@ from tools.logic.transaction_lines import NO_PAYEE, SPLIT, category_shown
 from values.ids import not_in_plan
 from values.money import shown_amount
 from values.refusal import Refusal
-from values.text import quoted, shown_name
+from values.text import listed, quoted, shown_name
 from ynab_client.snapshot import ClearedStatus, PlanSnapshot, Transaction
 
 BOTH_SIDES = "(both sides)"
@@ -190,24 +190,24 @@ def reentry_moves(item: DeletedTransaction) -> list[ActivityMove]:
 
 
 def deletion_line(snapshot: PlanSnapshot, item: DeletedTransaction) -> str:
-    """`2026-09-12, Market, 86.40, Groceries, on Checking`; a transfer ends
-    `, transfer to Savings (both sides)` (`from` for money in), with no category unless it has one
+    """`2026-09-12; Market; 86.40; Groceries; on Checking`; a transfer ends
+    `; transfer to Savings (both sides)` (`from` for money in), with no category unless it has one
     (a transfer to a tracking account)."""
     amount = shown_amount(snapshot.settings.currency_format, item.amount, statement=True)
     parts = [item.date.isoformat(), shown_name(item.payee_name, NO_PAYEE), amount]
     if item.transfer_account_id is None or item.category_id is not None:
         parts.append(SPLIT if item.lines else category_shown(snapshot, item.category_id))
-    text = f"{', '.join(parts)}, on {_account_shown(snapshot, item.account_id)}"
+    parts.append(f"on {_account_shown(snapshot, item.account_id)}")
     if item.transfer_account_id is not None:
         way = "to" if item.amount < 0 else "from"
-        text += f", transfer {way} {_account_shown(snapshot, item.transfer_account_id)} {BOTH_SIDES}"
-    return text
+        parts.append(f"transfer {way} {_account_shown(snapshot, item.transfer_account_id)} {BOTH_SIDES}")
+    return listed(parts)
 
 
 def item_name(snapshot: PlanSnapshot, item: DeletedTransaction) -> str:
-    """`2026-09-12, Market, 86.40`: how an undo names a transaction it leaves alone."""
+    """`2026-09-12; Market; 86.40`: how an undo names a transaction it leaves alone."""
     amount = shown_amount(snapshot.settings.currency_format, item.amount, statement=True)
-    return f"{item.date.isoformat()}, {shown_name(item.payee_name, NO_PAYEE)}, {amount}"
+    return listed([item.date.isoformat(), shown_name(item.payee_name, NO_PAYEE), amount])
 
 
 def _account_shown(snapshot: PlanSnapshot, account_id: str) -> str:

@@ -31,7 +31,7 @@ from tools.logic.transaction_lines import category_shown
 from values.ids import not_in_plan
 from values.money import shown_amount
 from values.refusal import Refusal
-from values.text import in_quotes, quoted, shown_name
+from values.text import in_quotes, listed, quoted, shown_name
 from ynab_client.snapshot import Account, PlanSnapshot, ScheduledTransaction
 
 YEARS_AHEAD = 5
@@ -310,17 +310,20 @@ def account_words(snapshot: PlanSnapshot, account_id: str) -> str:
 
 
 def schedule_label(snapshot: PlanSnapshot, schedule: Schedule) -> str:
-    """`Landlord, 1200.00 monthly from Checking` (inflow: `Employer, +2500.00 monthly into Checking`)."""
+    """`Landlord; 1200.00 monthly from Checking` (inflow: `Employer; +2500.00 monthly into Checking`)."""
     direction = "into" if schedule.amount > 0 else "from"
-    return (
-        f"{counterpart(snapshot, schedule)}, {amount_words(snapshot, schedule.amount)} "
-        f"{frequency_words(schedule.frequency)} {direction} {account_words(snapshot, schedule.account_id)}"
+    return listed(
+        [
+            counterpart(snapshot, schedule),
+            f"{amount_words(snapshot, schedule.amount)} {frequency_words(schedule.frequency)} "
+            f"{direction} {account_words(snapshot, schedule.account_id)}",
+        ]
     )
 
 
 def creation_question(snapshot: PlanSnapshot, schedule: Schedule) -> str:
-    """`Schedule 1200.00 to Landlord from Checking, monthly from 2026-10-01, as Rent?`
-    (inflow: `Schedule +2500.00 from Employer into Checking, …`; once: `…, once on 2026-10-01`)."""
+    """`Schedule 1200.00 to Landlord from Checking; monthly from 2026-10-01; as Rent?`
+    (inflow: `Schedule +2500.00 from Employer into Checking; …`; once: `…; once on 2026-10-01`)."""
     amount, who = amount_words(snapshot, schedule.amount), counterpart(snapshot, schedule)
     account = account_words(snapshot, schedule.account_id)
     moved = f"from {who} into {account}" if schedule.amount > 0 else f"to {who} from {account}"
@@ -329,8 +332,8 @@ def creation_question(snapshot: PlanSnapshot, schedule: Schedule) -> str:
         if schedule.frequency == ONCE
         else f"{schedule.frequency} from {schedule.date.isoformat()}"
     )
-    category = f", as {category_shown(snapshot, schedule.category_id)}" if schedule.category_id else ""
-    return f"Schedule {amount} {moved}, {when}{category}?"
+    category = [f"as {category_shown(snapshot, schedule.category_id)}"] if schedule.category_id else []
+    return listed([f"Schedule {amount} {moved}", when, *category]) + "?"
 
 
 def detail_lines(schedule: Schedule) -> list[str]:
@@ -389,8 +392,8 @@ def _same_field(reference: Schedule, other: Schedule, field: str) -> bool:
 
 
 def changes_words(snapshot: PlanSnapshot, fields: tuple[str, ...], start: Schedule, end: Schedule) -> str:
-    """`amount 1200.00 → 1250.00, next date 2026-10-01 → 2026-10-03`."""
-    return ", ".join(
+    """`amount 1200.00 → 1250.00; next date 2026-10-01 → 2026-10-03`."""
+    return listed(
         f"{FIELD_WORDS[field]} {field_value(snapshot, start, field)} → {field_value(snapshot, end, field)}"
         for field in fields
     )

@@ -1,15 +1,16 @@
-"""How a transaction reads in a preview: `2026-09-12, Market, 86.40` (docs/confirmation.md#the-preview).
+"""How a transaction reads in a preview: `2026-09-12; Market; 86.40` (docs/confirmation.md#the-preview).
 
 Dates as `YYYY-MM-DD`; the payee's name made safe (one line, at most 80 characters); the
 amount as a statement reads it, in the plan's decimal digits and separator, with no symbol
-and no grouping: an outflow bare (`86.40`), an inflow with `+` (`+86.40`). Category names
-are made safe the same way, `(uncategorised)` when there is none.
+and no grouping: an outflow bare (`86.40`), an inflow with `+` (`+86.40`); the parts apart by
+`; ` (`values.text.listed`: a decimal comma cannot end a part). Category names are made safe
+the same way, `(uncategorised)` when there is none.
 """
 
 from __future__ import annotations
 
 from values.money import shown_amount
-from values.text import shown_name
+from values.text import listed, shown_name
 from ynab_client.snapshot import PlanSnapshot, Transaction
 
 NO_PAYEE = "(no payee)"
@@ -36,16 +37,16 @@ def category_shown(snapshot: PlanSnapshot, category_id: str | None) -> str:
 
 
 def transaction_line(snapshot: PlanSnapshot, transaction: Transaction) -> str:
-    """`2026-09-12, Market, 86.40`: how the person recognises a transaction."""
+    """`2026-09-12; Market; 86.40`: how the person recognises a transaction."""
     amount = shown_amount(snapshot.settings.currency_format, transaction.amount, statement=True)
-    return f"{transaction.date.isoformat()}, {payee_shown(snapshot, transaction)}, {amount}"
+    return listed([transaction.date.isoformat(), payee_shown(snapshot, transaction), amount])
 
 
 def transaction_line_with_category(snapshot: PlanSnapshot, transaction: Transaction) -> str:
-    """`2026-09-12, Market, 86.40, Groceries`: the line and the category (`Split` for a split)."""
+    """`2026-09-12; Market; 86.40; Groceries`: the line and the category (`Split` for a split)."""
     split = snapshot.is_split(transaction)
     category = SPLIT if split else category_shown(snapshot, transaction.category_id)
-    return f"{transaction_line(snapshot, transaction)}, {category}"
+    return listed([transaction_line(snapshot, transaction), category])
 
 
 def transaction_line_by_id(snapshot: PlanSnapshot, transaction_id: str) -> str:

@@ -12,13 +12,13 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import AmountValue, PlanIdArg, amount_arg, given_text
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import PlanResult, money, tool_result
+from mcp_surface.presenting import PlanResult, money, shown_money, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.debts import Debt, PayoffPlan, Strategy, debts_of, past_payments, simulate
 from values.money import decimal_digits
 from values.months import add_months, month_start
 from values.refusal import Refusal
-from values.text import shown_name
+from values.text import listed, shown_name
 from ynab_client.snapshot import PlanSnapshot
 
 MAX_OVERRIDES = 50
@@ -287,12 +287,13 @@ def _message(
         if payoff.months is None:
             parts.append(f"{payoff.strategy} does not pay them off within {limit} months")
         else:
-            parts.append(
-                f"{payoff.strategy} pays them off in {_month_of(first_month, payoff.months)} "
-                f"({payoff.months} months, "
-                f"{money(snapshot, payoff.total_interest)} interest)"
+            cost = listed(
+                [f"{payoff.months} months", f"{shown_money(snapshot, payoff.total_interest)} interest"]
             )
-    return f"With {money(snapshot, budget)} a month ({budget_from}), " + "; ".join(parts) + "."
+            parts.append(
+                f"{payoff.strategy} pays them off in {_month_of(first_month, payoff.months)} ({cost})"
+            )
+    return f"With {shown_money(snapshot, budget)} a month ({budget_from}): {listed(parts)}."
 
 
 def _notes(debts: list[Debt], payoffs: list[PayoffPlan], limit: int) -> list[str]:

@@ -19,7 +19,15 @@ from mcp_surface.arguments import (
     month_arg,
 )
 from mcp_surface.plan_lookup import open_plan, require_account, today
-from mcp_surface.presenting import PlanResult, account_name, money, payee_name, plural, tool_result
+from mcp_surface.presenting import (
+    PlanResult,
+    account_name,
+    money,
+    payee_name,
+    plural,
+    shown_money,
+    tool_result,
+)
 from mcp_surface.registry import read_tool
 from tools.logic.flows import CASH_TYPES
 from tools.logic.forecast import AVERAGE_MONTHS, MAX_MONTHS_AHEAD, Forecast, OneOff, project
@@ -250,7 +258,7 @@ def _one_off(item: OneOffArg, now: date, last_month: date) -> OneOff:
 def _message(snapshot: PlanSnapshot, forecast: Forecast, last_month: date) -> str:
     depends = "this depends on the assumptions returned."
     if forecast.first_below_zero is not None:
-        balance = money(snapshot, forecast.first_below_zero_balance or 0)
+        balance = shown_money(snapshot, forecast.first_below_zero_balance or 0)
         return (
             f"The balance first goes below zero on {forecast.first_below_zero.isoformat()} ({balance}), "
             f"in {forecast.first_below_zero.replace(day=1).isoformat()}; {depends}"
@@ -258,7 +266,7 @@ def _message(snapshot: PlanSnapshot, forecast: Forecast, last_month: date) -> st
     lowest = min(forecast.months, key=lambda month: month.lowest)
     return (
         f"The balance stays above zero through {last_month.isoformat()} "
-        f"(lowest {money(snapshot, lowest.lowest)} "
+        f"(lowest {shown_money(snapshot, lowest.lowest)} "
         f"on {lowest.lowest_date.isoformat()}); {depends}"
     )
 
@@ -304,8 +312,9 @@ def _notes(snapshot: PlanSnapshot, forecast: Forecast) -> list[str]:
     for off in forecast.schedules_off_history:
         scheduled, recurring = off.scheduled, off.recurring
         notes.append(
-            f"{payee_name(snapshot, scheduled.payee_id)} is scheduled at {money(snapshot, scheduled.amount)} "
-            f"({scheduled.frequency}) but came to {money(snapshot, recurring.amount)} a month as "
+            f"{payee_name(snapshot, scheduled.payee_id)} is scheduled at "
+            f"{shown_money(snapshot, scheduled.amount)} "
+            f"({scheduled.frequency}) but came to {shown_money(snapshot, recurring.amount)} a month as "
             f"{shown_name(recurring.merchant)} in the last {LOOKBACK_MONTHS} full months: the schedule is "
             "left out and the history counted; ask the person whether the schedule is out of date."
         )

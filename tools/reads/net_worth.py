@@ -9,12 +9,12 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import PlanIdArg
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import PlanResult, money, plural, tool_result
+from mcp_surface.presenting import PlanResult, money, plural, shown_money, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.net_worth import net_worth_by_month
 from tools.logic.trends import MAX_MONTHS
 from values.months import add_months, month_start
-from values.text import shown_name
+from values.text import listed, shown_name
 
 
 class MonthNetWorth(BaseModel):
@@ -91,10 +91,12 @@ async def get_net_worth_trend(
             )
         ],
     )
-    text = (
-        f"Net worth {result.last_net_worth} at the end of {months[-1].isoformat()}, "
-        f"{_signed(result.change)} since the end of {months[0].isoformat()} "
-        f"({plural(len(months), 'month')}, {plural(len(counted), 'account')})."
+    text = listed(
+        [
+            f"Net worth {shown_money(snapshot, last)} at the end of {months[-1].isoformat()}",
+            f"{_signed(shown_money(snapshot, last - first))} since the end of {months[0].isoformat()} "
+            f"({plural(len(months), 'month')}, {plural(len(counted), 'account')}).",
+        ]
     )
     return tool_result(result, text)
 

@@ -9,14 +9,14 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import CursorArg, LimitArg, PlanIdArg
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import PagedResult, category_name, money, plural, tool_result
+from mcp_surface.presenting import PagedResult, category_name, money, plural, shown_money, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.recurring import LOOKBACK_MONTHS, Recurring, charges_in, find_recurring
 from tools.logic.schedule_match import match_schedules, scheduled_flows
 from values.money import decimal_digits
 from values.months import add_months, month_start
 from values.paging import paginate
-from values.text import shown_name
+from values.text import listed, shown_name
 from ynab_client.snapshot import PlanSnapshot
 
 
@@ -92,13 +92,13 @@ async def find_recurring_charges(
         next_cursor=page.next_cursor,
     )
     charges = sum(1 for item in found if not item.is_income)
-    text = f"{plural(charges, 'recurring charge')} costing {money(snapshot, -yearly)} a year"
+    parts = [f"{plural(charges, 'recurring charge')} costing {shown_money(snapshot, -yearly)} a year"]
     if include_income:
-        text += f", {plural(len(found) - charges, 'recurring income', 'recurring incomes')}"
-    text += f", from {months[0].isoformat()} to {months[-1].isoformat()}"
+        parts.append(plural(len(found) - charges, "recurring income", "recurring incomes"))
+    parts.append(f"from {months[0].isoformat()} to {months[-1].isoformat()}")
     if len(page.items) < len(found):
-        text += f"; {len(page.items)} on this page"
-    return tool_result(result, text + ".")
+        parts.append(f"{len(page.items)} on this page")
+    return tool_result(result, listed(parts) + ".")
 
 
 def recurring_in_plan(

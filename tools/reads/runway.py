@@ -10,14 +10,14 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import PlanIdArg, given_text
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import PlanResult, money, plural, tool_result
+from mcp_surface.presenting import PlanResult, money, plural, shown_money, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.flows import complete_months, first_activity_month
 from tools.logic.runway import liquid, money_out, runway_tenths
 from tools.logic.trends import MAX_MONTHS
 from values.money import average, decimal_digits
 from values.refusal import Refusal
-from values.text import shown_name
+from values.text import listed, shown_name
 from ynab_client.snapshot import CategoryGroup, PlanSnapshot
 
 MAX_GROUPS = 50
@@ -167,16 +167,16 @@ def _message(
     essential: EssentialRunway | None,
     held: int,
 ) -> str:
-    at_hand = money(snapshot, total)
+    at_hand = shown_money(snapshot, total)
     if runway is None:
         return f"No spending in a complete month yet, so no runway to measure; liquid money is {at_hand}."
-    text = (
-        f"Liquid money of {at_hand} would last {runway} months at {money(snapshot, -monthly)} a month "
+    parts = [
+        f"Liquid money of {at_hand} would last {runway} months at {shown_money(snapshot, -monthly)} a month "
         f"(the average of {plural(held, 'complete month')})"
-    )
+    ]
     if essential is not None and essential.runway_months is not None:
-        text += f", {essential.runway_months} months on essentials alone"
-    return text + "."
+        parts.append(f"{essential.runway_months} months on essentials alone")
+    return listed(parts) + "."
 
 
 def _notes(held: int, asked: int, include_savings: bool) -> list[str]:

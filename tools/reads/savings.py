@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import PlanIdArg
 from mcp_surface.plan_lookup import open_plan, today
-from mcp_surface.presenting import PlanResult, money, plural, tool_result
+from mcp_surface.presenting import PlanResult, money, plural, shown_money, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.flows import complete_months, first_activity_month
 from tools.logic.savings import MonthSavings, rate_tenths, savings_by_month
@@ -112,10 +112,12 @@ def _message(snapshot: PlanSnapshot, rate: float | None, saved: int, income: int
     if not held:
         return "No complete month with transactions yet, so there is no savings rate to give."
     if rate is None:
-        return f"No income in the last {span}, so no savings rate; {money(snapshot, saved)} net was saved."
+        return (
+            f"No income in the last {span}, so no savings rate; {shown_money(snapshot, saved)} net was saved."
+        )
     return (
-        f"The savings rate was {rate} % over the last {span}: {money(snapshot, saved)} saved "
-        f"of {money(snapshot, income)} income."
+        f"The savings rate was {rate} % over the last {span}: {shown_money(snapshot, saved)} saved "
+        f"of {shown_money(snapshot, income)} income."
     )
 
 

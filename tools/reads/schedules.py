@@ -28,13 +28,14 @@ from mcp_surface.presenting import (
     money,
     payee_name,
     plural,
+    shown_money,
     tool_result,
 )
 from mcp_surface.registry import read_tool
 from tools.logic.schedules import Occurrence, is_transfer, totals, upcoming
 from tools.logic.transaction_lines import SPLIT
-from values.money import shown_amount
 from values.paging import paginate
+from values.text import listed
 from ynab_client.snapshot import PlanSnapshot
 
 DEFAULT_DAYS = 30
@@ -124,8 +125,7 @@ async def list_scheduled_transactions(
         outflows=money(snapshot, window.outflows),
         next_cursor=page.next_cursor,
     )
-    currency = snapshot.settings.currency_format
-    in_out = shown_amount(currency, window.inflows), shown_amount(currency, window.outflows)
+    in_out = shown_money(snapshot, window.inflows), shown_money(snapshot, window.outflows)
     return tool_result(listing, _summary(listing, in_out, total=len(occurrences)))
 
 
@@ -165,9 +165,9 @@ def _category(snapshot: PlanSnapshot, occurrence: Occurrence, *, transfer: bool)
 
 
 def _summary(listing: ScheduleListing, in_out: tuple[str, str], *, total: int) -> str:
-    """One line, e.g. `7 scheduled dates from 2026-09-15 to 2026-10-15: in 3150.00, out -1163.49.`
-    (`in_out`: the totals in the plan's format)."""
+    """One line, e.g. `7 scheduled dates from 2026-09-15 to 2026-10-15: in 3150.00; out -1163.49
+    (transfers aside).` (`in_out`: the totals in the plan's format)."""
     window = f"from {listing.since_date} to {listing.until_date}"
     more = "; more with next_cursor" if listing.next_cursor else ""
     dates = plural(total, "scheduled date")
-    return f"{dates} {window}: in {in_out[0]}, out {in_out[1]} (transfers aside){more}."
+    return f"{dates} {window}: {listed([f'in {in_out[0]}', f'out {in_out[1]} (transfers aside)'])}{more}."

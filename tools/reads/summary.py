@@ -12,14 +12,13 @@ from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import MonthArg, PlanIdArg
-from mcp_surface.presenting import PlanResult, money, note, plural, tool_result
+from mcp_surface.presenting import PlanResult, money, note, plural, shown_money, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.budget import MonthTotals, month_totals
 from tools.logic.pending import PendingTotal, pending_in_month
 from tools.reads.month_figures import open_plan_at
-from values.money import shown_amount
 from values.paging import MAX_PAGE
-from values.text import shown_name
+from values.text import listed, shown_name
 from ynab_client.snapshot import PlanSnapshot
 
 
@@ -123,17 +122,25 @@ def _overspent(snapshot: PlanSnapshot, totals: MonthTotals) -> list[OverspentCat
 
 
 def _summary(snapshot: PlanSnapshot, totals: MonthTotals, pending: PendingTotal) -> str:
-    """One line, amounts in the plan's format, e.g. `2026-09-01: income 3150.00, assigned 2900.00,
-    activity -2750.25, spending -2980.25, Ready to Assign 12.34, age of money 41 days,
-    2 uncategorised transactions (-45.10), 1 overspent category.`"""
-    amount = partial(shown_amount, snapshot.settings.currency_format)
+    """One line, amounts in the plan's format, its items apart by `; `, e.g. `2026-09-01: income
+    3150,00; assigned 2900,00; activity -2750,25; spending -2980,25; Ready to Assign 12,34; age
+    of money 41 days; 2 uncategorised transactions (-45,10); 1 overspent category.`"""
+    amount = partial(shown_money, snapshot)
     age = f"{totals.age_of_money} days" if totals.age_of_money is not None else "unknown"
     uncategorised = plural(pending.count, "uncategorised transaction")
     if pending.count:
         uncategorised += f" ({amount(pending.amount)})"
     overspent = plural(len(totals.overspent), "overspent category", "overspent categories")
-    return (
-        f"{totals.month.isoformat()}: income {amount(totals.income)}, assigned {amount(totals.assigned)}, "
-        f"activity {amount(totals.activity)}, spending {amount(totals.spending)}, Ready to Assign "
-        f"{amount(totals.ready_to_assign)}, age of money {age}, {uncategorised}, {overspent}."
+    figures = listed(
+        [
+            f"income {amount(totals.income)}",
+            f"assigned {amount(totals.assigned)}",
+            f"activity {amount(totals.activity)}",
+            f"spending {amount(totals.spending)}",
+            f"Ready to Assign {amount(totals.ready_to_assign)}",
+            f"age of money {age}",
+            uncategorised,
+            overspent,
+        ]
     )
+    return f"{totals.month.isoformat()}: {figures}."

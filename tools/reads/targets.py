@@ -8,12 +8,12 @@ from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from mcp_surface.arguments import CursorArg, LimitArg, MonthArg, PlanIdArg
-from mcp_surface.presenting import PagedResult, money, plural, tool_result
+from mcp_surface.presenting import PagedResult, money, plural, shown_money, tool_result
 from mcp_surface.registry import read_tool
 from tools.logic.targets import Underfunded, underfunded_targets
 from tools.reads.month_figures import open_plan_at
 from values.paging import paginate
-from values.text import shown_name
+from values.text import listed, shown_name
 from ynab_client.snapshot import Category, PlanSnapshot
 
 CADENCE_WORDS = {1: "each month", 2: "each week", 13: "each year", 14: "every 2 years"}
@@ -79,12 +79,14 @@ async def get_underfunded_targets(
         message = f"No target needs more money in {chosen.isoformat()}."
     else:
         covered = (
-            f"Ready to Assign ({money(snapshot, ready)}) covers them"
+            f"Ready to Assign ({shown_money(snapshot, ready)}) covers them"
             if short == 0
-            else f"Ready to Assign ({money(snapshot, ready)}) is short by {money(snapshot, short)}"
+            else (
+                f"Ready to Assign ({shown_money(snapshot, ready)}) is short by {shown_money(snapshot, short)}"
+            )
         )
         message = (
-            f"{plural(count, 'target')} {'needs' if count == 1 else 'need'} {money(snapshot, needed)} "
+            f"{plural(count, 'target')} {'needs' if count == 1 else 'need'} {shown_money(snapshot, needed)} "
             "more in "
             f"{chosen.isoformat()}; {covered}."
         )
@@ -126,9 +128,9 @@ def _entry(snapshot: PlanSnapshot, item: Underfunded) -> TargetEntry:
 
 
 def target_text(snapshot: PlanSnapshot, figures: Category) -> str:
-    """The target in words: `Need 950.00 each month`, `Need 1200.00 by 2027-02-28`,
-    `Have a balance of 500.00`, `Need 480.00 each year, next due 2027-03-15`."""
-    amount = money(snapshot, figures.goal_target or 0)
+    """The target in words, its amount in the plan's format: `Need 950.00 each month`, `Need
+    1200.00 by 2027-02-28`, `Have a balance of 500.00`, `Need 480.00 each year; next due 2027-03-15`."""
+    amount = shown_money(snapshot, figures.goal_target or 0)
     by = f" by {figures.goal_target_date.isoformat()}" if figures.goal_target_date else ""
     if figures.goal_type == "MF":
         return f"Assign {amount} each month"
@@ -146,5 +148,5 @@ def target_text(snapshot: PlanSnapshot, figures: Category) -> str:
         words = f"every {cadence - 1} months"
     else:
         words = CADENCE_WORDS.get(cadence, "each month")
-    due = f", next due {figures.goal_target_date.isoformat()}" if figures.goal_target_date else ""
-    return f"Need {amount} {words}{due}"
+    due = [f"next due {figures.goal_target_date.isoformat()}"] if figures.goal_target_date else []
+    return listed([f"Need {amount} {words}", *due])

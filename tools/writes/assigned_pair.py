@@ -225,7 +225,7 @@ async def _set_first_back(client: YnabClient, pair: Pair, reason: str, cause: Yn
             cause, waited = failed, True
     raise _pair_failure(
         pair,
-        f"Nothing moved: {second.name} could not be set to {amount(second.after)}, so {first.name} was set "
+        f"Nothing moved: {second.name} could not be set to {amount(second.after)}; so {first.name} was set "
         f"back to {amount(first.before)} and both categories are as before. {reason}",
         kind="nothing_moved",
         still_open=isinstance(cause, UnknownOutcome),
@@ -288,7 +288,7 @@ def _first_unknown_failure(pair: Pair, lost: UnknownOutcome, why: str) -> YnabEr
         pair,
         f"No answer came back for the change of {first.name} to {amount(first.after)} ({lost.reason}) and "
         f"{why}, so nothing else was sent. Check {first.name} for {month} (get_category_balances): at "
-        f"{amount(first.before)} nothing moved; at {amount(first.after)}, set it back to "
+        f"{amount(first.before)} nothing moved; at {amount(first.after)}: set it back to "
         f"{amount(first.before)} in YNAB, or call undo_operation, which puts back only what landed.",
         kind="unknown",
         unsure=(first.category_id,),
@@ -302,7 +302,7 @@ def _second_unknown_failure(pair: Pair, lost: UnknownOutcome, why: str) -> YnabE
         pair,
         f"Only half of the change may be in YNAB: {first.name} is now {amount(first.after)}, but no answer "
         f"came back for {second.name} ({lost.reason}) and {why}. Check {second.name} for {month} "
-        f"(get_category_balances): at {amount(second.after)} all is done; at {amount(second.before)}, set "
+        f"(get_category_balances): at {amount(second.after)} all is done; at {amount(second.before)}: set "
         f"{first.name} back to {amount(first.before)} in YNAB, or call undo_operation, which puts back "
         "only what landed.",
         kind="unknown",
@@ -332,7 +332,7 @@ def _half_done_failure(pair: Pair, reason: str, failed: YnabError) -> YnabError:
     return _pair_failure(
         pair,
         f"Only half of the change is in YNAB: {first.name} is now {amount(first.after)} assigned, but "
-        f"{second.name} could not be set to {amount(second.after)}, and setting {first.name} back "
+        f"{second.name} could not be set to {amount(second.after)}; and setting {first.name} back "
         f"{setting_back}. {to_do} {reason}",
         kind="half_done",
         landed=() if lost else (first.category_id,),

@@ -125,7 +125,7 @@ def _move_undo_question(
 
 
 def _undo_line(words: AssignedWords, item: AssignedNow, name: str) -> str:
-    """`Tennis: assigned 50.00 → 80.00, available 2.00 → 32.00`: put back, as the undo sets it."""
+    """`Tennis: assigned 50.00 → 80.00; available 2.00 → 32.00`: put back, as the undo sets it."""
     logged, available = item.logged, item.available or 0
     return words.assigned_line(name, logged.after, logged.before, available, _available_back(item))
 

@@ -266,7 +266,7 @@ def create_scheduled_transaction(
     It falls first on `date` (after today, at most 5 years ahead), then repeats at `frequency`
     (never: once). Give exactly one of payee_name and transfer_account_id. Split schedules
     cannot be created through YNAB's API (the person can make them in YNAB). The person is
-    asked to confirm (`Schedule 1200.00 to Landlord from Checking, monthly from 2026-10-01,
+    asked to confirm (`Schedule 1200.00 to Landlord from Checking; monthly from 2026-10-01;
     as Rent?`) in their client, or you get a confirmation code to return only once they
     agreed. undo_operation with the operation id deletes the schedule while it is still
     exactly as created. See what is scheduled with list_scheduled_transactions.

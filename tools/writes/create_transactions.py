@@ -54,7 +54,7 @@ from tools.logic.transaction_lines import category_shown, transaction_line, tran
 from tools.writes.consequences import available_consequences
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
-from values.text import shown_name
+from values.text import listed, shown_name
 from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
 from ynab_client.errors import WriteFailed
 from ynab_client.snapshot import parse_plan_delta
@@ -347,9 +347,9 @@ def _line(snapshot: PlanSnapshot, item: CheckedLine) -> str:
         shown_amount(snapshot.settings.currency_format, line.amount, statement=True),
         category_shown(snapshot, line.category_id),
     ]
-    text = ", ".join(parts)
     if line.memo is not None:
-        text += f", memo: {shown_name(line.memo)}"
+        parts.append(f"memo: {shown_name(line.memo)}")
+    text = listed(parts)
     if item.looks_like is not None:
         like = item.looks_like
         text += f" (looks like {like.date.isoformat()}, {shown_name(like.payee, '(no payee)')})"

@@ -36,6 +36,7 @@ from tools.logic.schedule_writes import (
 )
 from tools.writes.create_scheduled_transaction import ScheduleFields, schedule_fields
 from tools.writes.flow import WriteResult, WriteTool, write_tool
+from values.text import listed
 from ynab_client import PlanSnapshot, YnabClient
 
 CHECK = "Check with list_scheduled_transactions whether the schedule is still there before trying again."
@@ -88,9 +89,8 @@ class DeleteScheduledTransaction(
     def build(self, snapshot: PlanSnapshot, arguments: Unscheduling) -> Deletion:
         scheduled = live_schedule(snapshot, arguments.scheduled_transaction_id)
         schedule, split = schedule_of(snapshot, scheduled), is_split(snapshot, scheduled)
-        question = (
-            f"Delete the schedule {schedule_label(snapshot, schedule)}, next on {schedule.date.isoformat()}?"
-        )
+        label = listed([schedule_label(snapshot, schedule), f"next on {schedule.date.isoformat()}"])
+        question = f"Delete the schedule {label}?"
         return Change(
             subject=ScheduleDeletionSubject(
                 scheduled_transaction_id=scheduled.id, schedule=schedule, split=split
@@ -159,7 +159,7 @@ def delete_scheduled_transaction(
     once the person agreed.
 
     Transactions it already entered stay. The person is asked to confirm (`Delete the schedule
-    Landlord, 1200.00 monthly from Checking, next on 2026-10-01?`) in their client, or you get
+    Landlord; 1200.00 monthly from Checking; next on 2026-10-01?`) in their client, or you get
     a confirmation code to return only once they agreed. undo_operation with the operation id
     creates it again (a new id) while its next date is still after today; a split schedule
     cannot be created again through YNAB's API (the preview says so).

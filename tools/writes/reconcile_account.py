@@ -435,8 +435,9 @@ def _uncleared(snapshot: PlanSnapshot, transaction: Transaction) -> UnclearedTra
 
 def _gap_message(snapshot: PlanSnapshot, found: Reconciliation) -> str:
     explained = f"; {len(found.explained_by)} uncleared transaction(s) equal it" if found.explained_by else ""
+    gap = shown_amount(snapshot.settings.currency_format, found.difference)
     return (
-        f"The bank's balance differs from the cleared balance by {money(snapshot, found.difference)}"
+        f"The bank's balance differs from the cleared balance by {gap}"
         f"{explained}. Nothing was changed: review the gap with the person and call again, with "
         "adjust: true only if they want an adjustment entered."
     )

@@ -34,7 +34,7 @@ from tools.logic.transaction_lines import category_shown, payee_shown
 from tools.writes.consequences import available_consequences
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
-from values.text import shown_name
+from values.text import listed, shown_name
 from ynab_client import PlanSnapshot, YnabClient
 from ynab_client.snapshot import Category, Transaction
 
@@ -252,7 +252,7 @@ def _line(snapshot: PlanSnapshot, line: SplitLine, category: Category) -> str:
     amount = shown_amount(snapshot.settings.currency_format, line.amount, statement=True)
     text = f"{category_shown(snapshot, category.id)}: {amount}"
     if line.memo is not None:
-        text += f", memo: {shown_name(line.memo)}"
+        text = listed([text, f"memo: {shown_name(line.memo)}"])
     return text
 
 

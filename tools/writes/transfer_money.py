@@ -55,7 +55,7 @@ from tools.logic.transfers import (
 from tools.writes.consequences import available_consequences
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
-from values.text import in_quotes, shown_name
+from values.text import in_quotes, listed, shown_name
 from ynab_client import PlanSnapshot, YnabClient
 from ynab_client.snapshot import parse_plan_delta
 
@@ -231,7 +231,10 @@ class TransferMoney(WriteTool[Transferring, TransferSubject, TransferredFields, 
         return Applied(
             fields=fields.model_copy(update={"transaction_ids": ids}),
             undo_data=change.undo_data.model_copy(update={"transaction_ids": tuple(ids), "digest": digest}),
-            lead=f"Transferred {fields.amount} from {fields.from_account} to {fields.to_account}.",
+            lead=(
+                f"Transferred {shown_amount(snapshot.settings.currency_format, subject.amount)} "
+                f"from {fields.from_account} to {fields.to_account}."
+            ),
         )
 
     def reversal(self, snapshot: PlanSnapshot, op: Operation) -> Reversal[TransferSides]:
@@ -376,7 +379,7 @@ def _question(snapshot: PlanSnapshot, checked: Transfer, arguments: Transferring
         f"on {arguments.date.isoformat()}"
     )
     if checked.category is not None:
-        question += f", counted as {shown_name(checked.category.name)}"
+        question = listed([question, f"counted as {shown_name(checked.category.name)}"])
     return f"{question}?"
 
 

@@ -280,8 +280,8 @@ def update_scheduled_transaction(
 
     Give the schedule and at least one field: only those change; the others stay as YNAB has
     them. Split schedules cannot be changed through YNAB's API (the person can in YNAB). The
-    person is asked to confirm (`Change the schedule Landlord, 1200.00 monthly from Checking:
-    amount 1200.00 → 1250.00, next date 2026-10-01 → 2026-10-03?`) in their client, or you get
+    person is asked to confirm (`Change the schedule Landlord; 1200.00 monthly from Checking:
+    amount 1200.00 → 1250.00; next date 2026-10-01 → 2026-10-03?`) in their client, or you get
     a confirmation code to return only once they agreed. Values already as given change
     nothing (nothing_to_do). undo_operation with the operation id puts the fields back while
     each is still as this left it.

@@ -49,7 +49,7 @@ from tools.writes.consequences import available_consequences
 from tools.writes.flow import WriteResult, WriteTool, write_tool
 from values.money import shown_amount
 from values.refusal import Refusal
-from values.text import in_quotes, shown_name
+from values.text import in_quotes, listed, shown_name
 from ynab_client import PlanSnapshot, YnabClient
 
 CHECK = "Check with find_transactions whether the transactions changed before trying again."
@@ -407,9 +407,9 @@ def _nothing_message(found: TransactionEdits) -> str:
 
 
 def _line(snapshot: PlanSnapshot, transaction: Any, fields: tuple[FieldChange, ...]) -> str:
-    """`2026-09-12, Market, 86.40: amount 86.40 → 68.40, memo none → ‘refund due’, cleared → uncleared`."""
+    """`2026-09-12; Market; 86.40: amount 86.40 → 68.40; memo none → ‘refund due’; cleared → uncleared`."""
     parts = [_part(snapshot, transaction, change) for change in fields]
-    return f"{transaction_line(snapshot, transaction)}: {', '.join(parts)}"
+    return f"{transaction_line(snapshot, transaction)}: {listed(parts)}"
 
 
 def _part(snapshot: PlanSnapshot, transaction: Any, change: FieldChange) -> str:
