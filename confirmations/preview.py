@@ -5,7 +5,7 @@ everywhere the change is shown: the elicitation form's message, the `preview` of
 `confirmation_required` result, and the operation log's preview. Layout:
 
     Recategorise 23 transaction(s)?              <- the question (docs/confirmation.md#the-preview)
-    - 2026-09-12, Market, 86.40: (uncategorised) → Groceries
+    - 2026-09-12; Market; 86.40: (uncategorised) → Groceries
     ...                                           <- at most 20 item lines, each "- " + item
     … and 3 more                                  <- only when there are more than 20
     Available, before → after:                    <- the consequences' heading, when there are some
