@@ -375,21 +375,20 @@ async def test_a_text_only_client_finds_every_id_and_amount_of_the_answer(tool, 
 
 DOT_AMOUNT = re.compile(r"\d\.\d{2,3}(?!\d)")  # an amount of a 2-digit plan; ratios are in tenths
 MISREADABLE = re.compile(r"\d,\d{2,3}, ")  # `income 0,00, assigned …`: where does the amount end?
-DATA = frozenset({"name", "memo", "note", "payee", "merchant", "account", "category", "group", "client"})
-DATA_ENDINGS = ("_name", "_category", "from", "to")  # from/to: a money movement's categories
+SENTENCES = frozenset({"message", "preview", "notes", "summary", "why"})
+"""The fields of a result that are sentences (its decimal fields and phrases such as a target's
+`950.00 monthly` are data, in the structured content's own `.` format)."""
 
 
 def sentences(value: Any, key: str = "") -> Iterator[str]:
-    """Every text of a result that the service writes (`message`, `preview`, notes, reasons):
-    its strings with a space in them (a decimal field has none), names and memos aside (the
-    plan's data, shown as they are)."""
+    """Every sentence of a result: the strings under `SENTENCES`, at any depth."""
     if isinstance(value, dict):
         for name, item in value.items():
             yield from sentences(item, name)
     elif isinstance(value, list):
         for item in value:
             yield from sentences(item, key)
-    elif isinstance(value, str) and " " in value and key not in DATA and not key.endswith(DATA_ENDINGS):
+    elif isinstance(value, str) and key in SENTENCES:
         yield value
 
 

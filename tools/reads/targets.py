@@ -13,7 +13,7 @@ from mcp_surface.registry import read_tool
 from tools.logic.targets import Underfunded, underfunded_targets
 from tools.reads.month_figures import open_plan_at
 from values.paging import paginate
-from values.text import listed, shown_name
+from values.text import shown_name
 from ynab_client.snapshot import Category, PlanSnapshot
 
 CADENCE_WORDS = {1: "each month", 2: "each week", 13: "each year", 14: "every 2 years"}
@@ -128,9 +128,9 @@ def _entry(snapshot: PlanSnapshot, item: Underfunded) -> TargetEntry:
 
 
 def target_text(snapshot: PlanSnapshot, figures: Category) -> str:
-    """The target in words, its amount in the plan's format: `Need 950.00 each month`, `Need
-    1200.00 by 2027-02-28`, `Have a balance of 500.00`, `Need 480.00 each year; next due 2027-03-15`."""
-    amount = shown_money(snapshot, figures.goal_target or 0)
+    """The target in words: `Need 950.00 each month`, `Need 1200.00 by 2027-02-28`,
+    `Have a balance of 500.00`, `Need 480.00 each year, next due 2027-03-15`."""
+    amount = money(snapshot, figures.goal_target or 0)
     by = f" by {figures.goal_target_date.isoformat()}" if figures.goal_target_date else ""
     if figures.goal_type == "MF":
         return f"Assign {amount} each month"
@@ -148,5 +148,5 @@ def target_text(snapshot: PlanSnapshot, figures: Category) -> str:
         words = f"every {cadence - 1} months"
     else:
         words = CADENCE_WORDS.get(cadence, "each month")
-    due = [f"next due {figures.goal_target_date.isoformat()}"] if figures.goal_target_date else []
-    return listed([f"Need {amount} {words}", *due])
+    due = f", next due {figures.goal_target_date.isoformat()}" if figures.goal_target_date else ""
+    return f"Need {amount} {words}{due}"

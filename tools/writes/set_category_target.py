@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from confirmations.preview import Preview
 from mcp_surface.arguments import AmountValue, amount_arg, date_arg, id_arg
 from mcp_surface.plan_lookup import today
+from mcp_surface.presenting import money
 from oplog.changes import Applied, Built, Change
 from oplog.models import Operation
 from oplog.records import Record, Subject
@@ -50,9 +51,8 @@ class TargetSetFields(BaseModel):
     category_id: str = Field(description="The category.")
     category: str = Field(description="Its name (one line, at most 80 characters).")
     before: str = Field(
-        description="Its target before, as YNAB shows it (the amount in the plan's decimal separator): no "
-        "target, 50.00 monthly, 20.00 weekly, 480.00 yearly, 1200.00 by 2027-06-01, or the amount and "
-        "YNAB's name of the kind."
+        description="Its target before, as YNAB shows it: no target, 50.00 monthly, 20.00 weekly, "
+        "480.00 yearly, 1200.00 by 2027-06-01, or the amount and YNAB's name of the kind."
     )
     after: str = Field(description="Its target after, in the same words.")
     undoable: bool = Field(
@@ -113,17 +113,19 @@ class SetCategoryTarget(WriteTool[Targeting, TargetSubject, TargetSetFields, Tar
         words = AssignedWords.of(snapshot)
         name = words.name(setting.category)
         restore = setting.restore
-        shown = partial(shown_amount, words.currency)
+        as_result = partial(money, snapshot)
         fields = TargetSetFields(
             category_id=setting.category.id,
             category=name,
-            before=setting.before.text(shown),
-            after=setting.after.text(shown),
+            before=setting.before.text(as_result),
+            after=setting.after.text(as_result),
             undoable=restore is not None,
         )
         if setting.unchanged:
             return Change.nothing(
-                f"Nothing to change: the target of {name} is already {fields.after}.", fields
+                f"Nothing to change: the target of {name} is already "
+                f"{setting.after.text(partial(shown_amount, words.currency))}.",
+                fields,
             )
         return Change(
             subject=TargetSubject(category_id=setting.category.id, fields=setting.sent),
@@ -154,7 +156,7 @@ class SetCategoryTarget(WriteTool[Targeting, TargetSubject, TargetSetFields, Tar
         shown = partial(shown_amount, snapshot.settings.currency_format)
         shift = f"{before.text(shown)} → {left.text(shown)}"
         return Applied(
-            fields=change.fields.model_copy(update={"after": left.text(shown)}),
+            fields=change.fields.model_copy(update={"after": left.text(partial(money, snapshot))}),
             undo_data=logged.model_copy(update={"after": left, "restore": restore}),
             lead=f"Set the target of {change.fields.category}: {shift}.",
         )
