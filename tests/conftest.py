@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,8 +24,10 @@ import hypothesis
 import pytest
 from django.conf import settings
 
+from shared_state import SHARED_ALIAS
 from tests.helpers.checkout import files_in, left_behind
 from tests.helpers.clocks import SyncClock
+from tests.helpers.redis_server import given_or_started
 from tests.served import ServedApp
 
 # Property tests draw the same examples on every run: what they cover (and a failure) does not
@@ -191,6 +194,33 @@ def live_service(_database, _test_settings) -> Iterator[ServedApp]:
     yield server
     settings.AVENIR_MCP_SELF_URL, settings.AVENIR_MCP_YNAB_URL = previous
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory) -> Iterator[str]:
+    """The address of a real Redis (tests/helpers/redis_server.py): CI's, or one this process started."""
+    server = given_or_started(tmp_path_factory.mktemp("redis"))
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture
+def shared_store(settings, redis_url: str) -> str:
+    """REDIS_URL set for this test, as in a service of several workers: `shared_state.shared()` is
+    Redis, under a key prefix of this test's own (no test sees another's keys). pytest-django's
+    `settings` puts the single-process settings back after the test (and Django drops the cache
+    connections when CACHES changes)."""
+    settings.REDIS_URL = redis_url
+    settings.CACHES = {
+        **settings.CACHES,
+        SHARED_ALIAS: {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+            "TIMEOUT": None,
+        },
+    }
+    return redis_url
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("values",),
+    ("values", "shared_state"),
     ("ynab_client",),
     ("ynab_requests", "tokens", "tools.logic"),
     ("confirmations", "oauth"),

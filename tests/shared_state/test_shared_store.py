@@ -1,0 +1,39 @@
+"""The shared store: None for one process, Redis (a real redis-server) once REDIS_URL is set."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from django.conf import settings
+
+from shared_state import shared
+from tests.helpers.processes import service_env
+
+
+def test_one_process_keeps_its_state_to_itself():
+    assert settings.REDIS_URL == ""
+    assert shared() is None
+
+
+def test_with_redis_url_the_store_is_redis_and_a_key_is_spent_by_one_process(shared_store):
+    store = shared()
+    assert store is not None
+    assert store.add("code:abc", "bound to plan 1", timeout=600) is True
+    assert store.add("code:abc", "a second issue", timeout=600) is False  # SET NX: the first keeps it
+    # Another process with the same REDIS_URL (and this test's key prefix) sees the key and spends it.
+    program = (
+        "import sys, django; from django.conf import settings; "
+        "settings.CACHES['shared']['KEY_PREFIX'] = sys.argv[1]; django.setup(); "
+        "from shared_state import shared; print(shared().get('code:abc'), shared().delete('code:abc'))"
+    )
+    prefix = settings.CACHES["shared"]["KEY_PREFIX"]
+    other = subprocess.run(
+        [sys.executable, "-c", program, prefix],
+        env=service_env(REDIS_URL=shared_store),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert other.stdout.split() == ["bound", "to", "plan", "1", "True"]
+    assert store.delete("code:abc") is False  # already spent, elsewhere
