@@ -173,15 +173,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # REDIS_URL: unset, one process serves and keeps what must be one (pending confirmations and
 # codes, the YNAB hour, plans' freshness, settling's turn) in its own memory; set, that state
-# lives in Redis, which every worker and process of the service sees, through Django's own
-# Redis cache backend under the alias `shared` (shared_state/, docs/architecture.md#shared-state).
+# lives in Redis, which every worker and process of the service sees, through Django's cache
+# framework (django-redis) under the alias `shared` (shared_state/, docs/architecture.md#shared-state).
 REDIS_URL = env_str("REDIS_URL")
 CACHES: dict[str, dict[str, object]] = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
 }
 if REDIS_URL:
     CACHES["shared"] = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "avenir-mcp",
         "TIMEOUT": None,  # each key says how long it lives

@@ -214,7 +214,7 @@ def shared_store(settings, redis_url: str) -> str:
     settings.CACHES = {
         **settings.CACHES,
         SHARED_ALIAS: {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": redis_url,
             "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
             "TIMEOUT": None,

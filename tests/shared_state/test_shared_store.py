@@ -7,7 +7,7 @@ import sys
 
 from django.conf import settings
 
-from shared_state import shared
+from shared_state import redis_connection, shared
 from tests.helpers.processes import service_env
 
 
@@ -37,3 +37,25 @@ def test_with_redis_url_the_store_is_redis_and_a_key_is_spent_by_one_process(sha
     )
     assert other.stdout.split() == ["bound", "to", "plan", "1", "True"]
     assert store.delete("code:abc") is False  # already spent, elsewhere
+
+
+def test_a_lock_of_the_store_is_held_by_one_process_and_expires(shared_store):
+    store = shared()
+    assert store is not None
+    first = store.lock("settling", timeout=30)
+    assert first.acquire(blocking=False) is True
+    assert store.lock("settling", timeout=30).acquire(blocking=False) is False
+    first.release()
+    assert store.lock("settling", timeout=30).acquire(blocking=False) is True
+
+
+def test_the_connection_is_the_stores_own():
+    assert redis_connection() is None
+
+
+def test_with_redis_url_the_connection_reaches_the_same_redis(shared_store):
+    connection = redis_connection()
+    assert connection is not None
+    connection.set("avenir-mcp:test:direct", b"1", ex=60)
+    assert connection.getdel("avenir-mcp:test:direct") == b"1"
+    assert connection.get("avenir-mcp:test:direct") is None
