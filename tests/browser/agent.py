@@ -39,3 +39,14 @@ class Agent:
         assert not applied.is_error, applied.content[0].text
         assert applied.structured_content["status"] == "applied", applied.structured_content
         return applied.structured_content["operation_id"]
+
+    async def undo_with_code(self, budget: BudgetHome, operation_id: str) -> str:
+        """Undo `operation_id` (of `budget`'s plan) the way the person agrees by code; the undo's own id."""
+        arguments: dict[str, Any] = {"operation_id": operation_id, "plan_id": budget.id}
+        first = await self.call("undo_operation", arguments)
+        assert not first.is_error, first.content[0].text
+        assert first.structured_content["status"] == "confirmation_required", first.structured_content
+        code = first.structured_content["confirmation"]
+        applied = await self.call("undo_operation", {**arguments, "confirmation": code})
+        assert applied.structured_content["status"] == "applied", applied.structured_content
+        return applied.structured_content["operation_id"]

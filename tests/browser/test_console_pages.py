@@ -50,7 +50,8 @@ DJANGO_NAME = "Django administration"
 MILLIUNIT_FIGURES = (str(DINING_ASSIGNED), str(NEW_MILLIUNITS))
 TECHNICAL_DETAILS = "details.technical-details"
 
-# The page's width problems: the document scrolling sideways, and each table past the window's edge.
+# The page's width problems: the document scrolling sideways, each table past the window's edge, and
+# each cell whose content runs out of it (over the next column, or past the table).
 WIDTH_PROBLEMS = """() => {
   const width = window.innerWidth, problems = [];
   if (document.documentElement.scrollWidth > width)
@@ -59,6 +60,11 @@ WIDTH_PROBLEMS = """() => {
     const right = table.getBoundingClientRect().right + window.scrollX;
     if (right > width + 0.5)
       problems.push(`table ${table.id || index} ends at ${Math.round(right)} px`);
+    table.querySelectorAll("td, th").forEach((cell) => {
+      if (cell.scrollWidth > cell.clientWidth + 1)
+        problems.push(`a cell of table ${table.id || index} holds ${cell.scrollWidth} px in `
+          + `${cell.clientWidth}: ${cell.innerText.slice(0, 40)}`);
+    });
   });
   return problems;
 }"""
@@ -152,8 +158,12 @@ async def test_the_index_and_every_page_it_links_fit_and_name_avenir_mcp(
     owner_page: Page, at_1366: Page, agent: Agent, budget: BudgetHome, the_owners_records, screenshots: Path
 ):
     page = owner_page
-    operation_id = await agent.budget_with_code(budget)
+    # Plans made before the agent's first call, which lists the plans.
+    undone = await sync_to_async(budget_home)(name=f"Browser undone {uuid.uuid4().hex[:8]}")
     waiting = await sync_to_async(budget_home)(name=f"Browser waiting {uuid.uuid4().hex[:8]}")
+    operation_id = await agent.budget_with_code(budget)
+    # An operation undone and its undo: the list's longest undo words ("undo of <id>").
+    await agent.undo_with_code(undone, await agent.budget_with_code(undone))
     await agent.propose_budget(waiting)  # waits for the owner: on the index with its time left
 
     await visit(page, "/admin/", screenshots)
