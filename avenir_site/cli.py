@@ -1,8 +1,9 @@
 """`avenir-mcp`: the command an installed avenir-mcp runs (pyproject.toml, [project.scripts]).
 
 - `avenir-mcp stdio [--read-only]`: what a desktop client starts (`manage.py mcp_stdio`);
-- `avenir-mcp serve [--host H] [--port P]`: the HTTP service, /mcp, the admin and /api, under
-  uvicorn (what `make run` serves, without the reloader);
+- `avenir-mcp serve [--host H] [--port P] [--workers N]`: the HTTP service, /mcp, the admin and
+  /api, under uvicorn (what `make run` serves, without the reloader); N > 1 workers need
+  `REDIS_URL`, refused in one line before anything starts (docs/architecture.md#several-workers);
 - `avenir-mcp token NAME [--read-only] [--toolsets a,b]`: an MCP bearer token (`create_mcp_token`);
 - `avenir-mcp admin [--username U] [--email E]`: an owner login for the admin (`createsuperuser`,
   asking for the password);
@@ -32,7 +33,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command, execute_from_command_line
 from django.core.management.base import CommandError
 
-from avenir_site.management.commands.runserver import serve_on
+from avenir_site.management.commands.runserver import check_workers, serve_on
 from avenir_site.startup import collection_paused
 
 PROGRAM = "avenir-mcp"
@@ -58,12 +59,13 @@ def stdio(options: argparse.Namespace) -> None:
 
 
 def serve(options: argparse.Namespace) -> None:
+    check_workers(options.workers)  # before migrating or printing anything
     port = options.port or settings.PORT
     serve_on(port)  # the addresses bootstrap prints
     with started_alone():
         call_command("bootstrap")  # also the admin login and the first token, shown once
     host = f"[{options.host}]" if ":" in options.host else options.host
-    call_command("runserver", f"{host}:{port}", use_reloader=False)
+    call_command("runserver", f"{host}:{port}", use_reloader=False, workers=options.workers)
 
 
 def token(options: argparse.Namespace) -> None:
@@ -92,6 +94,9 @@ def command_line() -> argparse.ArgumentParser:
     command = commands.add_parser("serve", help="Serve /mcp, the admin and the API over HTTP.")
     command.add_argument("--host", default="127.0.0.1", help="Address to listen on (default 127.0.0.1).")
     command.add_argument("--port", type=int, help="Port to listen on (default PORT, else 8000).")
+    command.add_argument(
+        "--workers", type=int, default=1, help="Processes serving (default 1; more need REDIS_URL)."
+    )
     command.set_defaults(run=serve)
 
     command = commands.add_parser("token", help="Create an MCP bearer token, printed once on stdout.")

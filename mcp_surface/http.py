@@ -11,9 +11,16 @@ Each request to /mcp passes, in order:
    naming the Protected Resource Metadata (RFC 9728 §5.1) when it is missing, unknown,
    expired or revoked, so an OAuth client can start signing in from there.
 3. The MCP server for this principal (`HttpServers.for_principal`: with or without the
-   write tools, with the tools of its toolsets), streamable HTTP, stateful with SSE
-   responses: the SDK's defaults, which older clients need for in-call elicitation. A
+   write tools, with the tools of its toolsets), streamable HTTP with SSE responses. A
    server first asked for while running is built and started then (`McpHttpApp.started`).
+
+One process (`REDIS_URL` unset) serves stateful sessions, the SDK's defaults, which
+handshake-era clients need for in-call elicitation. Several workers (`REDIS_URL` set) serve
+stateless (`stateless_http`), so any worker answers any request: no request needs the worker
+that saw `initialize`. What that costs (docs/architecture.md#several-workers): a handshake-era
+client is never asked in the call (the server keeps no session to send it a request on, nor
+the capabilities it declared), so it confirms a change by its code; at 2026-07-28 nothing
+changes (input-required carries its sealed state to whichever worker answers).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from contextlib import asynccontextmanager
 
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
+from django.conf import settings
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.mcpserver import MCPServer
@@ -88,7 +96,8 @@ class McpHttpApp:
                     # Creates the session manager, which runs once per instance; our own checks
                     # replace the SDK's Host check.
                     server.streamable_http_app(
-                        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)
+                        stateless_http=serves_stateless(),
+                        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
                     )
                     self._prepared.add(id(server))
                 await self._group.start(_serve, server)
@@ -142,6 +151,12 @@ class McpHttpApp:
         answer = AnswerEnd(send)
         await server.session_manager.handle_request(with_principal(scope, principal), receive, answer.send)
         await answer.finish()
+
+
+def serves_stateless() -> bool:
+    """Whether /mcp keeps no session: with several workers (`REDIS_URL` set), any one of them
+    may receive a session's next request."""
+    return bool(settings.REDIS_URL)
 
 
 async def _serve(server: MCPServer, *, task_status: TaskStatus[None]) -> None:

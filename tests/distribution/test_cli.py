@@ -103,6 +103,42 @@ def test_serve_prepares_then_serves_where_asked_an_ipv6_address_in_brackets(home
     assert called == [("migrate",), ("bootstrap",), ("runserver", "[::1]:8765")]
 
 
+def test_serve_with_several_workers_passes_them_to_runserver(home, monkeypatch, settings):
+    called = []
+    monkeypatch.setattr(cli, "call_command", lambda name, *args, **options: called.append((name, options)))
+    monkeypatch.setattr(settings, "AVENIR_MCP_SELF_URL", settings.AVENIR_MCP_SELF_URL)
+    monkeypatch.setattr(settings, "PORT", settings.PORT)
+    settings.REDIS_URL = "redis://127.0.0.1:6379/0"  # nothing connects: runserver is not run
+
+    cli.main(["serve", "--port", "8765", "--workers", "3"])
+
+    assert called[-1] == ("runserver", {"use_reloader": False, "workers": 3})
+
+
+@pytest.mark.parametrize(
+    ("workers", "said"),
+    [
+        (
+            "2",
+            "avenir-mcp: --workers above 1 needs REDIS_URL: without it each worker keeps its own "
+            "confirmations, YNAB hour and plans, and the state would split.\n",
+        ),
+        ("0", "avenir-mcp: --workers must be 1 or more.\n"),
+    ],
+)
+def test_serve_refuses_workers_that_would_split_the_state_before_starting(
+    home, monkeypatch, capsys, workers, said
+):
+    called = []
+    monkeypatch.setattr(cli, "call_command", lambda name, *args, **options: called.append(name))
+
+    status = cli.main(["serve", "--workers", workers])  # REDIS_URL unset: one process's state
+
+    assert status == 1
+    assert capsys.readouterr().err == said
+    assert called == []  # nothing migrated, nothing printed, nothing served
+
+
 def test_an_installed_copys_home_page_and_set_ups_name_the_avenir_mcp_command(settings, client):
     settings.IS_CHECKOUT = False
 

@@ -14,6 +14,9 @@ this one serves everything `avenir_site.asgi:application` routes, with auto-relo
   (`avenir_site.asgi.checked_application`); one that fails stops that process with Django's
   report, and under the reloader the next change starts it again.
 - Ctrl+C stops within a few seconds even with MCP streams open (`SHUTDOWN_GRACE_SECONDS`).
+- `--workers N` serves from N processes on one port, without the reloader (uvicorn does one or
+  the other). N > 1 needs `REDIS_URL` (docs/architecture.md#several-workers): without it each
+  worker would keep its own confirmations, YNAB hour and plans, and the state would split.
 """
 
 from __future__ import annotations
@@ -30,6 +33,10 @@ APPLICATION = "avenir_site.asgi:checked_application"  # a factory, called where 
 
 _ADDRPORT = re.compile(r"^(?:(?P<host>\[[0-9a-fA-F:]+\]|[\w.-]+):)?(?P<port>\d+)$")
 SHUTDOWN_GRACE_SECONDS = 3  # then requests still running are cancelled
+SPLIT_STATE = (
+    "--workers above 1 needs REDIS_URL: without it each worker keeps its own confirmations, "
+    "YNAB hour and plans, and the state would split."
+)
 
 
 def watched_dirs() -> list[Path]:
@@ -46,6 +53,14 @@ def address_served(addrport: str | None) -> tuple[str, int]:
     if match is None:
         raise CommandError(f"{addrport!r} is not a port or address:port.")
     return match["host"] or "127.0.0.1", int(match["port"])
+
+
+def check_workers(workers: int) -> None:
+    """Refuse a number of workers the service cannot serve with as one."""
+    if workers < 1:
+        raise CommandError("--workers must be 1 or more.")
+    if workers > 1 and not settings.REDIS_URL:
+        raise CommandError(SPLIT_STATE)
 
 
 def serve_on(port: int) -> None:
@@ -68,9 +83,16 @@ class Command(BaseCommand):
         parser.add_argument(
             "--noreload", action="store_false", dest="use_reloader", help="Do not reload on code changes."
         )
+        parser.add_argument(
+            "--workers", type=int, default=1, help="Processes serving (above 1: needs REDIS_URL, no reload)."
+        )
 
-    def handle(self, *args, addrport: str | None = None, use_reloader: bool = True, **options) -> None:
+    def handle(
+        self, *args, addrport: str | None = None, use_reloader: bool = True, workers: int = 1, **options
+    ) -> None:
         host, port = address_served(addrport)
+        check_workers(workers)
+        use_reloader = use_reloader and workers == 1
         serve_on(port)
         uvicorn.run(
             APPLICATION,
@@ -79,6 +101,7 @@ class Command(BaseCommand):
             port=port,
             reload=use_reloader,
             reload_dirs=[str(path) for path in watched_dirs()] if use_reloader else None,
+            workers=workers,
             lifespan="on",
             log_level="info",
             timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
