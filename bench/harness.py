@@ -129,16 +129,22 @@ def _kilobytes(field: str) -> int:
 
 
 @contextmanager
-def served(env: dict[str, str] | None = None) -> Iterator[Service]:
+def served(env: dict[str, str] | None = None, *, workers: int | None = None) -> Iterator[Service]:
     """The service in a child process on a free port, up and answering, stopped afterwards
-    (SIGTERM: a graceful shutdown, as a process manager stops it)."""
+    (SIGTERM: a graceful shutdown, as a process manager stops it). With `workers`, the child
+    is `manage.py runserver --noreload --workers N` instead (no SIGUSR1 there; its log, a line
+    per request, is dropped)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
     # AVENIR_MCP_SELF_URL: so that, unless env says otherwise, its YNAB is its own sandbox.
     child_env = {**os.environ, "AVENIR_MCP_SELF_URL": url, **(env or {})}
-    process = subprocess.Popen([sys.executable, "-m", "bench.harness", str(port)], cwd=ROOT, env=child_env)
+    command, log = ["-m", "bench.harness", str(port)], None
+    if workers is not None:
+        command = ["manage.py", "runserver", f"127.0.0.1:{port}", "--noreload", f"--workers={workers}"]
+        log = subprocess.DEVNULL
+    process = subprocess.Popen([sys.executable, *command], cwd=ROOT, env=child_env, stdout=log, stderr=log)
     try:
         _wait_until_up(url, process)
         yield Service(url, process)
