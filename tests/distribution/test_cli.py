@@ -103,12 +103,12 @@ def test_serve_prepares_then_serves_where_asked_an_ipv6_address_in_brackets(home
     assert called == [("migrate",), ("bootstrap",), ("runserver", "[::1]:8765")]
 
 
-def test_serve_with_several_workers_passes_them_to_runserver(home, monkeypatch, settings):
+def test_serve_with_several_workers_passes_them_to_runserver(home, monkeypatch):
     called = []
     monkeypatch.setattr(cli, "call_command", lambda name, *args, **options: called.append((name, options)))
     monkeypatch.setattr(settings, "AVENIR_MCP_SELF_URL", settings.AVENIR_MCP_SELF_URL)
     monkeypatch.setattr(settings, "PORT", settings.PORT)
-    settings.REDIS_URL = "redis://127.0.0.1:6379/0"  # nothing connects: runserver is not run
+    monkeypatch.setattr(settings, "REDIS_URL", "redis://127.0.0.1:6379/0")  # nothing connects to it
 
     cli.main(["serve", "--port", "8765", "--workers", "3"])
 
