@@ -35,6 +35,11 @@ At its first use a pacer is seeded from the `YnabRequest` rows of the last hour 
 row names its spender), so a restart forgets neither the hour nor any caller's share. The
 clock is a callable returning epoch seconds, so tests move time without sleeping.
 
+With `REDIS_URL` set, the hour, each caller's reads and the pause live in the shared store
+(`ynab_client.shared_hour`), so every process's pacer of one URL and token counts one hour;
+seeding then counts the rows only into an hour no process has counted in yet
+(docs/ynab_budget.md#several-processes). Without it nothing here touches Redis.
+
 `SlidingWindow` is the rolling count both sides of this project keep: the pacer here, and
 the sandbox's emulation of YNAB's limit (`sandbox.traffic_limit`).
 
@@ -53,6 +58,7 @@ import contextlib
 import math
 import threading
 import time
+import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
@@ -66,7 +72,9 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 
+from shared_state import shared
 from ynab_client.errors import PacingRefused
+from ynab_client.shared_hour import SharedHour
 
 LIMIT = 180  # of YNAB's 200 an hour: the default of AVENIR_MCP_YNAB_HOURLY_LIMIT against YNAB
 RESERVE = 20  # the last requests of the hour, kept for writes (reads stop short of them)
@@ -196,6 +204,10 @@ class Pacer:
     `limit`: requests an hour, None for no limit, or a callable giving either (read at each
     request, so a settings change takes effect). Thread-safe: the service's event loop and
     test loops may share it.
+
+    With `REDIS_URL` set the count and the pause live in the shared store instead, under `name`
+    (`pacer_for` names a pacer by its URL and token; a pacer built without one has its own), so
+    every process's pacer of one name counts one hour (`ynab_client.shared_hour`).
     """
 
     def __init__(
@@ -204,8 +216,10 @@ class Pacer:
         clock: Clock = time.time,
         limit: Limit | Callable[[], Limit] = LIMIT,
         history: bool = True,
+        name: str | None = None,
     ) -> None:
         self.clock = clock
+        self.name = name or uuid.uuid4().hex
         self._limit = limit
         self._lock = threading.Lock()
         self._sent = SlidingWindow(WINDOW_SECONDS)
@@ -230,11 +244,16 @@ class Pacer:
         reads_of: Mapping[str, Iterable[float]] | None = None,
     ) -> None:
         """Count requests sent before this process started (`reads_of`: each spender's reads,
-        also in `sent_at`); only the first call counts."""
+        also in `sent_at`); only the first call counts. In the shared store, only when no process
+        has counted anything in the hour yet (`SharedHour.seed`): the rows of requests a process
+        counted there are the same requests, counted once."""
         with self._lock:
             if self._seeded:
                 return
             self._seeded = True
+            if (hour := _shared_hour(self.name)) is not None:
+                hour.seed(sent_at, paused_until, reads_of or {})
+                return
             self._sent.extend(sent_at)
             for spender, stamps in (reads_of or {}).items():
                 self._reads(spender).extend(stamps)
@@ -244,6 +263,8 @@ class Pacer:
         """Take one request of `kind` from the budget and return its stamp, or raise `PacingRefused`."""
         limit = self.limit
         spender = share_spender(kind)
+        if (hour := _shared_hour(self.name)) is not None:
+            return _take_shared(hour, kind, limit, spender, self.clock())
         with self._lock:
             now = self.clock()
             if kind is not RequestKind.ROLLBACK:
@@ -263,15 +284,23 @@ class Pacer:
         spender = share_spender(kind)
         with self._lock:
             now = self.clock()
-            room = _ceiling(kind, limit) - self._sent.count(now)
+            if (hour := _shared_hour(self.name)) is not None:
+                sent, reads = hour.count(now - WINDOW_SECONDS, spender)
+            else:
+                sent = self._sent.count(now)
+                reads = self._reads(spender).count(now) if spender is not None else 0
+            room = _ceiling(kind, limit) - sent
             if spender is not None:
-                room = min(room, share_of(limit) - self._reads(spender).count(now))
+                room = min(room, share_of(limit) - reads)
             return max(0, room)
 
     def release(self, stamp: float) -> None:
         """Give back a reserved request that provably never left (connection refused); called
         in the context that reserved it, so the same spender's share gets it back."""
         spender = _spender.get()
+        if (hour := _shared_hour(self.name)) is not None:
+            hour.give_back(stamp, spender)
+            return
         with self._lock:
             self._sent.remove(stamp)
             if spender in self._reads_of:
@@ -281,22 +310,33 @@ class Pacer:
         """After a 429: send nothing until `Retry-After` (clamped) or 10 minutes have passed."""
         with self._lock:
             now = self.clock()
-            self._paused_until = max(self._paused_until, now + pause_seconds(retry_after, now))
+            until = now + pause_seconds(retry_after, now)
+            if (hour := _shared_hour(self.name)) is not None:
+                return hour.pause(until)
+            self._paused_until = max(self._paused_until, until)
             return self._paused_until
 
     def used(self) -> int:
         """Requests counted in the last hour."""
         with self._lock:
-            return self._sent.count(self.clock())
+            now = self.clock()
+            if (hour := _shared_hour(self.name)) is not None:
+                return hour.count(now - WINDOW_SECONDS, None)[0]
+            return self._sent.count(now)
 
     def paused_until(self) -> datetime | None:
         """When the pause after a 429 ends, if one is running."""
         with self._lock:
-            return _utc(self._paused_until) if self._paused_until > self.clock() else None
+            hour = _shared_hour(self.name)
+            until = hour.paused() if hour is not None else self._paused_until
+            return _utc(until) if until > self.clock() else None
 
     def forget(self) -> None:
-        """Drop every count and any pause, and read no history (test suites, benchmarks)."""
+        """Drop every count and any pause (in the shared store: for every process), and read no
+        history (test suites, benchmarks)."""
         with self._lock:
+            if (hour := _shared_hour(self.name)) is not None:
+                hour.clear()
             self._sent.clear()
             self._reads_of.clear()
             self._paused_until = 0.0
@@ -316,19 +356,43 @@ class Pacer:
         reads = self._reads(spender)
         used = reads.count(now)
         if used >= share:
-            free_at = reads.free_at(share)
-            raise PacingRefused(_share_message(used, limit, free_at, now), retry_at=_utc(free_at))
+            raise _share_refused(used, limit, reads.free_at(share), now)
 
     def _check(self, kind: RequestKind, limit: Limit, now: float) -> None:
         if now < self._paused_until:
-            raise PacingRefused(_paused_message(self._paused_until, now), retry_at=_utc(self._paused_until))
+            raise _paused_refused(self._paused_until, now)
         used = self._sent.count(now)
         if limit is None:
             return
         ceiling = _ceiling(kind, limit)
         if used >= ceiling:
-            free_at = self._sent.free_at(ceiling)
-            raise PacingRefused(_spent_message(used, limit, kind, free_at, now), retry_at=_utc(free_at))
+            raise _spent_refused(used, limit, kind, self._sent.free_at(ceiling), now)
+
+
+def _shared_hour(name: str) -> SharedHour | None:
+    """The pacer's hour in the shared store, or None when one process serves alone."""
+    return SharedHour(name) if shared() is not None else None
+
+
+def _take_shared(hour: SharedHour, kind: RequestKind, limit: Limit, spender: str | None, now: float) -> float:
+    """`Pacer.reserve` in the shared store: the same checks, in one script every process runs."""
+    verdict = hour.take(
+        now,
+        now - WINDOW_SECONDS,
+        check=kind is not RequestKind.ROLLBACK,
+        ceiling=None if limit is None else _ceiling(kind, limit),
+        spender=spender,
+        share=None if limit is None else share_of(limit),
+    )
+    if verdict.outcome == "paused":
+        raise _paused_refused(verdict.at, now)
+    if verdict.outcome == "spent":
+        assert limit is not None  # only a limit refuses
+        raise _spent_refused(verdict.used, limit, kind, verdict.at + WINDOW_SECONDS, now)
+    if verdict.outcome == "share":
+        assert limit is not None
+        raise _share_refused(verdict.used, limit, verdict.at + WINDOW_SECONDS, now)
+    return now
 
 
 def _ceiling(kind: RequestKind, limit: int) -> int:
@@ -364,6 +428,18 @@ def wait_phrase(until: float, now: float) -> str:
     local = datetime.fromtimestamp(until, ZoneInfo(settings.TIME_ZONE))
     unit = "minute" if minutes == 1 else "minutes"
     return f"{local:%H:%M} {local.tzname()} (in {minutes} {unit})"
+
+
+def _paused_refused(until: float, now: float) -> PacingRefused:
+    return PacingRefused(_paused_message(until, now), retry_at=_utc(until))
+
+
+def _spent_refused(used: int, limit: int, kind: RequestKind, free_at: float, now: float) -> PacingRefused:
+    return PacingRefused(_spent_message(used, limit, kind, free_at, now), retry_at=_utc(free_at))
+
+
+def _share_refused(used: int, limit: int, free_at: float, now: float) -> PacingRefused:
+    return PacingRefused(_share_message(used, limit, free_at, now), retry_at=_utc(free_at))
 
 
 def _spent_message(used: int, limit: int, kind: RequestKind, free_at: float, now: float) -> str:
@@ -412,7 +488,9 @@ def pacer_for(base_url: str, token_tag: str) -> Pacer:
         pacer = _pacers.get((base_url, token_tag))
         if pacer is None:
             pacer = _pacers[(base_url, token_tag)] = Pacer(
-                limit=lambda: hourly_limit(base_url), history=not _history_forgotten
+                limit=lambda: hourly_limit(base_url),
+                history=not _history_forgotten,
+                name=f"{base_url} {token_tag}",
             )
         return pacer
 

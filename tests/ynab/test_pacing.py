@@ -1,5 +1,5 @@
 """Pacing: at most 180 requests in any rolling hour (reads 160 of them), a pause after a 429,
-and a rollback never refused (no sleeping)."""
+and a rollback never refused (no sleeping); alike in one process's memory and in the shared store."""
 
 from __future__ import annotations
 
@@ -27,6 +27,14 @@ from ynab_client.pacing import (
 )
 
 START = 1_800_000_000.0  # some fixed epoch second
+
+
+@pytest.fixture(autouse=True, params=["memory", "shared"])
+def backend(request) -> str:
+    """Every test holds for one process (the pacer's memory) and for several (the shared store)."""
+    if request.param == "shared":
+        request.getfixturevalue("shared_store")
+    return request.param
 
 
 class FakeClock:
