@@ -31,6 +31,14 @@ LIMIT = 60  # reads may take 40 of it, 20 per caller; 20 are kept for changes an
 SHARE = 20
 
 
+@pytest.fixture(autouse=True, params=["memory", "shared"])
+def backend(request) -> str:
+    """The same budget for one process (the pacer's memory) and for several (the shared store)."""
+    if request.param == "shared":
+        request.getfixturevalue("shared_store")
+    return request.param
+
+
 class FakeClock:
     def __init__(self) -> None:
         self.now = time.time()
@@ -57,7 +65,7 @@ async def paths_since(mark: int) -> list[str]:
 
 
 async def test_one_token_spends_only_its_share_and_a_change_can_still_be_undone(
-    live_service, budget, settings, clock
+    live_service, budget, settings, clock, backend
 ):
     settings.AVENIR_MCP_YNAB_HOURLY_LIMIT = LIMIT
     settings.AVENIR_MCP_WRITE = True
@@ -115,6 +123,11 @@ async def test_one_token_spends_only_its_share_and_a_change_can_still_be_undone(
     assert undo_code["status"] == "confirmation_required"
     assert undone["status"] == "applied"
     assert await assigned(budget, budget.home.dining) == DINING_ASSIGNED
+    # with the shared store, another process's pacer of the key sees this hour (else its own)
+    pacer = get_ynab_client().sender.pacer
+    elsewhere = Pacer(clock=clock, limit=LIMIT, name=pacer.name, history=False)
+    assert elsewhere.used() == (pacer.used() if backend == "shared" else 0)
+    assert pacer.used() > 0
 
 
 async def test_a_restart_remembers_each_callers_share_from_the_request_rows(
