@@ -9,6 +9,7 @@ import sys
 import pytest
 from django.conf import settings as django_settings
 
+from shared_state import redis_connection, shared
 from tests.helpers.processes import PROCESS_SECONDS, service_env
 from ynab_client.errors import PacingRefused
 from ynab_client.pacing import Pacer, RequestKind, pacer_for, reserve_of, share_of, spending_as
@@ -19,17 +20,21 @@ URL = "https://api.ynab.com/v1"
 TAG = "tag-of-three-processes"
 
 # Another process of the service: the token's pacer on a fixed clock tries to send `count`
-# requests of a kind (or pauses as after a 429) and prints how many it was allowed.
+# requests of a kind (or pauses as after a 429) and prints how many it was allowed. It says it is
+# ready and waits for the word to start, so the processes of a test race for the same places.
 PROGRAM = f"""
 import sys, django
 from django.conf import settings
 settings.CACHES['shared']['KEY_PREFIX'] = sys.argv[1]
 django.setup()
+from shared_state import redis_connection, shared
 from ynab_client.errors import PacingRefused
 from ynab_client.pacing import RequestKind, pacer_for, spending_as
 pacer = pacer_for({URL!r}, {TAG!r})
 pacer.clock = lambda: {START!r}
 action, spender, count = sys.argv[2], sys.argv[3] or None, int(sys.argv[4])
+redis_connection().rpush(shared().make_key('ready'), 1)
+redis_connection().blpop([shared().make_key('go')], {PROCESS_SECONDS})
 allowed = 0
 if action == 'PAUSE':
     pacer.pause('600')
@@ -66,6 +71,12 @@ def in_other_processes(shared_store: str, *runs: tuple[str, str, int]) -> list[i
         )
         for action, spender, count in runs
     ]
+    store, connection = shared(), redis_connection()
+    assert store is not None
+    assert connection is not None
+    for _ in processes:  # every one is ready: start them together
+        assert connection.blpop([store.make_key("ready")], PROCESS_SECONDS) is not None
+    connection.rpush(store.make_key("go"), *[1] * len(processes))
     allowed = []
     for process in processes:
         out, _ = process.communicate(timeout=PROCESS_SECONDS)
