@@ -48,6 +48,14 @@ TECHNICAL_FIELDS = frozenset(
 PAIR_FIELDS = {"categories": "assigned", "transactions": "category", "flags": "flag"}
 LISTED_NAMES = 5
 NOTHING = "—"
+# The order fields read in, whatever order the database gives a stored record's keys back in
+# (PostgreSQL's jsonb sorts them by length, SQLite keeps them as written): these first (what a
+# thing is, then a transaction as a statement reads it), then every other field alphabetically.
+READING_ORDER = (
+    "name", "type", "kind", "account_id", "date", "frequency", "date_first", "date_next", "payee_id",
+    "payee_name", "category_id", "transfer_account_id", "amount", "balance", "bank_balance", "difference",
+    "memo", "flag_color", "flag", "cleared", "approved",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -131,14 +139,14 @@ class _Words:
             here = self.item_of(value) or item
             if "before" in value and "after" in value:
                 yield from self.pair(value, str(value.get("field") or field), here)
-            for key, inner in value.items():
+            for key, inner in _in_reading_order(value):
                 if key not in ("before", "after") and key not in TECHNICAL_FIELDS:
                     yield from self.pairs(inner, PAIR_FIELDS.get(str(key), str(key)), here)
 
     def pair(self, value: dict[str, Any], field: str, item: str) -> Iterator[ChangeRow]:
         before, after = value["before"], value["after"]
         if isinstance(before, dict) and isinstance(after, dict) and not _is_named(before):
-            for key in dict.fromkeys([*before, *after]):
+            for key in sorted(dict.fromkeys([*before, *after]), key=_reading_place):
                 if key not in TECHNICAL_FIELDS and before.get(key) != after.get(key):
                     yield self.row(item, key, before.get(key), after.get(key))
         else:
@@ -154,7 +162,7 @@ class _Words:
         own, named by its first id; a record inside one (a schedule) has the field's name."""
         naming = None if item is not None else _naming_field(record)
         here = item if item is not None else self.name(record[naming]) if naming else ""
-        for key, value in record.items():
+        for key, value in _in_reading_order(record):
             if key in TECHNICAL_FIELDS or key == naming:
                 continue
             if isinstance(value, dict):
@@ -200,7 +208,7 @@ class _Words:
             return str(value["name"]) if value.get("name") else self.name(str(value["id"]))
         return "; ".join(
             f"{field_words(key)} {self.shown(key, inner)}"
-            for key, inner in value.items()
+            for key, inner in _in_reading_order(value)
             if key not in TECHNICAL_FIELDS
         )
 
@@ -258,6 +266,15 @@ class _Words:
         payee = self.name(schedule.payee_id) if schedule.payee_id else "no payee"
         amount = displayed_amount(self.currency, schedule.amount)
         return f"{schedule.frequency} from {schedule.date_next.isoformat()}, {payee}, {amount}"
+
+
+def _reading_place(key: str) -> tuple[int, str]:
+    return (READING_ORDER.index(key) if key in READING_ORDER else len(READING_ORDER), key)
+
+
+def _in_reading_order(record: dict[str, Any]) -> list[tuple[str, Any]]:
+    """`record`'s fields in `READING_ORDER`: the same table from either database."""
+    return sorted(record.items(), key=lambda item: _reading_place(item[0]))
 
 
 def _kept_transactions(value: Any) -> Iterator[tuple[str, dict[str, Any]]]:

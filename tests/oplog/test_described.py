@@ -26,6 +26,20 @@ def test_a_kind_it_does_not_know_reads_field_by_field_amounts_known_by_name():
     assert rows == [ChangeRow("", "", "none", "kind monthly; amount 50.00; by date none")]
 
 
+def test_a_record_reads_the_same_whatever_order_the_database_gives_its_keys_back_in():
+    """SQLite keeps a JSON object's keys as written; PostgreSQL's jsonb sorts them by length."""
+    written = {"account_id": "acc-1", "date": "2026-11-02", "payee_name": "Boulangerie", "amount": -12_340}
+    schedule = {"frequency": "monthly", "memo": None, **written, "category_id": "cat-1", "flag": None}
+    by_length = dict(sorted(schedule.items(), key=lambda item: (len(item[0]), item[0])))
+
+    tables = [change_rows(_op({"schedule": record}, None), None) for record in (schedule, by_length)]
+
+    assert tables[0] == tables[1]
+    assert [row.field for row in tables[0]] == [
+        "account", "date", "frequency", "payee", "category", "amount", "memo", "flag",
+    ]  # fmt: skip
+
+
 def test_ids_the_plan_does_not_hold_show_their_beginning():
     subject = {
         "category_id": "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0",
