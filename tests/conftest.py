@@ -223,6 +223,15 @@ def shared_store(settings, redis_url: str) -> str:
     return redis_url
 
 
+@pytest.fixture(params=["one process", "shared store"])
+def either_store(request) -> str:
+    """The test runs twice: as one process alone (REDIS_URL unset), then with the shared store
+    (`shared_store`), which must keep the same contract; the value names which."""
+    if request.param == "shared store":
+        request.getfixturevalue("shared_store")
+    return request.param
+
+
 @pytest.fixture(scope="session")
 def sandbox_url(live_service: ServedApp) -> str:
     """Base URL of the sandbox's YNAB API v1, served for real."""

@@ -3,19 +3,21 @@
 `PlanCache.snapshot(client, plan_id)`:
 - within the freshness window: a read (`RequestKind.READ`, see `ynab_client.pacing`) less than
   `AVENIR_MCP_FRESHNESS_SECONDS` after the plan's last sync is answered from the cache with no
-  request at all, unless this process wrote to the plan since that sync began (a write's
-  answer does not carry the figures it changes, such as balances and Ready to Assign). A
-  write, and every read inside `request_kind(WRITE)` (the write flow, undo), always syncs;
+  request at all, unless the plan was written to since that sync began, by this process or,
+  with a shared store, by any worker (`ynab_client.write_marks`: a write's answer does not
+  carry the figures it changes, such as balances and Ready to Assign). A write, and every
+  read inside `request_kind(WRITE)` (the write flow, undo), always syncs;
 - cold: the plan's stored snapshot (`ynab_client.store`) when there is a usable one, then
   one delta; else `GET /plans/{id}` (the full export), built into a `PlanSnapshot`;
-- warm: `GET /plans/{id}?last_knowledge_of_server=N`, merged into the cached snapshot
+- warm: `GET /plans/{id}?last_knowledge_of_server=N` (with a shared store, one such request
+  for the workers syncing the plan at once: `ynab_client.shared_sync`), merged into the cached snapshot
   (`apply_delta`, below); if YNAB's knowledge went backwards (a restored or re-created plan),
   the snapshot is dropped (one log line) and the plan loaded in full.
 Concurrent calls for the same plan on one event loop share one in-flight refresh (single
 flight), so twenty simultaneous tool calls cost one request; a write inside its plan's lock
 asks for a refresh of its own (`exclusive`), started after the writes before it landed. A
-snapshot older than what this process's own writes reported is refreshed once more, so a
-tool reads its writes.
+snapshot older than what the writes reported (this process's, or any worker's with a shared
+store) is refreshed once more, so a tool reads its writes.
 Every snapshot the cache keeps is stamped with its `as_of`: the UTC time the request that
 synced it was sent (`clock.wall_at` of the entry's `synced_at`, the moment the window counts
 from), the conservative choice, since a change YNAB got while the request was on its way may
@@ -77,7 +79,7 @@ from django.db import connections
 from django.utils import timezone
 
 from values.ids import is_valid_id
-from ynab_client import clock, store
+from ynab_client import clock, shared_sync, store
 from ynab_client.client import ALIASES, YnabClient, prepare_transport
 from ynab_client.errors import MalformedAnswer, YnabError
 from ynab_client.pacing import RequestKind, current_kind
@@ -160,7 +162,7 @@ class PlanCache:
         (which may have left before another process's write landed): a write reads so inside
         its plan's write lock (`oplog.plan_lock`)."""
         if exclusive:
-            snapshot = await self._refresh(client, plan_id)
+            snapshot = await self._refresh(client, plan_id, exclusive=True)
         else:
             snapshot = await self._current(client, plan_id, fresh=fresh)
         self._mark_used(client, snapshot.plan_id)
@@ -239,7 +241,7 @@ class PlanCache:
         if written is not None and (
             written.ended_at >= entry.synced_at or written.knowledge > entry.snapshot.server_knowledge
         ):
-            return None  # this process wrote to the plan since: sync once to show it
+            return None  # written to since (here, or on another worker): sync once to show it
         return entry.snapshot
 
     def states(self) -> list[PlanCacheState]:
@@ -269,19 +271,20 @@ class PlanCache:
         if not task.cancelled():
             task.exception()  # retrieved here, so an error nobody awaited is not logged as lost
 
-    async def _refresh(self, client: YnabClient, plan_id: str) -> PlanSnapshot:
+    async def _refresh(self, client: YnabClient, plan_id: str, *, exclusive: bool = False) -> PlanSnapshot:
         if plan_id in ALIASES:
-            return await self._refresh_alias(client, plan_id)
-        return await self._refresh_plan(client, plan_id)
+            return await self._refresh_alias(client, plan_id, exclusive=exclusive)
+        return await self._refresh_plan(client, plan_id, exclusive=exclusive)
 
-    async def _refresh_plan(self, client: YnabClient, plan_id: str) -> PlanSnapshot:
+    async def _refresh_plan(self, client: YnabClient, plan_id: str, *, exclusive: bool) -> PlanSnapshot:
         key = (client.base_url, client.token_tag, plan_id)
         entry = self._entry(key) or await self._stored_entry(key)
         if entry is None:
             return await self._load(client, plan_id)
-        started = clock.monotonic()
         try:
-            data = await client.get_plan(plan_id, entry.snapshot.server_knowledge)
+            data, started = await shared_sync.delta(
+                client, plan_id, entry.snapshot.server_knowledge, exclusive=exclusive
+            )
         except YnabError as error:
             if error.status == 404:  # the plan is gone: forget it
                 self._drop(key)
@@ -316,7 +319,7 @@ class PlanCache:
         with self._lock:
             self._entries.setdefault(key, CacheEntry(snapshot, now, now, synced_at=None))
 
-    async def _refresh_alias(self, client: YnabClient, alias: str) -> PlanSnapshot:
+    async def _refresh_alias(self, client: YnabClient, alias: str, *, exclusive: bool) -> PlanSnapshot:
         alias_key = (client.base_url, client.token_tag, alias)
         real_id = self._aliases.get(alias_key)
         entry = None
@@ -334,7 +337,7 @@ class PlanCache:
         # knowledge, meaningless here. Drop it and read that plan by its own id.
         with self._lock:
             self._aliases[alias_key] = answered_id
-        return await self._refresh_plan(client, answered_id)
+        return await self._refresh_plan(client, answered_id, exclusive=exclusive)
 
     async def _load(
         self, client: YnabClient, plan_id: str, *, alias_key: CacheKey | None = None

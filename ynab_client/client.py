@@ -55,10 +55,11 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from values.ids import check_id
-from ynab_client import clock, pacing
+from ynab_client import pacing, write_marks
 from ynab_client.errors import MalformedAnswer, UnknownOutcome, YnabError, error_for_status
 from ynab_client.pacing import Pacer, RequestKind, current_kind, pacer_for, retry_after_seconds, wait_phrase
 from ynab_client.snapshot import Json, PlanSummary, parse_plan_summaries
+from ynab_client.write_marks import WriteMark
 
 logger = logging.getLogger(__name__)
 
@@ -331,20 +332,6 @@ def ynab_token_tag(token: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class WriteMark:
-    """This process's writes to one plan: when the last one ended (`clock.monotonic()`, sent or
-    not, answered or not) and the highest server_knowledge their answers reported."""
-
-    ended_at: float
-    knowledge: int
-
-
-# Per (base URL, token tag, plan id), for every client of the process.
-_writes: dict[tuple[str, str, str], WriteMark] = {}
-_writes_lock = threading.Lock()
-
-
-@dataclass(frozen=True, slots=True)
 class PlanList:
     """`GET /plans`: the plans the token can see, and YNAB's default plan id (if any)."""
 
@@ -397,17 +384,16 @@ class YnabClient:
         return f"YnabClient({self.base_url!r}, token {self.token_tag})"
 
     def last_write(self, plan_id: str) -> WriteMark | None:
-        """What this process's last write to the plan (with this YNAB and key) left, if any."""
-        with _writes_lock:
-            return _writes.get((self.base_url, self.token_tag, plan_id))
+        """What the last write to the plan (with this YNAB and key) left, if any: this process's,
+        or any worker's with a shared store (`ynab_client.write_marks`)."""
+        return write_marks.last_write((self.base_url, self.token_tag, plan_id))
 
     def forget_writes(self, plan_id: str) -> None:
-        """Forget this process's writes to a plan YNAB started over (its knowledge went back)."""
-        with _writes_lock:
-            _writes.pop((self.base_url, self.token_tag, plan_id), None)
+        """Forget the writes to a plan YNAB started over (its knowledge went back)."""
+        write_marks.forget_writes((self.base_url, self.token_tag, plan_id))
 
     def written_knowledge(self, plan_id: str) -> int:
-        """The highest server_knowledge this process's writes to the plan reported (0: none):
+        """The highest server_knowledge the writes to the plan reported (0: none):
         a snapshot older than this would not show them (see ynab_client.cache)."""
         mark = self.last_write(plan_id)
         return mark.knowledge if mark is not None else 0
@@ -632,10 +618,7 @@ class YnabClient:
             self._mark_write(plan_id, knowledge if isinstance(knowledge, int) else 0)
 
     def _mark_write(self, plan_id: str, knowledge: int) -> None:
-        key = (self.base_url, self.token_tag, plan_id)
-        with _writes_lock:
-            previous = _writes.get(key)
-            _writes[key] = WriteMark(clock.monotonic(), max(knowledge, previous.knowledge if previous else 0))
+        write_marks.mark_write((self.base_url, self.token_tag, plan_id), knowledge)
 
 
 @functools.cache

@@ -1,5 +1,5 @@
 """The clocks of the plan cache: the monotonic one its freshness window is measured on
-(`ynab_client.cache`), with the write marks that end a window (`ynab_client.client`), and the
+(`ynab_client.cache`), with the write marks that end a window (`ynab_client.write_marks`), and the
 wall clock that dates a sync for the people reading its figures (a snapshot's `as_of`).
 
 Everything reads `clock.monotonic()` and `clock.wall()` through this module, never a name

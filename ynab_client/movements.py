@@ -8,8 +8,9 @@ request of its own, kept for the freshness window like a snapshot (`ynab_client.
 `MovementCache.movements(client, plan_id, month)` → `MoneyMovements`:
 - within the freshness window: a read (`RequestKind.READ`) less than
   `AVENIR_MCP_FRESHNESS_SECONDS` after the same list was last asked for (same YNAB, key, plan
-  and month) gets that answer again, with no request, unless this process wrote to the plan
-  since that request was sent (an assignment it changed would be missing). A write, and every
+  and month) gets that answer again, with no request, unless the plan was written to since
+  that request was sent, by this process or, with a shared store, by any worker
+  (`ynab_client.write_marks`; an assignment it changed would be missing). A write, and every
   read inside `request_kind(WRITE)`, always asks;
 - otherwise one request. The answer carries YNAB's `server_knowledge`, so a caller can tell
   whether the plan it holds is as current as the movements (`mcp_surface.plan_lookup`).
@@ -130,7 +131,7 @@ class MovementCache:
         if written is not None and (
             written.ended_at >= kept.synced_at or written.knowledge > kept.movements.server_knowledge
         ):
-            return None  # this process wrote to the plan since: ask once to show it
+            return None  # written to since (here, or on another worker): ask once to show it
         return kept.movements
 
 

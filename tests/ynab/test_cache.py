@@ -60,7 +60,7 @@ async def test_the_first_use_loads_the_whole_plan_in_one_request(client, cache, 
 
 
 async def test_a_later_use_sends_one_delta_request_and_merges_changes_of_every_kind(
-    client, cache, demo_plan_id, sandbox_log
+    client, cache, demo_plan_id, sandbox_log, either_store
 ):
     before = await cache.snapshot(client, demo_plan_id)
     await _change_every_kind(client, before)
@@ -212,7 +212,7 @@ def _any_category(snapshot) -> str:
 
 
 async def test_reads_inside_the_window_ask_nothing_until_its_clock_passes_it_or_a_write_ends_it(
-    client, cache, demo_plan_id, sandbox_log, settings, freshness_clock
+    client, cache, demo_plan_id, sandbox_log, settings, freshness_clock, either_store
 ):
     """The window and the write marks share one clock (`ynab_client.clock`): standing still here,
     a write at the very instant of the sync still ends the window."""

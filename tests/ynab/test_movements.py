@@ -1,5 +1,5 @@
 """Money movements against the live sandbox: one request a read, none within the freshness
-window unless this process wrote to the plan since, and answers read into typed values."""
+window unless the plan was written to since, and answers read into typed values."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ async def test_a_read_is_one_request_and_gives_what_the_sandbox_holds(client, de
 
 
 async def test_within_the_window_a_read_asks_nothing_until_the_window_passes_or_a_write_ends_it(
-    client, demo_plan_id, sandbox_log, settings, freshness_clock
+    client, demo_plan_id, sandbox_log, settings, freshness_clock, either_store
 ):
     settings.AVENIR_MCP_FRESHNESS_SECONDS = 10
     movements = MovementCache()

@@ -138,7 +138,7 @@ async def test_a_store_naming_anything_but_the_plan_classes_is_never_unpickled(c
 
 
 async def test_a_plan_re_created_with_less_knowledge_is_loaded_in_full_not_merged(
-    client, demo_plan_id, sandbox_log, caplog, settings, tmp_path
+    client, demo_plan_id, sandbox_log, caplog, settings, tmp_path, either_store
 ):
     written = await loaded(client, demo_plan_id)
     account_id = next(iter(written.accounts))
