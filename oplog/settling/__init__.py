@@ -20,7 +20,10 @@ A row is judged only `AVENIR_MCP_SETTLE_AFTER_SECONDS` after its last request (Y
 be processing one that timed out), and a `pending` row is left alone while its writer may
 still be sending: a row this process is writing (`log.being_written`), or one begun by
 another process that still runs on this host, or by one elsewhere, until
-`STALE_PENDING_SECONDS` have passed. Reading the plan failing
+`STALE_PENDING_SECONDS` have passed: so a row a killed process left is settled by any other
+process, at once on its host. One call settles a row at a time (`_claim`): with a shared store
+(`REDIS_URL`), one worker, by a claim in the store that expires after `CLAIM_SECONDS` should
+that worker die; and settling a plan holds its write lock. Reading the plan failing
 (YNAB down, pacing) leaves everything for a later round; a row or plan that could not be settled
 is tried again after 1 minute, then twice as long each time up to 30 minutes (`backoff`), so
 settling never eats the hour's YNAB budget. Nothing here raises to its caller.
@@ -28,21 +31,27 @@ settling never eats the hour's YNAB budget. Nothing here raises to its caller.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import logging
 import threading
 import time
+from collections.abc import Callable
 from datetime import timedelta
 
 import anyio
 from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from redis.exceptions import LockError
+from redis.lock import Lock
 
 import ynab_client
 from oplog import log, plan_lock
 from oplog.kinds import Settlement
 from oplog.models import Operation
 from oplog.settling.judge import settlement_of
+from shared_state import shared
 from values.ids import IdError
 from ynab_client import PlanSnapshot, YnabClient
 
@@ -63,6 +72,10 @@ STALE_PENDING_SECONDS = 15 * 60
 than any write can take (five requests of at most 40 seconds, and a set-back's wait)."""
 
 Status = Operation.Status
+
+CLAIM_SECONDS = 10 * 60
+"""With a shared store, a worker's claim on a row it settles expires this long after it took it
+(should the worker die mid-settling): longer than settling one row takes."""
 
 FIRST_RETRY_SECONDS = 60
 LAST_RETRY_SECONDS = 30 * 60
@@ -180,7 +193,8 @@ async def keep_settling() -> None:
 
 
 async def _settle_one(client: YnabClient, snapshot: PlanSnapshot, op: Operation) -> int:
-    if not _claim(op.pk):
+    give_back = _claim(op.pk)
+    if give_back is None:
         return 0
     try:
         settlement = await settlement_of(client, snapshot, op)
@@ -205,7 +219,7 @@ async def _settle_one(client: YnabClient, snapshot: PlanSnapshot, op: Operation)
         backoff.failed(op.pk)
         return 0
     finally:
-        _release(op.pk)
+        give_back()
 
 
 async def _undo_settled(undo: Operation, original_id: str, settlement: Settlement) -> None:
@@ -234,12 +248,23 @@ def _may_settle(op: Operation) -> bool:
     return timezone.now() - op.created_at > timedelta(seconds=STALE_PENDING_SECONDS)
 
 
-def _claim(op_id: str) -> bool:
+def _claim(op_id: str) -> Callable[[], None] | None:
+    """Settle `op_id` in this call only, on no other worker meanwhile: how to give it back, or
+    None when another call (or, with a shared store, another worker) is settling it."""
+    store = shared()
+    if store is not None:
+        lock = store.lock(f"settling:{op_id}", timeout=CLAIM_SECONDS, thread_local=False)
+        return functools.partial(_give_back, lock) if lock.acquire(blocking=False) else None
     with _settling_lock:
         if op_id in _settling:
-            return False
+            return None
         _settling.add(op_id)
-        return True
+    return functools.partial(_release, op_id)
+
+
+def _give_back(lock: Lock) -> None:
+    with contextlib.suppress(LockError):  # expired meanwhile: another worker may have it now
+        lock.release()
 
 
 def _release(op_id: str) -> None:

@@ -10,6 +10,7 @@ transactions: test_lost_creations.py).
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import sys
 
@@ -24,6 +25,7 @@ from mcp_surface.server import HttpServers
 from oplog import log, settling
 from oplog.models import Operation
 from sandbox import faults
+from shared_state import shared
 from tests.helpers.move_faults import (
     AS_BEFORE,
     HALF_DONE,
@@ -195,9 +197,8 @@ async def test_the_admin_counts_what_needs_attention_and_filters_it(budget, case
     assert op.pk in filtered.content.decode()
 
 
-@pytest.mark.subprocesses
-async def test_the_service_settles_what_a_dead_process_left_pending_when_it_starts(budget):
-    """The ASGI lifespan (what uvicorn runs at start-up) settles a row a killed process left pending."""
+async def left_by_a_dead_process(budget: BudgetHome) -> Operation:
+    """A set_category_budget row a killed process (of this host) left pending, its write landed."""
     h = budget.home
     logged = {"category_id": h.dining, "before": 120_000, "after": 150_000}
     op = await log.begin(
@@ -215,6 +216,13 @@ async def test_the_service_settles_what_a_dead_process_left_pending_when_it_star
     gone = await anyio.run_process([sys.executable, "-c", "import os; print(os.getpid())"])
     await Operation.objects.filter(pk=op.pk).aupdate(writer=f"{socket.gethostname()}:{int(gone.stdout)}")
     await set_assigned(budget, h.dining, 150_000)  # its write had landed before it died
+    return op
+
+
+@pytest.mark.subprocesses
+async def test_the_service_settles_what_a_dead_process_left_pending_when_it_starts(budget, either_store):
+    """The ASGI lifespan (what uvicorn runs at start-up) settles a row a killed process left pending."""
+    op = await left_by_a_dead_process(budget)
 
     service = McpHttpApp(HttpServers.build())
     said: list[str] = []
@@ -243,6 +251,30 @@ async def test_the_service_settles_what_a_dead_process_left_pending_when_it_star
     assert said == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
     assert (done.status, done.settled_at is not None) == ("applied", True)
     assert done.error == "Settled from YNAB's state: all 1 item(s) are in YNAB as the operation left them."
+
+
+@pytest.mark.subprocesses
+async def test_two_settling_rounds_at_once_settle_a_row_once(budget, either_store):
+    op = await left_by_a_dead_process(budget)
+
+    with anyio.fail_after(30):
+        counts = await asyncio.gather(settling.settle_plan(budget.id), settling.settle_plan(budget.id))
+
+    assert sorted(counts) == [0, 1]
+    assert (await fresh(op)).status == "applied"
+
+
+@pytest.mark.subprocesses
+async def test_a_row_another_worker_is_settling_is_left_to_it(budget, shared_store):
+    op = await left_by_a_dead_process(budget)
+    theirs = shared().lock(f"settling:{op.pk}", timeout=60)
+    assert theirs.acquire(blocking=False)
+
+    assert await settling.settle_plan(budget.id) == 0
+    assert (await fresh(op)).status == "pending"
+    theirs.release()
+    assert await settling.settle_plan(budget.id) == 1
+    assert (await fresh(op)).status == "applied"
 
 
 # --- tools judged from YNAB's state when their undo handler cannot -------------------------------
