@@ -1,10 +1,11 @@
 """The admin site, with a "Pending confirmations" page listed on its index.
 
-Pending confirmations are not database rows (they live in the server's memory only), so
-there is no model to register. Instead the admin site extends `AdminSite` below (the owner's
-console, `avenir_site.console.ConsoleSite`, is the admin site): one extra URL, wrapped
-in `admin_view` (staff login, CSRF, no caching), and one extra entry in its app list, so
-the page appears on the index and in the sidebar like any other admin page.
+Pending confirmations are not database rows (they live in the server's memory, or in Redis
+with `REDIS_URL`: `confirmations.codes`), so there is no model to register. Instead the
+admin site extends `AdminSite` below (the owner's console, `avenir_site.console.ConsoleSite`,
+is the admin site): one extra URL, wrapped in `admin_view` (staff login, CSRF, no caching),
+and one extra entry in its app list, so the page appears on the index and in the sidebar
+like any other admin page.
 """
 
 from __future__ import annotations

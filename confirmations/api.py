@@ -2,8 +2,9 @@
 
 Mounted in `avenir_site.api`. The same list as the admin's "Pending confirmations" page,
 never the codes themselves. A staff session is required: no session answers 401, a
-logged-in user who is not staff 403. Like the page, it shows the memory of the server
-process that answers (codes are never persisted).
+logged-in user who is not staff 403. Like the page, it shows the store of the process
+that answers: its memory, or with `REDIS_URL` what every process issued (codes are never
+written to the database).
 """
 
 from __future__ import annotations

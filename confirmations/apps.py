@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.conf import settings
+
+from confirmations import codes
 
 
 class ConfirmationsConfig(AppConfig):
@@ -7,3 +10,11 @@ class ConfirmationsConfig(AppConfig):
     name = "confirmations"
     verbose_name = "Confirmations"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Several workers or processes: the codes live where all of them see them. Imported
+        # here, so that one process alone never loads Redis's client.
+        if settings.REDIS_URL:
+            from confirmations.shared_codes import SharedConfirmationStore
+
+            codes.store = SharedConfirmationStore()

@@ -1,4 +1,4 @@
-"""The in-memory store of what is waiting for the person: confirmation codes and questions.
+"""The store of what is waiting for the person: confirmation codes and questions.
 
 Two kinds of secret wait here, each bound to a `Binding` (the change's fingerprint, its
 plan, the tool, and the principal that asked):
@@ -16,8 +16,18 @@ Rules (docs/confirmation.md#confirmation-codes, plus what issue 5 adds):
   seen by the wrong party is treated as compromised; its owner simply asks again;
 - at most `capacity` secrets wait at once (expired ones are purged first); when still
   full, `issue` raises a `Refusal` and nothing is issued;
-- memory only: a restart forgets everything; each server process has its own store;
-- thread-safe: one lock around every read and change (never held across an `await`).
+- thread-safe: one lock around every read and change (never held across an `await`), or
+  in Redis one script per decision.
+
+Two stores keep these rules (docs/architecture.md#shared-state):
+
+- `ConfirmationStore`, in this process's memory (one process serves, `REDIS_URL` unset): a
+  restart forgets everything;
+- `confirmations.shared_codes.SharedConfirmationStore`, in Redis (`REDIS_URL` set): a
+  secret issued by one worker or process is spent by any other, once; the cap and the
+  lifetime hold across all of them.
+
+`store` is this process's: the shared one with `REDIS_URL` (`ConfirmationsConfig.ready`).
 
 `pending()` lists what waits, for the admin, without ever exposing a secret, except a code
 issued for the person (`AVENIR_MCP_CODES_TO=person`), which the admin page shows them;
@@ -74,7 +84,9 @@ class PendingConfirmation:
 
 
 @dataclass
-class _Entry:
+class Entry:
+    """One waiting secret as a store keeps it (`confirmations.shared_codes` too, as JSON)."""
+
     public_id: str
     kind: Kind
     binding: Binding
@@ -101,7 +113,7 @@ class ConfirmationStore:
         self._clock = clock
         self._wall_clock = wall_clock
         self._lock = threading.Lock()
-        self._entries: dict[tuple[Kind, str], _Entry] = {}
+        self._entries: dict[tuple[Kind, str], Entry] = {}
 
     def issue(
         self, kind: Kind, binding: Binding, *, preview: str, principal_name: str, for_person: bool = False
@@ -114,13 +126,9 @@ class ConfirmationStore:
         with self._lock:
             self._purge_expired()
             if len(self._entries) >= self.capacity:
-                raise Refusal(
-                    f"Too many confirmations are waiting ({self.capacity}): nothing was changed. "
-                    f"Let them expire ({self.lifetime_seconds / 60:g} minutes) or have the owner "
-                    "revoke some in the admin, then call again."
-                )
+                raise self._full()
             secret = self._new_secret(kind)
-            self._entries[(kind, secret)] = _Entry(
+            self._entries[(kind, secret)] = Entry(
                 public_id=secrets.token_urlsafe(9),
                 kind=kind,
                 binding=binding,
@@ -140,7 +148,7 @@ class ConfirmationStore:
         with self._lock:
             entry = self._entries.pop((kind, secret), None)
             now = self._clock()
-        return entry is not None and now < entry.expires_at and entry.binding == binding
+        return entry is not None and confirms(entry, binding, now)
 
     def waiting(self, kind: Kind, secret: str) -> bool:
         """Is `secret` waiting, unexpired? Nothing is consumed: a cheap check before the plan is
@@ -155,7 +163,7 @@ class ConfirmationStore:
             self._purge_expired()
             now = self._clock()
             entries = sorted(self._entries.values(), key=lambda entry: entry.expires_at)
-            return [_public(entry, now) for entry in entries]
+            return [public_view(entry, now) for entry in entries]
 
     def revoke(self, confirmation_id: str) -> bool:
         """Withdraw the waiting secret whose public id is `confirmation_id`; False if none."""
@@ -165,6 +173,13 @@ class ConfirmationStore:
                     del self._entries[key]
                     return True
             return False
+
+    def _full(self) -> Refusal:
+        return Refusal(
+            f"Too many confirmations are waiting ({self.capacity}): nothing was changed. "
+            f"Let them expire ({self.lifetime_seconds / 60:g} minutes) or have the owner "
+            "revoke some in the admin, then call again."
+        )
 
     def _purge_expired(self) -> None:
         now = self._clock()
@@ -179,7 +194,12 @@ class ConfirmationStore:
                 return secret
 
 
-def _public(entry: _Entry, now: float) -> PendingConfirmation:
+def confirms(entry: Entry, binding: Binding, now: float) -> bool:
+    """Does the spent `entry` confirm `binding`: unexpired at `now`, bound to all four?"""
+    return now < entry.expires_at and entry.binding == binding
+
+
+def public_view(entry: Entry, now: float) -> PendingConfirmation:
     return PendingConfirmation(
         id=entry.public_id,
         kind=entry.kind,
@@ -194,5 +214,7 @@ def _public(entry: _Entry, now: float) -> PendingConfirmation:
     )
 
 
-# The store of this server process: confirm.ask, the admin page and the audit API share it.
+# The store of this server process: confirm.ask, the admin page, the audit API and the console
+# share it. With `REDIS_URL`, `ConfirmationsConfig.ready` puts the shared one here instead
+# (`confirmations.shared_codes`), so one process never imports Redis's client.
 store = ConfirmationStore()

@@ -2,8 +2,8 @@
 
 Served inside the Django admin (`confirmations.admin` adds it to the admin site), so it
 needs a logged-in staff user and every POST carries the CSRF token. Codes and questions
-live in the memory of the server process (`confirmations.codes.store`): the page shows the
-process that serves it, and never a code given to the agent. A code issued for the person
+live in `confirmations.codes.store`: the serving process's memory, or with `REDIS_URL` Redis,
+where the page shows what every process issued; never a code given to the agent. A code issued for the person
 (`AVENIR_MCP_CODES_TO=person`) is shown here, to the staff owner, and nowhere else: it is
 how the person, and only the person, can confirm.
 """

@@ -1,14 +1,17 @@
-"""The in-memory store of confirmation codes and questions (docs/confirmation.md#confirmation-codes)."""
+"""The stores of confirmation codes and questions (docs/confirmation.md#confirmation-codes): every
+test runs against both, in this process's memory and in Redis (`shared_store`), one contract."""
 
 from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
 
 from confirmations.codes import Binding, ConfirmationStore, Kind
+from confirmations.shared_codes import SharedConfirmationStore
 from values.refusal import Refusal
 
 BINDING = Binding(fingerprint="f" * 64, plan_id="plan-1", tool="set_category_budget", principal_key="token:1")
@@ -27,9 +30,23 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+MakeStore = Callable[..., ConfirmationStore]
+
+
+@pytest.fixture(params=[ConfirmationStore, SharedConfirmationStore], ids=["memory", "shared"])
+def make_store(request, clock: FakeClock) -> MakeStore:
+    """Stores of one kind on the fake clock; Redis's under this test's own key prefix."""
+    if request.param is SharedConfirmationStore:
+        request.getfixturevalue("shared_store")
+    kind: type[ConfirmationStore] = request.param
+    return lambda **options: kind(
+        clock=clock, wall_clock=lambda: datetime(2026, 9, 1, 12, 0, tzinfo=UTC), **options
+    )
+
+
 @pytest.fixture
-def store(clock: FakeClock) -> ConfirmationStore:
-    return ConfirmationStore(clock=clock, wall_clock=lambda: datetime(2026, 9, 1, 12, 0, tzinfo=UTC))
+def store(make_store: MakeStore) -> ConfirmationStore:
+    return make_store()
 
 
 def issue(store: ConfirmationStore, binding: Binding = BINDING, kind: Kind = Kind.CODE) -> str:
@@ -89,8 +106,8 @@ def test_an_unknown_code_is_refused(store):
     assert store.spend(Kind.CODE, "AAAAAAAAAAA", BINDING) is False
 
 
-def test_a_full_store_refuses_new_codes_with_a_one_line_message(clock):
-    store = ConfirmationStore(capacity=3, clock=clock)
+def test_a_full_store_refuses_new_codes_with_a_one_line_message(make_store):
+    store = make_store(capacity=3)
     waiting = [issue(store) for _ in range(3)]
 
     with pytest.raises(Refusal) as full:
@@ -103,8 +120,8 @@ def test_a_full_store_refuses_new_codes_with_a_one_line_message(clock):
     assert all(store.spend(Kind.CODE, code, BINDING) for code in waiting)
 
 
-def test_expired_codes_make_room_before_the_store_counts_as_full(clock):
-    store = ConfirmationStore(capacity=2, clock=clock)
+def test_expired_codes_make_room_before_the_store_counts_as_full(make_store, clock):
+    store = make_store(capacity=2)
     issue(store)
     clock.now += 300
     second = issue(store)
@@ -116,10 +133,35 @@ def test_expired_codes_make_room_before_the_store_counts_as_full(clock):
     assert store.spend(Kind.CODE, third, BINDING) is True
 
 
+def test_waiting_tells_an_unexpired_secret_without_spending_it(store, clock):
+    code, nonce = issue(store), issue(store, kind=Kind.QUESTION)
+
+    assert store.waiting(Kind.CODE, code) is True
+    assert store.waiting(Kind.CODE, code) is True  # still there: nothing was consumed
+    assert store.waiting(Kind.QUESTION, code) is False
+    assert store.waiting(Kind.CODE, "AAAAAAAAAAA") is False
+    assert store.spend(Kind.CODE, code, BINDING) is True
+    assert store.waiting(Kind.CODE, code) is False
+    clock.now += 600
+    assert store.waiting(Kind.QUESTION, nonce) is False
+
+
+def test_a_code_for_the_person_is_the_one_secret_pending_shows(store, clock):
+    for_agent = issue(store)
+    clock.now += 1
+    for_person = store.issue(
+        Kind.CODE, BINDING, preview="Move 5.00?", principal_name="Claude", for_person=True
+    )
+
+    assert [item.code_for_person for item in store.pending()] == [None, for_person]
+    assert for_agent not in repr(store.pending())
+
+
 def test_pending_lists_what_waits_without_the_secrets(store, clock):
     code = issue(store)
+    clock.now += 1  # the oldest first
     nonce = issue(store, kind=Kind.QUESTION)
-    clock.now += 100
+    clock.now += 99
 
     pending = store.pending()
 
@@ -147,8 +189,10 @@ def test_pending_leaves_out_what_expired_or_was_spent(store, clock):
     assert store.spend(Kind.CODE, expiring, BINDING) is False
 
 
-def test_a_revoked_code_can_no_longer_be_spent(store):
-    code, other = issue(store), issue(store)
+def test_a_revoked_code_can_no_longer_be_spent(store, clock):
+    code = issue(store)
+    clock.now += 1  # the oldest first
+    other = issue(store)
     revoked_id = store.pending()[0].id
 
     assert store.revoke(revoked_id) is True
