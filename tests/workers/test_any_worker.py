@@ -2,12 +2,16 @@
 
 Three real service processes (`manage.py runserver --noreload`, the uvicorn serving `avenir-mcp
 serve` runs), each on its own port, on this run's database and one Redis, their YNAB the live
-sandbox; the SDK's own client, whose every request goes to the next worker in turn.
+sandbox; the SDK's own client, whose every request goes to the next worker in turn. A fourth
+worker killed in the middle of a write leaves it to the three others to settle.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
+import signal
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -15,14 +19,19 @@ from collections.abc import Iterator
 import anyio
 import httpx2
 import pytest
+from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from sandbox.models import Plan
+from oplog.models import Operation
+from sandbox import faults
+from sandbox.models import Fault, Plan
 from tests.helpers.mcp_http import MODES, mcp_over_http
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.processes import port_nobody_serves
 from tests.helpers.runserver import Served
 from tests.reads.read_calls import read_arguments
+from tests.writes.assigned_plans import BudgetHome, assigned, budget_home
+from tests.writes.checks import content
 from tokens.models import McpToken
 from ynab_client.client import tls_context
 
@@ -37,16 +46,24 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+def worker_env(store: str, sandbox_url: str) -> dict[str, str]:
+    """A worker's settings: the shared store, the live sandbox as YNAB, writes on, settling
+    every second (so a worker notices a dead one's write soon)."""
+    return {
+        "REDIS_URL": store,
+        "AVENIR_MCP_YNAB_URL": sandbox_url,
+        "AVENIR_MCP_WRITE": "1",
+        "AVENIR_MCP_SETTLE_SECONDS": "1",
+    }
+
+
 @pytest.fixture(scope="module")
 def workers(live_service, sandbox_url: str, redis_url: str) -> Iterator[list[Served]]:
     """Three service processes sharing this run's database and one Redis (a database of the
     store of their own, so their keys meet no other test's)."""
     store = f"{redis_url.rsplit('/', 1)[0]}/9"
     served = [
-        Served(
-            port_nobody_serves(), env={"REDIS_URL": store, "AVENIR_MCP_YNAB_URL": sandbox_url}, reload=False
-        )
-        for _ in range(WORKERS)
+        Served(port_nobody_serves(), env=worker_env(store, sandbox_url), reload=False) for _ in range(WORKERS)
     ]
     try:
         for worker in served:
@@ -104,3 +121,70 @@ async def test_one_session_is_answered_by_every_worker_in_turn(workers, plan, to
     assert refused == []
     assert all(plan.id in str(result.structured_content) for result in results[1:])
     assert sorted(in_turn.answered) == sorted(httpx2.URL(worker.url).port for worker in workers)
+
+
+@pytest.fixture
+def budget(live_service) -> BudgetHome:
+    return budget_home()
+
+
+@pytest.fixture
+def writer_token(live_service) -> str:
+    _row, plaintext = McpToken.issue(f"workers writer {uuid.uuid4().hex[:8]}", read_only=False)
+    return plaintext
+
+
+async def test_a_worker_killed_during_move_money_is_settled_by_another(
+    workers, budget, writer_token, redis_url, sandbox_url
+):
+    """A fourth worker asks and starts the move; its first write reaches YNAB (held there a
+    while) and the worker is killed before the answer. The three others settle it."""
+    dining, groceries = budget.home.dining, budget.home.groceries
+    before = (await assigned(budget, dining), await assigned(budget, groceries))
+    move = {
+        "plan_id": budget.id,
+        "month": budget.month,
+        "from_category_id": dining,
+        "to_category_id": groceries,
+        "amount": "10.00",
+    }
+    victim = Served(
+        port_nobody_serves(), env=worker_env(f"{redis_url.rsplit('/', 1)[0]}/9", sandbox_url), reload=False
+    )
+    try:
+        victim.wait_for("Application startup complete")
+        async with mcp_over_http(victim.url, writer_token) as client:
+            code = content(await client.call_tool("move_money", move))["confirmation"]
+        held = await sync_to_async(faults.inject)(
+            "delay", method="PATCH", path=f"/categories/{dining}$", delay_ms=10_000
+        )
+
+        async def confirm() -> None:
+            with contextlib.suppress(Exception):  # its worker dies under it
+                async with mcp_over_http(victim.url, writer_token) as client:
+                    await client.call_tool("move_money", {**move, "confirmation": code})
+
+        with anyio.fail_after(120):
+            async with anyio.create_task_group() as group:
+                group.start_soon(confirm)
+                while (await Fault.objects.aget(pk=held.pk)).remaining:  # noqa: ASYNC110 (another process)
+                    await anyio.sleep(0.05)
+                os.kill(victim.process.pid, signal.SIGKILL)  # not reaped yet: its pid still answers
+                while await assigned(budget, dining) == before[0]:  # noqa: ASYNC110 (the held write lands)
+                    await anyio.sleep(0.05)
+                victim.process.wait()  # now gone: another worker may judge its write
+                op = await Operation.objects.filter(plan_id=budget.id, tool="move_money").alatest(
+                    "created_at"
+                )
+                while (await Operation.objects.aget(pk=op.pk)).status == "pending":  # noqa: ASYNC110
+                    await anyio.sleep(0.1)
+                group.cancel_scope.cancel()
+    finally:
+        victim.stop()
+        await Fault.objects.filter(path_pattern=f"/categories/{dining}$").adelete()  # if left unused
+
+    settled = await Operation.objects.aget(pk=op.pk)
+    after = (await assigned(budget, dining), await assigned(budget, groceries))
+    assert (settled.status, settled.settled_at is not None) == ("failed", True)
+    assert "Dining Out was set back to 120.00; both categories are as before." in settled.error
+    assert after == before  # the half that landed was put back: no money made or lost
