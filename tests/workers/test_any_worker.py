@@ -21,10 +21,12 @@ import httpx2
 import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
+from mcp.types import CallToolResult
 
 from oplog.models import Operation
 from sandbox import faults
 from sandbox.models import Fault, Plan
+from tests.helpers.confirmations import answering
 from tests.helpers.mcp_http import MODES, mcp_over_http
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.processes import port_nobody_serves
@@ -38,6 +40,7 @@ from ynab_client.client import tls_context
 pytestmark = [pytest.mark.subprocesses, pytest.mark.anyio]
 
 WORKERS = 3
+BUDGETS = 5  # the tests that write
 READS = ("list_plans", "get_monthly_summary", "get_category_balances", "list_accounts", "get_spending_trends")
 
 
@@ -58,10 +61,18 @@ def worker_env(store: str, sandbox_url: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def workers(live_service, sandbox_url: str, redis_url: str) -> Iterator[list[Served]]:
+def budgets(live_service) -> list[BudgetHome]:
+    """A plan for each test that writes, made before the workers start: a worker reuses its
+    plan listing for minutes, so a plan made after its first listing would be unknown to it."""
+    return [budget_home() for _ in range(BUDGETS)]
+
+
+@pytest.fixture(scope="module")
+def workers(
+    live_service, sandbox_url: str, store: str, plan: Plan, budgets: list[BudgetHome]
+) -> Iterator[list[Served]]:
     """Three service processes sharing this run's database and one Redis (a database of the
     store of their own, so their keys meet no other test's)."""
-    store = f"{redis_url.rsplit('/', 1)[0]}/9"
     served = [
         Served(port_nobody_serves(), env=worker_env(store, sandbox_url), reload=False) for _ in range(WORKERS)
     ]
@@ -124,8 +135,19 @@ async def test_one_session_is_answered_by_every_worker_in_turn(workers, plan, to
 
 
 @pytest.fixture
-def budget(live_service) -> BudgetHome:
-    return budget_home()
+def budget(budgets: list[BudgetHome]) -> BudgetHome:
+    return budgets.pop()
+
+
+def move_of(budget: BudgetHome) -> dict[str, str]:
+    """10.00 from Dining Out to Groceries this month."""
+    return {
+        "plan_id": budget.id,
+        "month": budget.month,
+        "from_category_id": budget.home.dining,
+        "to_category_id": budget.home.groceries,
+        "amount": "10.00",
+    }
 
 
 @pytest.fixture
@@ -135,22 +157,14 @@ def writer_token(live_service) -> str:
 
 
 async def test_a_worker_killed_during_move_money_is_settled_by_another(
-    workers, budget, writer_token, redis_url, sandbox_url
+    workers, budget, writer_token, store, sandbox_url
 ):
     """A fourth worker asks and starts the move; its first write reaches YNAB (held there a
     while) and the worker is killed before the answer. The three others settle it."""
     dining, groceries = budget.home.dining, budget.home.groceries
     before = (await assigned(budget, dining), await assigned(budget, groceries))
-    move = {
-        "plan_id": budget.id,
-        "month": budget.month,
-        "from_category_id": dining,
-        "to_category_id": groceries,
-        "amount": "10.00",
-    }
-    victim = Served(
-        port_nobody_serves(), env=worker_env(f"{redis_url.rsplit('/', 1)[0]}/9", sandbox_url), reload=False
-    )
+    move = move_of(budget)
+    victim = Served(port_nobody_serves(), env=worker_env(store, sandbox_url), reload=False)
     try:
         victim.wait_for("Application startup complete")
         async with mcp_over_http(victim.url, writer_token) as client:
@@ -188,3 +202,63 @@ async def test_a_worker_killed_during_move_money_is_settled_by_another(
     assert (settled.status, settled.settled_at is not None) == ("failed", True)
     assert "Dining Out was set back to 120.00; both categories are as before." in settled.error
     assert after == before  # the half that landed was put back: no money made or lost
+
+
+async def test_an_input_required_answer_is_accepted_by_another_worker(workers, budget, writer_token):
+    in_turn = InTurn(workers)
+    groceries_before = await assigned(budget, budget.home.groceries)
+
+    with anyio.fail_after(120):
+        async with mcp_over_http(
+            workers[0].url,
+            writer_token,
+            mode="2026-07-28",
+            transport=in_turn,
+            elicitation_callback=answering("accept", True),
+        ) as client:
+            result = await client.call_tool("move_money", move_of(budget))
+
+    assert content(result)["status"] == "applied"
+    assert await assigned(budget, budget.home.groceries) == groceries_before + 10_000
+    assert len(in_turn.answered) >= 2  # the question and its answer went to two workers
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_code_asked_on_one_worker_is_confirmed_on_another(workers, budget, writer_token, mode):
+    in_turn = InTurn(workers)
+    groceries_before = await assigned(budget, budget.home.groceries)
+
+    with anyio.fail_after(120):
+        async with mcp_over_http(workers[0].url, writer_token, mode=mode, transport=in_turn) as client:
+            asked = content(await client.call_tool("move_money", move_of(budget)))
+            confirmed = await client.call_tool(
+                "move_money", {**move_of(budget), "confirmation": asked["confirmation"]}
+            )
+
+    assert content(confirmed)["status"] == "applied"
+    assert await assigned(budget, budget.home.groceries) == groceries_before + 10_000
+
+
+async def test_ten_spends_of_one_code_across_workers_apply_once(workers, budget, writer_token):
+    groceries_before = await assigned(budget, budget.home.groceries)
+    async with mcp_over_http(workers[0].url, writer_token) as client:
+        code = content(await client.call_tool("move_money", move_of(budget)))["confirmation"]
+    answers: list[CallToolResult] = []
+
+    async def spend(url: str) -> None:
+        async with mcp_over_http(url, writer_token) as client:
+            answers.append(await client.call_tool("move_money", {**move_of(budget), "confirmation": code}))
+
+    with anyio.fail_after(120):
+        async with anyio.create_task_group() as group:
+            for n in range(10):
+                group.start_soon(spend, workers[n % WORKERS].url)
+
+    applied = [
+        answer
+        for answer in answers
+        if not answer.is_error and answer.structured_content["status"] == "applied"
+    ]
+    assert len(applied) == 1
+    assert all(answer.is_error for answer in answers if answer not in applied)
+    assert await assigned(budget, budget.home.groceries) == groceries_before + 10_000

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 
 import anyio
 import pytest
-from redis import Redis
 
 from sandbox.models import Plan
 from tests.helpers.mcp_http import mcp_over_http
@@ -44,9 +43,7 @@ def ynab_token() -> str:
 
 
 @pytest.fixture(scope="module")
-def workers(live_service, redis_url: str, ynab_token: str) -> Iterator[list[Served]]:
-    store = f"{redis_url.rsplit('/', 1)[0]}/10"
-    Redis.from_url(store).flushdb()  # this module's own database of the store
+def workers(live_service, store: str, ynab_token: str) -> Iterator[list[Served]]:
     env = {
         "REDIS_URL": store,
         "SANDBOX_TOKEN": ynab_token,  # their sandbox takes it, their YNAB client sends it
