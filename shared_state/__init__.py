@@ -42,8 +42,9 @@ def shared() -> RedisCache | None:
 
 
 def redis_connection() -> Redis | None:
-    """The shared store's Redis connection (keys written here carry no prefix: name them
-    `avenir-mcp:…` yourself), or None when one process serves alone."""
+    """The shared store's Redis connection, or None when one process serves alone. Keys written
+    through it carry no prefix of their own: make them with `shared().make_key(name)`, so they
+    carry the cache's `KEY_PREFIX` like every other key of the store."""
     if not settings.REDIS_URL:
         return None
     connection: Redis = get_redis_connection(SHARED_ALIAS)
