@@ -62,7 +62,7 @@ from bench.harness import (  # noqa: E402 (needs the path above)
 
 PRODUCTION = (
     *("avenir_site", "mcp_surface", "tools", "oplog", "confirmations", "oauth", "tokens"),
-    *("ynab_requests", "ynab_client", "values"),
+    *("ynab_requests", "ynab_client", "values", "shared_state"),
 )
 SMALL = 30  # lines
 NOT_FUNCTIONS = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>", "<module>"}

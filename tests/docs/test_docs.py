@@ -14,14 +14,12 @@ from django.core.management import CommandError, call_command
 
 from avenir_site.management.commands import tools_reference
 from avenir_site.management.commands.tools_reference import COMMAND, REFERENCE, render_reference
+from tests.helpers.checkout import PROJECT
 from tests.helpers.floors import FLOORS
 
 ROOT = Path(settings.BASE_DIR)
 DOCS = ROOT / "docs"
-PRODUCTION = (
-    *("avenir_site", "mcp_surface", "tools", "oplog", "confirmations", "oauth", "tokens"),
-    *("ynab_requests", "ynab_client", "values", "sandbox"),
-)
+PRODUCTION = PROJECT
 CITING = (*PRODUCTION, "tests", "bench")
 
 # The specs outside the repository (../shared): a newcomer cannot follow a citation of them.

@@ -67,7 +67,7 @@ def left_behind(before: Files, after: Files) -> list[str]:
 
 PROJECT = (  # the checkout's packages (but the tests), which the reloader watches
     *("avenir_site", "mcp_surface", "tools", "oplog", "confirmations", "oauth", "tokens"),
-    *("ynab_requests", "ynab_client", "values", "sandbox"),
+    *("ynab_requests", "ynab_client", "values", "shared_state", "sandbox"),
 )
 
 

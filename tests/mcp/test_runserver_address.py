@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 
 from avenir_site.asgi import application, checked_application
 from avenir_site.management.commands.runserver import address_served, serve_on, watched_dirs
+from tests.helpers.checkout import PROJECT
 
 
 @pytest.mark.parametrize(
@@ -72,10 +73,7 @@ def test_an_address_or_a_ynab_given_in_the_settings_stays_as_given(
 
 
 def test_the_reloader_watches_the_projects_packages_only(settings):
-    project = ("avenir_site", "confirmations", "mcp_surface", "oauth", "oplog", "sandbox", "tokens", "tools")
-    project += ("values", "ynab_client", "ynab_requests")
-
-    assert watched_dirs() == [settings.BASE_DIR / package for package in sorted(project)]  # not .venv, tests
+    assert watched_dirs() == [settings.BASE_DIR / package for package in sorted(PROJECT)]  # not .venv, tests
 
 
 def test_what_it_serves_is_the_application_once_djangos_checks_pass():
