@@ -31,12 +31,10 @@ LIMIT = 60  # reads may take 40 of it, 20 per caller; 20 are kept for changes an
 SHARE = 20
 
 
-@pytest.fixture(autouse=True, params=["memory", "shared"])
-def backend(request) -> str:
+@pytest.fixture(autouse=True)
+def _both_stores(either_store: str) -> str:
     """The same budget for one process (the pacer's memory) and for several (the shared store)."""
-    if request.param == "shared":
-        request.getfixturevalue("shared_store")
-    return request.param
+    return either_store
 
 
 class FakeClock:
@@ -65,7 +63,7 @@ async def paths_since(mark: int) -> list[str]:
 
 
 async def test_one_token_spends_only_its_share_and_a_change_can_still_be_undone(
-    live_service, budget, settings, clock, backend
+    live_service, budget, settings, clock, either_store
 ):
     settings.AVENIR_MCP_YNAB_HOURLY_LIMIT = LIMIT
     settings.AVENIR_MCP_WRITE = True
@@ -126,7 +124,7 @@ async def test_one_token_spends_only_its_share_and_a_change_can_still_be_undone(
     # with the shared store, another process's pacer of the key sees this hour (else its own)
     pacer = get_ynab_client().sender.pacer
     elsewhere = Pacer(clock=clock, limit=LIMIT, name=pacer.name, history=False)
-    assert elsewhere.used() == (pacer.used() if backend == "shared" else 0)
+    assert elsewhere.used() == (pacer.used() if either_store == "shared store" else 0)
     assert pacer.used() > 0
 
 

@@ -29,12 +29,10 @@ from ynab_client.pacing import (
 START = 1_800_000_000.0  # some fixed epoch second
 
 
-@pytest.fixture(autouse=True, params=["memory", "shared"])
-def backend(request) -> str:
+@pytest.fixture(autouse=True)
+def _both_stores(either_store: str) -> str:
     """Every test holds for one process (the pacer's memory) and for several (the shared store)."""
-    if request.param == "shared":
-        request.getfixturevalue("shared_store")
-    return request.param
+    return either_store
 
 
 class FakeClock:
