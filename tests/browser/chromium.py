@@ -8,7 +8,9 @@ are part of the suite, never skipped silently.
 A page is watched from its first request: an uncaught exception, a console error (Chromium
 logs one for every resource answered 4xx/5xx) or a static file (stylesheet, script, image,
 font) that failed or was answered with an error status all count as a problem, and the
-fixtures in conftest.py fail the test on any.
+fixtures in conftest.py fail the test on any. One failure is not a problem: a static file
+Chromium abandoned (`net::ERR_ABORTED`) because the page was left while it loaded, as when a
+test clicks a link before the list it came from has fetched its scripts.
 """
 
 from __future__ import annotations
@@ -62,13 +64,19 @@ class PageProblems:
     pages: list[Page] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     reported: int = 0  # how many lines a failure has already shown
+    # Each page's count of documents asked for, and that count when each static file was asked
+    # for: a file abandoned after its page asked for the next document is not a problem.
+    documents: dict[Page, int] = field(default_factory=dict)
+    asked_during: dict[Request, int] = field(default_factory=dict)
 
     def watch(self, page: Page) -> Page:
         self.pages.append(page)
         page.on("pageerror", lambda error: self._add(page, f"uncaught {error.name}: {error.message}"))
         page.on("console", lambda message: self._console(page, message))
+        page.on("request", lambda request: self._asked(page, request))
         page.on("response", lambda response: self._response(page, response))
         page.on("requestfailed", lambda request: self._failed(page, request))
+        page.on("requestfinished", lambda request: self.asked_during.pop(request, None))
         return page
 
     async def settle(self) -> None:
@@ -97,9 +105,19 @@ class PageProblems:
         if response.status >= 400 and response.request.resource_type in STATIC_FILES:
             self._add(page, f"static file answered {response.status}: {response.url}")
 
+    def _asked(self, page: Page, request: Request) -> None:
+        if request.is_navigation_request() and request.frame == page.main_frame:
+            self.documents[page] = self.documents.get(page, 0) + 1
+        elif request.resource_type in STATIC_FILES:
+            self.asked_during[request] = self.documents.get(page, 0)
+
     def _failed(self, page: Page, request: Request) -> None:
-        if request.resource_type in STATIC_FILES:
-            self._add(page, f"static file failed ({request.failure}): {request.url}")
+        if request.resource_type not in STATIC_FILES:
+            return
+        page_was_left = self.asked_during.pop(request, None) != self.documents.get(page, 0)
+        if request.failure == "net::ERR_ABORTED" and page_was_left:
+            return
+        self._add(page, f"static file failed ({request.failure}): {request.url}")
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from playwright.async_api import Browser
 
@@ -85,3 +87,51 @@ async def test_a_missing_image_fails_the_check(browser: Browser, live_service: S
     missing = f"{live_service.url}/static/admin/img/no-such-image.svg"
     assert f"static file answered 404: {missing} (on {live_service.url}/admin/login/)" in problems.lines
     assert any(line.startswith("console error: Failed to load resource") for line in problems.lines)
+
+
+ADD_HELD_SCRIPT = """document.head.append(
+    Object.assign(document.createElement('script'), {src: '/static/admin/js/held.js'})
+)"""
+
+
+async def held_script_abandoned(browser: Browser, base_url: str, *, leave: bool) -> chromium.PageProblems:
+    """What the watch records when a script the login page asked for, held unanswered, is
+    abandoned: by leaving for the next page (`leave`), or by the page stopping its loads."""
+    problems = chromium.PageProblems()
+    context = await browser.new_context(base_url=base_url)
+    try:
+        page = problems.watch(await context.new_page())
+        asked = asyncio.Event()
+        await page.route("**/static/admin/js/held.js", lambda route: asked.set())  # never answered
+        await page.goto("/admin/login/")
+        async with page.expect_event("requestfailed", lambda request: request.url.endswith("/held.js")):
+            await page.evaluate(ADD_HELD_SCRIPT)
+            await asked.wait()
+            if leave:
+                await page.goto("/")
+            else:
+                await page.evaluate("window.stop()")
+        await problems.settle()
+    finally:
+        await context.close()
+    return problems
+
+
+async def test_a_static_file_abandoned_by_leaving_the_page_is_no_problem(
+    browser: Browser, live_service: ServedApp
+):
+    problems = await held_script_abandoned(browser, live_service.url, leave=True)
+
+    assert problems.lines == []
+
+
+async def test_a_static_file_abandoned_on_the_page_still_fails_the_check(
+    browser: Browser, live_service: ServedApp
+):
+    problems = await held_script_abandoned(browser, live_service.url, leave=False)
+
+    held = f"{live_service.url}/static/admin/js/held.js"
+    assert (
+        f"static file failed (net::ERR_ABORTED): {held} (on {live_service.url}/admin/login/)"
+        in problems.lines
+    )
