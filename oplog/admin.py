@@ -89,6 +89,7 @@ class OperationAdmin(admin.ModelAdmin):
     search_fields = ["id", "plan_id", "tool", "preview"]
     date_hierarchy = "created_at"
     list_per_page = 100
+    list_select_related = ["undo_of"]  # an undo's summary reads the change it undid
 
     class Media:
         css = {"all": ["oplog/operations.css"]}

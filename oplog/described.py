@@ -11,13 +11,14 @@ Every write tool keeps its own typed subject and undo data (`oplog.records`); th
 knows none of their classes, only the shapes they share: a `before` and `after` pair (a value,
 or a record compared field by field) is a row of the table; an operation without one (a
 creation, a deletion, an approval) shows what its subject asked, before left empty; an undo
-shows what it put back (its `restored` records). Fields are known by name: ids (`ID_FIELDS`,
-or a name ending in `_id`/`_ids`) and what only settling and undo read (`TECHNICAL_FIELDS`:
-server knowledge, digests, counts; left to the technical details). Every other integer the
-log keeps is an amount in milliunits (docs/confirmation.md#what-is-logged), whatever its
-field's name (`amount`, `balance`, a before/after pair's value): it always reads as money, so
-no milliunit figure shows outside the technical details, a kind this module never heard of
-included.
+shows the change it undid turned back (after → before), or, when that change was no pair of
+values (a creation, a deletion), what the undo put back (its `restored` records). Fields are
+known by name: ids (`ID_FIELDS`, or a name ending in `_id`/`_ids`) and what only settling and
+undo read (`TECHNICAL_FIELDS`: server knowledge, digests, counts; left to the technical
+details). Every other integer the log keeps is an amount in milliunits
+(docs/confirmation.md#what-is-logged), whatever its field's name (`amount`, `balance`, a
+before/after pair's value): it always reads as money, so no milliunit figure shows outside the
+technical details, a kind this module never heard of included.
 """
 
 from __future__ import annotations
@@ -112,10 +113,17 @@ class ChangeRow:
 
 
 def change_rows(op: Operation, plan: PlanSnapshot | None) -> list[ChangeRow]:
-    """`op`'s change as a before → after table (module docstring)."""
+    """`op`'s change as a before → after table (module docstring). An undo reads the operation
+    it undid (`op.undo_of`: one query unless the queryset selected it)."""
     words = _Words(plan, dict(_kept_transactions(op.undo_data)))
     rows = list(words.pairs(op.undo_data, "", ""))
-    if not rows and isinstance(op.undo_data, dict):  # an undo: what it put back
+    if not rows and op.undo_of is not None:  # an undo: the change it undid, turned back
+        undone = _Words(plan, dict(_kept_transactions(op.undo_of.undo_data)))
+        rows = [
+            ChangeRow(row.item, row.field, row.after, row.before)
+            for row in undone.pairs(op.undo_of.undo_data, "", "")
+        ]
+    if not rows and isinstance(op.undo_data, dict):  # an undo of no pair: what it put back
         rows = [row for record in op.undo_data.get("restored") or () for row in words.put_back(record)]
     return rows or list(words.asked(op.subject))
 

@@ -527,6 +527,30 @@ def test_the_list_shows_the_change_with_the_plans_currency_and_reads_no_ynab(sup
     assert ynab_client.ynab_status().requests_last_hour == sent
 
 
+def test_an_undo_reads_the_change_it_undid_turned_back(superuser, euro_budget):
+    budget, plan = euro_budget
+    subject, undo_data, _table = _kinds(budget, plan)["set_category_budget"]
+    undone = _logged(budget.id, "set_category_budget", subject, undo_data)
+    restored = [
+        {"category_id": row["category_id"], "assigned": row["before"]} for row in undo_data["categories"]
+    ]
+    undo = _logged(
+        budget.id,
+        "undo_operation",
+        {"operation_id": undone.pk},
+        {"undo_of": undone.pk, "month": undo_data["month"], "restored": restored},
+        undo_of=undone,
+        undoable=False,
+    )
+    browser = _browser(superuser)
+
+    page = _page(browser.get(_detail_url(undo)))
+    listing = _page(browser.get(CHANGELIST, {"plan_id": budget.id}))
+
+    assert _change_table(page) == [["Dining Out", "assigned", "1.250,00€", "120,00€"]]
+    assert "Dining Out, assigned: 1.250,00€ → 120,00€" in _row_of(listing, undo.pk)
+
+
 def test_a_plan_this_process_does_not_hold_shows_ids_beginnings_and_amounts_without_symbol(
     superuser, plan_id
 ):
