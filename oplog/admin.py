@@ -37,7 +37,7 @@ from oplog import log, settling
 from oplog.described import change_rows, undo_state, undo_words
 from oplog.models import Operation
 from oplog.undo_admin import Proposal, propose, undo_agreed
-from ynab_client import held_plan, plan_label, plan_names
+from ynab_client import kept_plan, plan_label, plan_names
 
 UNDO_PERMISSION = "oplog.undo_operation"
 
@@ -161,7 +161,7 @@ class OperationAdmin(admin.ModelAdmin):
             context.update(
                 undo_url=undo_url,
                 undo=undo_state(op),
-                change_rows=change_rows(op, held_plan(op.plan_id)),
+                change_rows=change_rows(op, kept_plan(op.plan_id)),
                 technical=technical,
             )
         return super().change_view(request, object_id, form_url, context)
@@ -222,7 +222,7 @@ class OperationAdmin(admin.ModelAdmin):
     def short_summary(self, op: Operation) -> str:
         """The preview's question and, below it, the first line of the change with its amounts
         in the plan's currency format (`oplog.described.change_rows`)."""
-        rows = change_rows(op, held_plan(op.plan_id))
+        rows = change_rows(op, kept_plan(op.plan_id))
         if not rows:
             return log.summary(op)
         first, more = rows[0], len(rows) - 1

@@ -4,8 +4,9 @@
   "cannot be undone: <reason>".
 - `change_rows(op, plan)`: the change as a before → after table: categories, payees, accounts,
   transactions by name, amounts as YNAB shows them in the plan's currency format
-  (`values.money.displayed_amount`). `plan` is the snapshot this process holds (no request);
-  without it, names are ids' beginnings and amounts have no symbol.
+  (`values.money.displayed_amount`). `plan` is the snapshot this process holds or the plan
+  store keeps (`ynab_client.kept_plan`: no request); without it (a plan never loaded here),
+  names are ids' beginnings and amounts have no symbol.
 
 Every write tool keeps its own typed subject and undo data (`oplog.records`); this module
 knows none of their classes, only the shapes they share: a `before` and `after` pair (a value,

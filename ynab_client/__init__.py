@@ -18,7 +18,8 @@ What tools use:
   `server_knowledge`, `as_of`; `ynab_client.movements`): assignments moved between
   categories, not in the plan export: one request, none within the freshness window.
   `plan_id` is a real id. `held_plan(plan_id)`: the snapshot this process has in memory,
-  however old, with no request (None when none is loaded).
+  however old, with no request (None when none is loaded); `kept_plan(plan_id)`: that, else
+  the plan store's copy restored from disk (the admin's pages, synchronous).
 - `get_ynab_client()` → `YnabClient`: one method per endpoint, for writes and the reads the
   snapshot does not cover; a write is never resent (see `ynab_client.client`).
 - Errors: `YnabError` (`status`, `error_id`, `name`, `detail`, `retryable`, `message`),
@@ -61,6 +62,7 @@ __all__ = [
     "YnabStatus",
     "get_ynab_client",
     "held_plan",
+    "kept_plan",
     "list_plans",
     "money_movements",
     "plan_cache_state",
@@ -101,6 +103,13 @@ async def money_movements(
 def held_plan(plan_id: str, *, client: YnabClient | None = None) -> PlanSnapshot | None:
     """The plan's snapshot as this process holds it in memory, however old (no request)."""
     return plan_cache.held(client or get_ynab_client(), plan_id)
+
+
+def kept_plan(plan_id: str) -> PlanSnapshot | None:
+    """The plan's snapshot as this process holds it, else as the plan store keeps it on disk
+    (restored into memory: right after a restart, before a tool call loads it); no request.
+    Blocks while it restores: for synchronous code (the admin's pages), never an event loop."""
+    return plan_cache.held_or_stored(get_ynab_client(), plan_id)
 
 
 def plan_cache_state() -> list[PlanCacheState]:

@@ -188,6 +188,19 @@ class PlanCache:
             entry = self._entries.get((client.base_url, client.token_tag, real_id))
         return entry.snapshot if entry is not None else None
 
+    def held_or_stored(self, client: YnabClient, plan_id: str) -> PlanSnapshot | None:
+        """`held`, or when this process has not loaded the plan but it is among the key's stored
+        plans (`warm_up`), its stored snapshot, restored into the cache (no request; the call
+        waits for the restore, off no event loop: a page's code). None when neither."""
+        snapshot = self.held(client, plan_id)
+        key = (client.base_url, client.token_tag, plan_id)
+        with self._lock:
+            stored = key in self._stored
+        if snapshot is not None or not stored:
+            return snapshot
+        self._start_restore(key).result()
+        return self.held(client, plan_id)
+
     def holds(self, client: YnabClient, plan_id: str) -> bool:
         """True when this process has the plan for this client's YNAB and key, loaded or stored
         (loaded or not yet): it was in the key's plans (no listing needed to know it exists)."""

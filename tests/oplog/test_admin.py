@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import os
 import re
 import uuid
 from datetime import date
@@ -24,7 +25,8 @@ from tests.helpers.operations import LOCAL
 from tests.helpers.write_cases.schedules import days_ahead
 from tests.writes.assigned_plans import DINING_SPENT, EUROS, GROCERIES_SPENT, BudgetHome, budget_home
 from tests.writes.checks import ynab
-from ynab_client import PlanSnapshot
+from ynab_client import PlanSnapshot, store
+from ynab_client.cache import PlanCache
 
 CHANGELIST = reverse("admin:oplog_operation_changelist")
 
@@ -549,6 +551,28 @@ def test_an_undo_reads_the_change_it_undid_turned_back(superuser, euro_budget):
 
     assert _change_table(page) == [["Dining Out", "assigned", "1.250,00€", "120,00€"]]
     assert "Dining Out, assigned: 1.250,00€ → 120,00€" in _row_of(listing, undo.pk)
+
+
+def test_after_a_restart_a_page_names_things_from_the_stored_plan_with_no_request(
+    superuser, euro_budget, monkeypatch
+):
+    budget, plan = euro_budget
+    subject, undo_data, table = _kinds(budget, plan)["set_category_budget"]
+    op = _logged(budget.id, "set_category_budget", subject, undo_data)
+    client = ynab_client.get_ynab_client()
+    os.utime(store.save(client.base_url, client.token_tag, plan), ns=(1, 1))  # used longest ago
+    other = create_plan(name=f"Other {uuid.uuid4().hex[:6]}", first_month=date(2026, 1, 1))
+    store.save(client.base_url, client.token_tag, async_to_sync(ynab_client.plan_snapshot)(other.id))
+    restarted = PlanCache()  # a new process: nothing in memory, the store listed at start
+    restarted.warm_up(client)  # which loads the plan used last (the other) in the background
+    assert restarted.held(client, budget.id) is None
+    monkeypatch.setattr(ynab_client, "plan_cache", restarted)
+    sent = ynab_client.ynab_status().requests_last_hour
+
+    page = _page(_browser(superuser).get(_detail_url(op)))
+
+    assert _change_table(page) == table == [["Dining Out", "assigned", "120,00€", "1.250,00€"]]
+    assert ynab_client.ynab_status().requests_last_hour == sent
 
 
 def test_a_plan_this_process_does_not_hold_shows_ids_beginnings_and_amounts_without_symbol(
