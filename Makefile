@@ -107,7 +107,7 @@ lock: $(VENV)/.installed-dev
 # backend pyproject.toml names, from the locked dev tools: no isolated build environment fetched),
 # then the .mcpb bundle of that wheel (`bundle`).
 # `pip install dist/avenir_mcp-*.whl` (or `uvx --from dist/avenir_mcp-*.whl avenir-mcp stdio`) then
-# gives the `avenir-mcp` command (avenir_site/cli.py).
+# gives the `avenir-mcp` command (avenir_mcp/avenir_site/cli.py).
 dist: $(VENV)/.installed-dev
 	rm -rf dist
 	$(BIN)/python -m build --no-isolation --outdir dist .

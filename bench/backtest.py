@@ -84,7 +84,7 @@ from bench.harness import (  # noqa: E402 (needs the path above)
 )
 
 if TYPE_CHECKING:
-    from ynab_client.snapshot import Account, PlanSnapshot, ScheduledTransaction
+    from avenir_mcp.ynab_client.snapshot import Account, PlanSnapshot, ScheduledTransaction
 
 PLANS = ("demo", "heavy")
 MONTHS = 3
@@ -111,7 +111,7 @@ def main() -> None:
 def _seed(name: str, options: argparse.Namespace) -> str:
     if name == "heavy":
         return seed_heavy(options.transactions, options.seed)
-    from sandbox.seeding import seed_demo_plan
+    from avenir_mcp.sandbox.seeding import seed_demo_plan
 
     return seed_demo_plan(plan_id=str(uuid.uuid4())).id
 
@@ -119,8 +119,8 @@ def _seed(name: str, options: argparse.Namespace) -> str:
 async def _backtest_plans(sandbox_url: str, plan_ids: dict[str, str]) -> None:
     from django.utils import timezone
 
-    from ynab_client.cache import PlanCache
-    from ynab_client.client import YnabClient
+    from avenir_mcp.ynab_client.cache import PlanCache
+    from avenir_mcp.ynab_client.client import YnabClient
 
     today = timezone.localdate()
     client = YnabClient(base_url=sandbox_url, token=sandbox_token())
@@ -141,8 +141,8 @@ async def _backtest_plans(sandbox_url: str, plan_ids: dict[str, str]) -> None:
 
 def snapshot_as_of(snapshot: PlanSnapshot, day: date) -> PlanSnapshot:
     """The plan at the end of `day`, as far as its data tells (see the module docstring)."""
-    from ynab_client.cache import apply_delta
-    from ynab_client.snapshot import Changes, PlanDelta
+    from avenir_mcp.ynab_client.cache import apply_delta
+    from avenir_mcp.ynab_client.snapshot import Changes, PlanDelta
 
     later = list(snapshot.transactions_between(day + timedelta(days=1), date.max))
     cleared: dict[str, int] = defaultdict(int)
@@ -188,7 +188,7 @@ def _schedules_as_of(
 ) -> tuple[tuple[ScheduledTransaction, ...], tuple[str, ...]]:
     """Schedules whose next occurrence after `day` is not today's `date_next` (moved back to
     it), and the ids of those with none then (begun after `day`, or done by it)."""
-    from tools.logic.schedules import occurrence_dates
+    from avenir_mcp.tools.logic.schedules import occurrence_dates
 
     moved_back: list[ScheduledTransaction] = []
     not_yet: list[str] = []
@@ -229,9 +229,9 @@ class MonthResult:
 
 def backtest(name: str, snapshot: PlanSnapshot, today: date) -> None:
     """Print the figures of one plan (see the module docstring)."""
-    from tools.logic.forecast import project
-    from values.money import decimal_digits
-    from values.months import add_months, month_start
+    from avenir_mcp.tools.logic.forecast import project
+    from avenir_mcp.values.money import decimal_digits
+    from avenir_mcp.values.months import add_months, month_start
 
     digits = decimal_digits(snapshot.settings.currency_format)
     targets = [add_months(month_start(today), -back) for back in range(MONTHS, 0, -1)]
@@ -266,7 +266,7 @@ def _print(
     results: dict[str, list[MonthResult]],
     digits: int,
 ) -> None:
-    from values.money import amount_text
+    from avenir_mcp.values.money import amount_text
 
     currency = snapshot.settings.currency_format
     unit = currency.iso_code if currency is not None else ""

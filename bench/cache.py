@@ -57,8 +57,8 @@ def main() -> None:
 
 
 async def _measure(sandbox_url: str, plan_id: str, runs: int) -> None:
-    from ynab_client.cache import PlanCache
-    from ynab_client.client import YnabClient
+    from avenir_mcp.ynab_client.cache import PlanCache
+    from avenir_mcp.ynab_client.client import YnabClient
 
     client = YnabClient(base_url=sandbox_url, token=sandbox_token())
     cache = PlanCache()
@@ -105,7 +105,7 @@ async def _bare_full_export(sandbox_url: str, plan_id: str) -> float:
 
 async def _memory(client, plan_id: str) -> None:
     """What one cached snapshot of the plan keeps, measured around a cold load."""
-    from ynab_client.cache import PlanCache
+    from avenir_mcp.ynab_client.cache import PlanCache
 
     gc.collect()
     tracemalloc.start()

@@ -63,7 +63,7 @@ def main() -> None:
 
 def _categories(plan_id: str, count: int) -> tuple[str, list[str]]:
     """The source (the first ordinary category) and a destination of its own for each agent."""
-    from sandbox.models import Category
+    from avenir_mcp.sandbox.models import Category
 
     ordinary = Category.objects.filter(
         plan_id=plan_id, role=Category.ROLE_NONE, hidden=False, deleted=False, group__hidden=False
@@ -77,7 +77,7 @@ def _categories(plan_id: str, count: int) -> tuple[str, list[str]]:
 
 
 def _read_write_token(n: int) -> str:
-    from tokens.models import McpToken
+    from avenir_mcp.tokens.models import McpToken
 
     _row, token = McpToken.issue(f"bench agent {n}")
     return token

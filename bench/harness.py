@@ -61,7 +61,7 @@ def throwaway_database() -> Iterator[None]:
     with tempfile.TemporaryDirectory(prefix="avenir-bench-") as workdir:
         os.environ["DATABASE_URL"] = f"sqlite:///{Path(workdir) / 'bench.sqlite3'}"  # before Django reads it
         os.environ["AVENIR_MCP_DATA_DIR"] = str(Path(workdir) / "data")  # stored plans go there too
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_mcp.avenir_site.settings")
         os.environ.setdefault("LOG_LEVEL", "WARNING")  # figures on stdout, nothing chatty on stderr
         yield
 
@@ -79,7 +79,7 @@ def migrate() -> None:
 def seed_heavy(transactions: int, seed: int) -> str:
     """Migrate the throwaway database and seed the heavy plan (printing `seed_time`); its id."""
     migrate()
-    from sandbox.seeding import seed_heavy_plan
+    from avenir_mcp.sandbox.seeding import seed_heavy_plan
 
     started = time.perf_counter()
     plan = seed_heavy_plan(transactions, seed=seed)
@@ -177,10 +177,10 @@ def _serve(port: int) -> None:
     django.setup()
     import uvicorn
 
-    from ynab_client.pacing import reset_pacing
+    from avenir_mcp.ynab_client.pacing import reset_pacing
 
     config = uvicorn.Config(
-        "avenir_site.asgi:application",
+        "avenir_mcp.avenir_site.asgi:application",
         host="127.0.0.1",
         port=port,
         lifespan="on",
@@ -201,7 +201,7 @@ def _serve(port: int) -> None:
 
 def read_only_token(name: str) -> str:
     """A new read-only MCP token (after `seed_heavy` has set Django up)."""
-    from tokens.models import McpToken
+    from avenir_mcp.tokens.models import McpToken
 
     _row, token = McpToken.issue(name, read_only=True)
     return token
@@ -233,14 +233,14 @@ def request_mark() -> int:
 
     This and `requests_since` use Django's ORM: from async code, call them in a thread
     (`await asyncio.to_thread(request_mark)`)."""
-    from sandbox import faults
+    from avenir_mcp.sandbox import faults
 
     return faults.last_request_id()
 
 
 def requests_since(mark: int) -> list:
     """Every request that reached the sandbox after `mark`, oldest first (`RequestLogEntry`)."""
-    from sandbox import faults
+    from avenir_mcp.sandbox import faults
 
     return faults.requests_since(mark)
 

@@ -60,9 +60,12 @@ from bench.harness import (  # noqa: E402 (needs the path above)
     throwaway_database,
 )
 
-PRODUCTION = (
-    *("avenir_site", "mcp_surface", "tools", "oplog", "confirmations", "oauth", "tokens"),
-    *("ynab_requests", "ynab_client", "values", "shared_state"),
+PRODUCTION = tuple(
+    f"avenir_mcp/{package}"
+    for package in (
+        *("avenir_site", "mcp_surface", "tools", "oplog", "confirmations", "oauth", "tokens"),
+        *("ynab_requests", "ynab_client", "values", "shared_state"),
+    )
 )
 SMALL = 30  # lines
 NOT_FUNCTIONS = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>", "<module>"}
@@ -161,7 +164,7 @@ def main() -> None:
 
 
 def _ordinary_category(plan_id: str) -> str:
-    from sandbox.models import Category
+    from avenir_mcp.sandbox.models import Category
 
     category = (
         Category.objects.filter(plan_id=plan_id, role=Category.ROLE_NONE, hidden=False, deleted=False)
@@ -175,7 +178,7 @@ def _ordinary_category(plan_id: str) -> str:
 
 
 def _read_write_token() -> str:
-    from tokens.models import McpToken
+    from avenir_mcp.tokens.models import McpToken
 
     _row, token = McpToken.issue("bench paths")
     return token

@@ -71,7 +71,7 @@ def main() -> None:
 
 
 def _read_only_token() -> str:
-    from tokens.models import McpToken
+    from avenir_mcp.tokens.models import McpToken
 
     _token_row, token = McpToken.issue("bench reads", read_only=True)
     return token

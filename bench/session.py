@@ -51,7 +51,7 @@ def main() -> None:
     options = arguments(__doc__).parse_args()
     with throwaway_database():
         heavy_id = seed_heavy(options.transactions, options.seed)
-        from sandbox.seeding import seed_demo_plan
+        from avenir_mcp.sandbox.seeding import seed_demo_plan
 
         demo_id = seed_demo_plan(plan_id=str(uuid.uuid4())).id
         token = read_only_token("bench session")

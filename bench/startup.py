@@ -171,7 +171,7 @@ def _on_a_copy(serve: Run, setup: Setup, data: Path, copy: Path) -> Measured:
 
 
 def _seed_demo() -> str:
-    from sandbox.seeding import seed_demo_plan
+    from avenir_mcp.sandbox.seeding import seed_demo_plan
 
     return seed_demo_plan().id
 

@@ -77,7 +77,7 @@ def main() -> None:
 
 
 def _read_only_token() -> str:
-    from tokens.models import McpToken
+    from avenir_mcp.tokens.models import McpToken
 
     _token_row, token = McpToken.issue("bench suggest", read_only=True)
     return token
@@ -203,9 +203,9 @@ async def _inbox_compute_median(service: Service, plan_id: str, runs: int = 3) -
     import httpx2
     from django.utils import timezone
 
-    from tools.logic.classify import pending_inbox
-    from ynab_client.cache import apply_delta
-    from ynab_client.snapshot import parse_plan_delta
+    from avenir_mcp.tools.logic.classify import pending_inbox
+    from avenir_mcp.ynab_client.cache import apply_delta
+    from avenir_mcp.ynab_client.snapshot import parse_plan_delta
 
     headers = {"Authorization": f"Bearer {sandbox_token()}"}
     async with httpx2.AsyncClient(base_url=service.sandbox_url, headers=headers, timeout=300) as http:

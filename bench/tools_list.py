@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parent.parent)  # bench/ would shadow the `sandbox` app
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_mcp.avenir_site.settings")
 
 import django  # noqa: E402 (needs the path above)
 
@@ -36,8 +36,8 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from mcp import Client  # noqa: E402
 
-from mcp_surface.server import build_server  # noqa: E402
-from values.toolsets import ALL_TOOLSETS, ALWAYS_OFFERED, TOOLSETS, toolsets_text  # noqa: E402
+from avenir_mcp.mcp_surface.server import build_server  # noqa: E402
+from avenir_mcp.values.toolsets import ALL_TOOLSETS, ALWAYS_OFFERED, TOOLSETS, toolsets_text  # noqa: E402
 
 BYTES_PER_TOKEN = 4
 

@@ -260,7 +260,7 @@ def main() -> None:
 def _heavy(plan_id: str) -> Heavy:
     from django.utils import timezone
 
-    from sandbox.models import (
+    from avenir_mcp.sandbox.models import (
         Account,
         Category,
         Payee,
@@ -320,7 +320,7 @@ def _heavy(plan_id: str) -> Heavy:
 
 
 def _read_write_token() -> str:
-    from tokens.models import McpToken
+    from avenir_mcp.tokens.models import McpToken
 
     _token_row, token = McpToken.issue("bench writes")
     return token

@@ -24,7 +24,7 @@ import hypothesis
 import pytest
 from django.conf import settings
 
-from shared_state import SHARED_ALIAS
+from avenir_mcp.shared_state import SHARED_ALIAS
 from tests.helpers.checkout import files_in, left_behind
 from tests.helpers.clocks import SyncClock
 from tests.helpers.redis_server import given_or_started
@@ -158,9 +158,9 @@ def _whole_pacing_budget() -> Iterator[None]:
     seeds its pacer from those rows, starts with the whole budget as well. Tests of pacing
     itself build their own `Pacer`.
     """
-    from mcp_surface.plan_lookup import forget_plan_listing
-    from ynab_client.pacing import reset_pacing
-    from ynab_requests.models import YnabRequest
+    from avenir_mcp.mcp_surface.plan_lookup import forget_plan_listing
+    from avenir_mcp.ynab_client.pacing import reset_pacing
+    from avenir_mcp.ynab_requests.models import YnabRequest
 
     YnabRequest.objects.all().delete()
     reset_pacing()
@@ -175,7 +175,7 @@ def freshness_clock(monkeypatch) -> SyncClock:
     on, and a sync's `as_of` is dated by (`ynab_client.clock`), standing still until the test moves
     them: a window ends when the test says, not when a loaded machine happens to get there. The
     wall clock starts at this whole second; `wall_time()` is a sync's `as_of` sent now."""
-    from ynab_client import clock
+    from avenir_mcp.ynab_client import clock
 
     fake = SyncClock(epoch=float(int(time.time())))
     monkeypatch.setattr(clock, "monotonic", fake)

@@ -66,7 +66,7 @@ def _template(connection: Any) -> Path:
     from django.conf import settings as django_settings
 
     digest = hashlib.sha256()
-    for path in sorted(Path(django_settings.BASE_DIR).glob("*/migrations/*.py")):
+    for path in sorted(Path(django_settings.BASE_DIR).glob("avenir_mcp/*/migrations/*.py")):
         digest.update(path.as_posix().encode() + b"\0" + path.read_bytes())
     template = Path(django_settings.LOCAL_DIR) / f"test_db_template_{digest.hexdigest()[:16]}.sqlite3"
     with open(f"{template}.lock", "w") as lock:

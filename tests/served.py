@@ -15,7 +15,7 @@ class ServedApp:
 
     def __init__(self, app: Callable | None = None) -> None:
         if app is None:
-            from avenir_site.asgi import application as app
+            from avenir_mcp.avenir_site.asgi import application as app
         # IPPROTO_TCP, not 0: asyncio only sets TCP_NODELAY on sockets it knows are TCP, and
         # without it every answer waits ~40 ms for Nagle's algorithm.
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)

@@ -27,11 +27,11 @@ from django.contrib.auth.models import User
 from django.test import Client as DjangoClient
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
 
+from avenir_mcp.tokens.models import McpToken
 from tests.browser import chromium
 from tests.browser.agent import Agent
 from tests.served import ServedApp
 from tests.writes.assigned_plans import BudgetHome, budget_home
-from tokens.models import McpToken
 
 TEST_TIMEOUT_SECONDS = 90
 expect.set_options(timeout=chromium.ASSERTION_TIMEOUT_MS)  # a shared machine can be slow to render

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import Page, expect
 
-from confirmations import messages
-from oplog.models import Operation
+from avenir_mcp.confirmations import messages
+from avenir_mcp.oplog.models import Operation
 from tests.browser.agent import Agent, budget_arguments
 from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned
 

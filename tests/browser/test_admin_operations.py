@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.async_api import Page, expect
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
 from tests.browser.agent import NEW_MILLIUNITS, Agent
 from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned
 

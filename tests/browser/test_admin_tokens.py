@@ -13,10 +13,10 @@ import httpx2
 import pytest
 from playwright.async_api import Page, expect
 
+from avenir_mcp.tokens.models import McpToken
 from tests.helpers.mcp_http import mcp_over_http
 from tests.helpers.raw_mcp import INITIALIZE, MCP_HEADERS
 from tests.served import ServedApp
-from tokens.models import McpToken
 
 pytestmark = pytest.mark.anyio
 

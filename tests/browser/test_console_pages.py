@@ -35,13 +35,13 @@ from django.db.models import Model
 from django.urls import reverse
 from playwright.async_api import BrowserContext, Page, expect
 
-from oauth.models import SCOPE_READ, SCOPE_WRITE
+from avenir_mcp.oauth.models import SCOPE_READ, SCOPE_WRITE
+from avenir_mcp.tokens.models import McpToken
 from tests.browser.agent import NEW_MILLIUNITS, Agent
 from tests.browser.conftest import log_in
 from tests.helpers.oauth import Pkce, authorization_url, register, signed_in_client
 from tests.served import ServedApp
 from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, budget_home
-from tokens.models import McpToken
 
 pytestmark = pytest.mark.anyio
 

@@ -15,7 +15,7 @@ import pytest
 from mcp.shared.auth import AuthorizationCodeResult
 from playwright.async_api import Browser, Page, expect
 
-from oauth.models import OAuthGrant
+from avenir_mcp.oauth.models import OAuthGrant
 from tests.browser.chromium import (
     LAPTOP,
     PHONE,

@@ -11,11 +11,11 @@ import uuid
 import pytest
 from mcp.server.mcpserver import MCPServer
 
-from confirmations.codes import ConfirmationStore
-from sandbox.models import Category, CategoryGroup, MonthCategory, Plan
+from avenir_mcp.confirmations.codes import ConfirmationStore
+from avenir_mcp.sandbox.models import Category, CategoryGroup, MonthCategory, Plan
+from avenir_mcp.tokens.auth import Principal
 from tests.confirmations.write_server import build_server
 from tests.helpers.confirmations import MONTH, START, BudgetRow
-from tokens.auth import Principal
 
 
 @pytest.fixture

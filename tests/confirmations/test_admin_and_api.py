@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client as DjangoClient
 
-from confirmations import codes
-from confirmations.codes import Binding, Kind
-from confirmations.views import pending_page_url
+from avenir_mcp.confirmations import codes
+from avenir_mcp.confirmations.codes import Binding, Kind
+from avenir_mcp.confirmations.views import pending_page_url
 
 PAGE = "/admin/confirmations/pending/"
 API = "/api/confirmations"

@@ -8,11 +8,11 @@ import anyio
 import pytest
 from mcp import Client
 
-from confirmations import messages
-from confirmations.codes import ConfirmationStore
+from avenir_mcp.confirmations import messages
+from avenir_mcp.confirmations.codes import ConfirmationStore
+from avenir_mcp.tokens.auth import Principal
 from tests.confirmations.write_server import TOOL, build_server
 from tests.helpers.confirmations import ADD, START
-from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio
 
@@ -194,7 +194,7 @@ async def test_a_refused_code_leaves_a_trace_for_the_owner_without_the_code(serv
         with anyio.fail_after(10):
             await client.call_tool(TOOL, {**budget_row.args, "confirmation": "GuessedCode"})
 
-    [record] = [record for record in caplog.records if record.name == "confirmations.confirm"]
+    [record] = [record for record in caplog.records if record.name == "avenir_mcp.confirmations.confirm"]
     assert record.levelname == "WARNING"
     assert record.getMessage() == (
         f"Refused a confirmation code for {TOOL} on plan {budget_row.plan_id} from alice"

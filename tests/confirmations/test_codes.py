@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from confirmations.codes import Binding, ConfirmationStore, Kind
-from confirmations.shared_codes import SharedConfirmationStore
-from values.refusal import Refusal
+from avenir_mcp.confirmations.codes import Binding, ConfirmationStore, Kind
+from avenir_mcp.confirmations.shared_codes import SharedConfirmationStore
+from avenir_mcp.values.refusal import Refusal
 
 BINDING = Binding(fingerprint="f" * 64, plan_id="plan-1", tool="set_category_budget", principal_key="token:1")
 
@@ -225,7 +225,8 @@ def test_a_new_secret_never_repeats_one_still_waiting(store, monkeypatch):
     drawn = iter(["same-secret", "same-secret", "other-secre"])  # 8 bytes: the secrets
     public_ids = (f"public-id-{n}" for n in range(10))  # 9 bytes: the ids the admin shows
     monkeypatch.setattr(
-        "confirmations.codes.secrets.token_urlsafe", lambda size: next(drawn if size == 8 else public_ids)
+        "avenir_mcp.confirmations.codes.secrets.token_urlsafe",
+        lambda size: next(drawn if size == 8 else public_ids),
     )
 
     first, second = issue(store), issue(store)

@@ -16,14 +16,14 @@ import pytest
 from mcp import Client
 from mcp.types import INVALID_REQUEST, ElicitResult, ErrorData
 
-from confirmations import messages
-from confirmations.confirm import CONFIRM_SCHEMA
-from oplog.models import Operation
+from avenir_mcp.confirmations import messages
+from avenir_mcp.confirmations.confirm import CONFIRM_SCHEMA
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tokens.models import McpToken
 from tests.confirmations.write_server import TOOL
 from tests.helpers.confirmations import ADD, START, answering, pinned_session
 from tests.helpers.mcp_http import WithoutStandaloneStream, mcp_over_http
 from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned, budget_home
-from tokens.models import McpToken
 
 pytestmark = pytest.mark.anyio
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from confirmations.fingerprint import fingerprint
+from avenir_mcp.confirmations.fingerprint import fingerprint
 
 json_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=12)
 json_values = st.recursive(

@@ -10,13 +10,13 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp.types import ElicitResult, InputRequiredResult, ListRootsResult
 
-from confirmations import messages
-from confirmations.codes import ConfirmationStore, Kind
-from confirmations.confirm import CONFIRM_INPUT_KEY, CONFIRM_SCHEMA
-from confirmations.fingerprint import fingerprint
+from avenir_mcp.confirmations import messages
+from avenir_mcp.confirmations.codes import ConfirmationStore, Kind
+from avenir_mcp.confirmations.confirm import CONFIRM_INPUT_KEY, CONFIRM_SCHEMA
+from avenir_mcp.confirmations.fingerprint import fingerprint
+from avenir_mcp.tokens.auth import Principal
 from tests.confirmations.write_server import TOOL, build_server
 from tests.helpers.confirmations import ADD, START, answering
-from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio
 

@@ -3,7 +3,7 @@ heading (at most 20 too), then the notes."""
 
 from __future__ import annotations
 
-from confirmations.preview import Consequences, Preview, render
+from avenir_mcp.confirmations.preview import Consequences, Preview, render
 
 SPLIT_NOTE = "Only YNAB itself can undo a split; undo_operation cannot."
 

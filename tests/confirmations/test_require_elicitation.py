@@ -10,7 +10,7 @@ import pytest
 from mcp import Client
 from mcp.types import INVALID_REQUEST, ErrorData
 
-from confirmations import messages
+from avenir_mcp.confirmations import messages
 from tests.confirmations.write_server import TOOL
 from tests.helpers.confirmations import ADD, START, answering
 

@@ -11,10 +11,10 @@ import time
 import pytest
 from django.conf import settings
 
-from confirmations.codes import Binding, Kind
-from confirmations.shared_codes import SharedConfirmationStore
+from avenir_mcp.confirmations.codes import Binding, Kind
+from avenir_mcp.confirmations.shared_codes import SharedConfirmationStore
+from avenir_mcp.values.refusal import Refusal
 from tests.helpers.processes import PROCESS_SECONDS, service_env
-from values.refusal import Refusal
 
 BINDING = Binding(fingerprint="f" * 64, plan_id="plan-1", tool="set_category_budget", principal_key="token:1")
 PREVIEW = "Budget Restaurants for 2026-09-01: 120.00 → 150.00?"
@@ -26,9 +26,9 @@ import sys, threading, django
 from django.conf import settings
 settings.CACHES["shared"]["KEY_PREFIX"] = sys.argv[1]
 django.setup()
-from confirmations.codes import Binding, Kind, store
-from confirmations.shared_codes import SharedConfirmationStore
-from values.refusal import Refusal
+from avenir_mcp.confirmations.codes import Binding, Kind, store
+from avenir_mcp.confirmations.shared_codes import SharedConfirmationStore
+from avenir_mcp.values.refusal import Refusal
 binding = {BINDING!r}
 """
 

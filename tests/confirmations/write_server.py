@@ -18,12 +18,12 @@ from mcp.server.mcpserver import Context, MCPServer, RequestStateSecurity
 from mcp.types import InputRequiredResult
 from pydantic import BaseModel
 
-from confirmations.codes import ConfirmationStore
-from confirmations.confirm import ask
-from confirmations.preview import Preview
-from mcp_surface.answers import AvenirServer
-from sandbox.models import MonthCategory
-from tokens.auth import Principal, ServerState
+from avenir_mcp.confirmations.codes import ConfirmationStore
+from avenir_mcp.confirmations.confirm import ask
+from avenir_mcp.confirmations.preview import Preview
+from avenir_mcp.mcp_surface.answers import AvenirServer
+from avenir_mcp.sandbox.models import MonthCategory
+from avenir_mcp.tokens.auth import Principal, ServerState
 
 TOOL = "add_to_assigned"
 

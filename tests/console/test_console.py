@@ -11,10 +11,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client as DjangoClient
 
-from confirmations import codes
-from confirmations.codes import Binding, Kind
-from oplog import settling
-from tokens.models import McpToken
+from avenir_mcp.confirmations import codes
+from avenir_mcp.confirmations.codes import Binding, Kind
+from avenir_mcp.oplog import settling
+from avenir_mcp.tokens.models import McpToken
 
 INDEX = "/admin/"
 PREVIEW = "Budget Restaurants for 2026-09-01: 120.00 → 150.00?"

@@ -20,8 +20,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from mcp import Client, StdioServerParameters
 
-from mcp_surface.catalog import catalog_specs
-from sandbox.seeding.demo_catalog import DEMO_PLAN_ID
+from avenir_mcp.mcp_surface.catalog import catalog_specs
+from avenir_mcp.sandbox.seeding.demo_catalog import DEMO_PLAN_ID
 from tests.helpers.processes import PROCESS_SECONDS
 
 NPM_FOLDER = Path.home() / ".cache" / "avenir-mcp-tests" / "npm"  # outside the checkout, kept

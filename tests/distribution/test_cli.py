@@ -1,4 +1,4 @@
-"""The `avenir-mcp` command (avenir_site/cli.py), run from the checkout: each command migrates
+"""The `avenir-mcp` command (avenir_mcp/avenir_site/cli.py), run from the checkout: each command migrates
 first, one process at a time; a failure is one line. tests/distribution/test_wheel.py runs the
 same command installed from the wheel."""
 
@@ -18,15 +18,15 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from mcp import Client, StdioServerParameters
 
-from avenir_site import cli
-from sandbox.seeding import DEMO_PLAN_ID, DEMO_PLAN_NAME
+from avenir_mcp.avenir_site import cli
+from avenir_mcp.sandbox.seeding import DEMO_PLAN_ID, DEMO_PLAN_NAME
+from avenir_mcp.tokens.client_config import stdio_entry, token_command
+from avenir_mcp.tokens.models import McpToken, hash_token
 from tests.helpers.stdio import measured
-from tokens.client_config import stdio_entry, token_command
-from tokens.models import McpToken, hash_token
 
 # The command as an installed copy's client set-up starts it, from the checkout (so coverage.py
 # measures it).
-AVENIR_MCP = ["-m", "avenir_site.cli"]
+AVENIR_MCP = ["-m", "avenir_mcp.avenir_site.cli"]
 
 
 @pytest.fixture
@@ -147,8 +147,11 @@ def test_an_installed_copys_home_page_and_set_ups_name_the_avenir_mcp_command(se
 
     assert 'avenir-mcp token "Claude Code"' in page
     assert "avenir-mcp stdio;" in page
-    assert shlex.join([sys.executable, "-m", "avenir_site.cli", "stdio"]) in page
-    assert entry == {"command": sys.executable, "args": ["-m", "avenir_site.cli", "stdio", "--read-only"]}
+    assert shlex.join([sys.executable, "-m", "avenir_mcp.avenir_site.cli", "stdio"]) in page
+    assert entry == {
+        "command": sys.executable,
+        "args": ["-m", "avenir_mcp.avenir_site.cli", "stdio", "--read-only"],
+    }
     assert token_command() == 'avenir-mcp token "..." [--read-only]'
 
 

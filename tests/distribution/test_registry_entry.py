@@ -16,8 +16,8 @@ from pathlib import Path
 import jsonschema
 from django.conf import settings
 
-from avenir_site.management.commands.mcp_bundle import ENVIRONMENT
-from mcp_surface.version import SERVER_VERSION
+from avenir_mcp.avenir_site.management.commands.mcp_bundle import ENVIRONMENT
+from avenir_mcp.mcp_surface.version import SERVER_VERSION
 from tests.helpers.settings_module import settings_under
 
 SCHEMA = Path(__file__).with_name("server.schema.2025-12-11.json")

@@ -1,5 +1,5 @@
 """The wheel `make dist` builds, installed into a fresh venv and run as a person would: from an
-empty folder, with a fresh HOME and no checkout on the path (pyproject.toml, avenir_site/cli.py).
+empty folder, with a fresh HOME and no checkout on the path (pyproject.toml, avenir_mcp/avenir_site/cli.py).
 
 The wheel (and the sdist it is built from) is built once per test process; it is installed with
 uv, from PyPI through uv's cache (at the versions requirements.txt locks), which takes seconds
@@ -23,7 +23,8 @@ import pytest
 from django.conf import settings
 from mcp import Client, StdioServerParameters
 
-from sandbox.seeding import DEMO_PLAN_ID, DEMO_PLAN_NAME
+from avenir_mcp.mcp_surface.version import SERVER_VERSION
+from avenir_mcp.sandbox.seeding import DEMO_PLAN_ID, DEMO_PLAN_NAME
 from tests.helpers.processes import PROCESS_SECONDS, port_nobody_serves
 
 pytestmark = pytest.mark.subprocesses
@@ -98,6 +99,13 @@ def home_folder(env: dict[str, str]) -> Path:
     return Path(env["HOME"]) / ".local" / "share" / "avenir-mcp"  # platformdirs' on Linux
 
 
+def test_the_wheel_installs_one_package_named_after_it_and_its_metadata(wheel):
+    """Nothing with a generic name (`tools`, `values`, `tokens`) lands at site-packages' top."""
+    top = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
+
+    assert top == {"avenir_mcp", f"avenir_mcp-{SERVER_VERSION}.dist-info"}
+
+
 def test_the_wheel_holds_every_package_with_its_data_files(wheel):
     packages = tomllib.loads((CHECKOUT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"][
         "wheel"
@@ -110,10 +118,10 @@ def test_the_wheel_holds_every_package_with_its_data_files(wheel):
         if path.is_file() and "__pycache__" not in path.parts
     ]
 
-    assert set(packages) == in_checkout
+    assert set(packages) == in_checkout == {"avenir_mcp"}
     assert set(files) <= set(zipfile.ZipFile(wheel).namelist())
-    assert "mcp_surface/guide.md" in files
-    assert "avenir_site/static/avenir_site/favicon.svg" in files
+    assert "avenir_mcp/mcp_surface/guide.md" in files
+    assert "avenir_mcp/avenir_site/static/avenir_site/favicon.svg" in files
 
 
 @pytest.mark.anyio
@@ -123,7 +131,9 @@ async def test_installed_stdio_answers_with_the_demo_plan_from_an_empty_folder(a
     first = await plans_listed(server)  # migrates, makes the key, seeds the demo plan
     key = (home_folder(person) / "secret_key").read_text()
     set_up = stdio(
-        [str(avenir_mcp.parent / "python"), "-m", "avenir_site.cli", "stdio"], tmp_path / "empty", person
+        [str(avenir_mcp.parent / "python"), "-m", "avenir_mcp.avenir_site.cli", "stdio"],
+        tmp_path / "empty",
+        person,
     )
     again = await plans_listed(set_up)  # the command an installed copy's client set-ups give
 

@@ -12,8 +12,8 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from avenir_site.management.commands import tools_reference
-from avenir_site.management.commands.tools_reference import COMMAND, REFERENCE, render_reference
+from avenir_mcp.avenir_site.management.commands import tools_reference
+from avenir_mcp.avenir_site.management.commands.tools_reference import COMMAND, REFERENCE, render_reference
 from tests.helpers.checkout import PROJECT
 from tests.helpers.floors import FLOORS
 
@@ -75,7 +75,7 @@ def test_the_command_refuses_a_stale_reference_and_writes_the_registrys(tmp_path
 
 
 def test_the_tools_reference_has_every_tool_with_its_arguments():
-    from mcp_surface.catalog import catalog_specs
+    from avenir_mcp.mcp_surface.catalog import catalog_specs
 
     reference = REFERENCE.read_text(encoding="utf-8")
     sections = set(re.findall(r"^### (\w+)$", reference, re.MULTILINE))
@@ -166,7 +166,7 @@ def test_the_floors_page_lists_the_floors_the_layer_test_checks():
         for line in floors.splitlines()
         if re.match(r"\d+\. ", line)
     ]
-    assert [[name.replace("/", ".") for name in floor] for floor in listed] == [
+    assert [[f"avenir_mcp.{name.replace('/', '.')}" for name in floor] for floor in listed] == [
         list(floor) for floor in FLOORS
     ]
 

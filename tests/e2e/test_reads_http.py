@@ -10,14 +10,14 @@ import anyio
 import pytest
 from mcp.types import CallToolResult, ResourceTemplateReference
 
-from mcp_surface.plan_lookup import forget_plan_listing
-from sandbox.models import Plan
+from avenir_mcp.mcp_surface.plan_lookup import forget_plan_listing
+from avenir_mcp.sandbox.models import Plan
+from avenir_mcp.tokens.models import McpToken
+from avenir_mcp.ynab_client.pacing import reset_pacing
 from tests.helpers.mcp_http import MODES, mcp_over_http
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.mcp.answers import summary
 from tests.reads.month_truth import SandboxPlan, milliunits
-from tokens.models import McpToken
-from ynab_client.pacing import reset_pacing
 
 pytestmark = pytest.mark.anyio
 

@@ -1,9 +1,10 @@
 """Where avenir-mcp keeps its state: a checkout's `.local/` and `db.sqlite3` as always, an installed
-copy's one home folder, or AVENIR_MCP_HOME (avenir_site/home_folder.py, avenir_site/settings.py)."""
+copy's one home folder, or AVENIR_MCP_HOME (avenir_mcp/avenir_site/home_folder.py,
+avenir_mcp/avenir_site/settings.py)."""
 
 from __future__ import annotations
 
-from avenir_site.home_folder import Home, home_of
+from avenir_mcp.avenir_site.home_folder import Home, home_of
 
 
 def test_a_checkout_keeps_its_state_beside_manage_py(tmp_path):

@@ -15,7 +15,7 @@ Imports under `if TYPE_CHECKING:` are for type checkers only and still must run 
 
 from __future__ import annotations
 
-from tests.helpers.floors import FLOORS, ROOT, layer_problems
+from tests.helpers.floors import FLOORS, PACKAGE, ROOT, layer_problems
 
 
 def test_imports_run_down_the_floors() -> None:
@@ -23,13 +23,15 @@ def test_imports_run_down_the_floors() -> None:
 
 
 def test_the_floor_table_names_every_production_package() -> None:
-    listed = {name.split(".")[0] for floor in FLOORS for name in floor}
-    packages = {
-        path.parent.name
-        for path in ROOT.glob("*/__init__.py")
-        if path.parent.name not in {"tests", "sandbox", "bench"}
-    }
+    listed = {".".join(name.split(".")[:2]) for floor in FLOORS for name in floor}
+    packages = {f"{PACKAGE}.{path.parent.name}" for path in (ROOT / PACKAGE).glob("*/__init__.py")}
+    packages.discard(f"{PACKAGE}.sandbox")
     assert packages == listed
+
+
+def test_the_checkout_holds_one_import_package_beside_the_tests() -> None:
+    """Installed, the packages live under one name (`avenir_mcp`), which collides with nothing."""
+    assert {path.parent.name for path in ROOT.glob("*/__init__.py")} == {PACKAGE, "tests"}
 
 
 def test_the_check_sees_an_import_that_runs_up(monkeypatch) -> None:
@@ -40,5 +42,5 @@ def test_the_check_sees_an_import_that_runs_up(monkeypatch) -> None:
 
     problems = layer_problems()
 
-    assert any(p.startswith("ynab_client/") and "runs back up" in p for p in problems)
-    assert any(p.startswith("tools/writes/") and "mcp_surface" in p for p in problems)
+    assert any(p.startswith("avenir_mcp/ynab_client/") and "runs back up" in p for p in problems)
+    assert any(p.startswith("avenir_mcp/tools/writes/") and "mcp_surface" in p for p in problems)

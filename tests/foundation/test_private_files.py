@@ -1,6 +1,6 @@
 """Files the service writes are readable by its user only: the SQLite database and its WAL side
 files are 0600, everything under AVENIR_MCP_DATA_DIR is 0600 in 0700 folders, whatever the
-umask it was started with (avenir_site/private_database.py, ynab_client/store.py)."""
+umask it was started with (avenir_mcp/avenir_site/private_database.py, avenir_mcp/ynab_client/store.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import pytest
 from django.conf import settings
 from django.db.backends.sqlite3.base import DatabaseWrapper as SQLiteDatabase
 
-from sandbox.seeding import DEMO_PLAN_ID
+from avenir_mcp.sandbox.seeding import DEMO_PLAN_ID
 from tests.helpers.mcp_http import mcp_over_http
 from tests.helpers.processes import port_nobody_serves
 from tests.helpers.runserver import Served

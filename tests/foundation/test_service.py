@@ -11,7 +11,7 @@ import httpx2
 import pytest
 from django.test import Client
 
-from values.toolsets import toolsets_named
+from avenir_mcp.values.toolsets import toolsets_named
 
 
 def test_it_answers_health_over_http(live_service):

@@ -1,5 +1,5 @@
 """Settings read the environment once, at start-up: a malformed value stops the service with one
-line naming the variable and what to give, never a guess (avenir_site/settings.py)."""
+line naming the variable and what to give, never a guess (avenir_mcp/avenir_site/settings.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import stat
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
+from avenir_mcp.values.toolsets import TOOLSETS
 from tests.helpers.settings_module import settings_under
-from values.toolsets import TOOLSETS
 
 KEY_A = "a" * 32
 KEY_B = "b" * 40

@@ -1,5 +1,5 @@
 """A process starts with the garbage collector paused and then runs with it on, what the start
-made set aside (avenir_site/startup.py): a service left with the collector off would grow
+made set aside (avenir_mcp/avenir_site/startup.py): a service left with the collector off would grow
 without bound, one that freezes nothing walks its start-up objects at every full collection."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 import pytest
 from django.conf import settings
 
-from avenir_site.startup import collection_paused
+from avenir_mcp.avenir_site.startup import collection_paused
 from tests.helpers.processes import service_env
 
 pytestmark = pytest.mark.subprocesses
@@ -38,7 +38,7 @@ def test_a_manage_py_command_runs_with_the_collector_on_and_django_set_aside():
 
 
 def test_the_process_uvicorn_starts_serves_with_the_collector_on_and_the_application_set_aside():
-    loaded = f"import avenir_site.asgi; {SAYS_HOW_THE_COLLECTOR_RUNS}"
+    loaded = f"import avenir_mcp.avenir_site.asgi; {SAYS_HOW_THE_COLLECTOR_RUNS}"
 
     assert said_by("-c", loaded) == "True True"
 

@@ -65,10 +65,7 @@ def left_behind(before: Files, after: Files) -> list[str]:
     return found
 
 
-PROJECT = (  # the checkout's packages (but the tests), which the reloader watches
-    *("avenir_site", "mcp_surface", "tools", "oplog", "confirmations", "oauth", "tokens"),
-    *("ynab_requests", "ynab_client", "values", "shared_state", "sandbox"),
-)
+PROJECT = ("avenir_mcp",)  # the checkout's package (but the tests), which the reloader watches
 
 
 def copy_of_project(folder: Path) -> Path:

@@ -13,7 +13,7 @@ from mcp.client._memory import InMemoryTransport
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ElicitRequestParams, ElicitResult
 
-from sandbox.models import MonthCategory
+from avenir_mcp.sandbox.models import MonthCategory
 
 MONTH = "2026-09-01"
 START = 120_000  # 120.00 assigned before any test write

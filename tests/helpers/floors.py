@@ -11,19 +11,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = "avenir_mcp"
+"""The one import package; the floors are its sub-packages."""
 
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("values", "shared_state"),
-    ("ynab_client",),
-    ("ynab_requests", "tokens", "tools.logic"),
-    ("confirmations", "oauth"),
-    ("oplog",),
-    ("mcp_surface",),
-    ("tools",),
-    ("avenir_site",),
+    ("avenir_mcp.values", "avenir_mcp.shared_state"),
+    ("avenir_mcp.ynab_client",),
+    ("avenir_mcp.ynab_requests", "avenir_mcp.tokens", "avenir_mcp.tools.logic"),
+    ("avenir_mcp.confirmations", "avenir_mcp.oauth"),
+    ("avenir_mcp.oplog",),
+    ("avenir_mcp.mcp_surface",),
+    ("avenir_mcp.tools",),
+    ("avenir_mcp.avenir_site",),
 )
 """Lowest first. A module may import from its own package, and from any package on a floor
 below its own."""
+SANDBOX = f"{PACKAGE}.sandbox"
 
 SIDEWAYS_ALLOWED: frozenset[tuple[str, str]] = frozenset()
 """Pairs (importer, imported) of one floor allowed to meet: none are needed today."""
@@ -54,7 +57,7 @@ def _module_name(path: Path) -> str:
 
 
 def production_modules() -> list[Path]:
-    roots = {name.split(".")[0] for floor in FLOORS for name in floor}
+    roots = {Path(*name.split(".")[:2]) for floor in FLOORS for name in floor}
     return sorted(
         path
         for root in roots
@@ -102,8 +105,8 @@ def layer_problems() -> list[str]:
             where = f"{path.relative_to(ROOT)}:{found.line} imports {target}"
             if found.late:
                 problems.append(f"{where} inside a function (a late import)")
-            if target == "sandbox" or target.startswith("sandbox."):
-                if not found.importer.startswith("avenir_site"):
+            if target == SANDBOX or target.startswith(f"{SANDBOX}."):
+                if not found.importer.startswith(f"{PACKAGE}.avenir_site"):
                     problems.append(f"{where}: production code never imports the sandbox")
                 continue
             mine, theirs = _package_of(found.importer), _package_of(target)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from tools.logic.payees import normalise_payee
+from avenir_mcp.tools.logic.payees import normalise_payee
 
 DUPLICATE_DAYS = 3
 DUPLICATE_RECENT_DAYS = 60

@@ -10,7 +10,7 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from ynab_client.client import tls_context
+from avenir_mcp.ynab_client.client import tls_context
 
 Mode = Literal["2026-07-28", "legacy"]
 MODES: tuple[Mode, ...] = ("2026-07-28", "legacy")

@@ -7,8 +7,8 @@ from collections.abc import Awaitable, Callable
 
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
-from sandbox import faults
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
 from tests.helpers.write_cases.move_money import MOVED
 from tests.writes.assigned_plans import DINING_ASSIGNED, GROCERIES_ASSIGNED, BudgetHome
 from tests.writes.harness import MODERN, WriteCase, connected, content

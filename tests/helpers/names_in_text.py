@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from mcp_surface.registry import ToolSpec, hidden_tool_names
-from values.toolsets import ALL_TOOLSETS
+from avenir_mcp.mcp_surface.registry import ToolSpec, hidden_tool_names
+from avenir_mcp.values.toolsets import ALL_TOOLSETS
 
 CODE_SPAN = re.compile(r"`([^`]+)`")
 SNAKE_CASE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")

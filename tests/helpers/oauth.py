@@ -31,10 +31,10 @@ from mcp.shared.auth import (
     OAuthToken,
 )
 
-from oauth.models import OAuthClient, OAuthCode, OAuthGrant
+from avenir_mcp.oauth.models import OAuthClient, OAuthCode, OAuthGrant
+from avenir_mcp.tokens.models import hash_token
+from avenir_mcp.ynab_client.client import tls_context
 from tests.helpers.mcp_http import Mode
-from tokens.models import hash_token
-from ynab_client.client import tls_context
 
 REDIRECT_URI = "http://127.0.0.1:8765/callback"
 OWNER_PASSWORD = "a long password nobody guesses"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from oplog import log
-from oplog.models import Operation
-from tokens.auth import Principal
+from avenir_mcp.oplog import log
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tokens.auth import Principal
 
 LOCAL = Principal.local("stdio")
 

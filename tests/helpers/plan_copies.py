@@ -16,10 +16,10 @@ from typing import Any, TypeVar
 
 from django.utils import timezone
 
-from sandbox.ledger import utc_today
-from sandbox.ledger.copying import PlanCopy, PlanRows, copy_plan, plan_rows
-from sandbox.models import Plan
-from sandbox.seeding import seed_demo_plan
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.sandbox.ledger.copying import PlanCopy, PlanRows, copy_plan, plan_rows
+from avenir_mcp.sandbox.models import Plan
+from avenir_mcp.sandbox.seeding import seed_demo_plan
 
 Seeded = TypeVar("Seeded")
 

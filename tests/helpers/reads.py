@@ -10,10 +10,10 @@ import anyio
 from mcp import Client
 from mcp.types import CallToolResult
 
+from avenir_mcp.tokens.auth import Principal
+from avenir_mcp.values.money import parse_amount
 from tests.helpers.results import ok
 from tests.helpers.servers import catalog_server
-from tokens.auth import Principal
-from values.money import parse_amount
 
 READER = Principal.local("reads test", read_only=True)
 

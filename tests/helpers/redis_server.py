@@ -1,4 +1,4 @@
-"""A throwaway Redis for the tests of shared state (shared_state/): Debian's `redis-server`.
+"""A throwaway Redis for the tests of shared state (avenir_mcp/shared_state/): Debian's `redis-server`.
 
 `.ci/run` starts one and gives its address as `AVENIR_TEST_REDIS_URL`; without it (a developer's
 run), each pytest process starts its own on a free port, in a folder of this run, with nothing

@@ -9,9 +9,9 @@ import httpx2
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from sandbox import faults
-from sandbox.models import RequestLogEntry
-from ynab_client.client import tls_context
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.models import RequestLogEntry
+from avenir_mcp.ynab_client.client import tls_context
 
 
 async def sandbox_call(method: str, path: str, body: dict | None = None) -> dict:

@@ -13,8 +13,8 @@ import functools
 from django.conf import settings
 from mcp.server.mcpserver import MCPServer
 
-from mcp_surface.server import build_server
-from tokens.auth import Principal
+from avenir_mcp.mcp_surface.server import build_server
+from avenir_mcp.tokens.auth import Principal
 
 
 def catalog_server(*, writes: bool, principal: Principal | None) -> MCPServer:

@@ -1,4 +1,4 @@
-"""avenir_site/settings.py executed afresh, to see what it makes of an environment."""
+"""avenir_mcp/avenir_site/settings.py executed afresh, to see what it makes of an environment."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from avenir_site import settings as settings_module
+from avenir_mcp.avenir_site import settings as settings_module
 
 
 def settings_under(monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:

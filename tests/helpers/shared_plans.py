@@ -12,8 +12,8 @@ import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from sandbox import models as sandbox
-from sandbox.ledger.copying import PLAN_ROWS
+from avenir_mcp.sandbox import models as sandbox
+from avenir_mcp.sandbox.ledger.copying import PLAN_ROWS
 
 
 def plan_state(plan_id: str) -> str:

@@ -18,10 +18,11 @@ import anyio
 from mcp import Client
 from mcp.types import CallToolResult
 
-from mcp_surface.registry import writes_allowed
-from oplog import log
-from oplog.models import Operation
-from sandbox.models import Category, MonthCategory, Payee, Plan
+from avenir_mcp.mcp_surface.registry import writes_allowed
+from avenir_mcp.oplog import log
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.models import Category, MonthCategory, Payee, Plan
+from avenir_mcp.tokens.auth import Principal
 from tests.helpers.confirmations import answering
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import request_mark, sandbox_call, writes_after
@@ -30,7 +31,6 @@ from tests.sandbox.plans import SmallPlan
 from tests.undo import budget_undo  # registers the framework tests' handler
 from tests.writes.category_plans import group_of
 from tests.writes.households import Household
-from tokens.auth import Principal
 
 PERSON = Principal.local("undo test")
 LEGACY = "legacy"

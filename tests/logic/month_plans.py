@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import date
 
-from ynab_client.snapshot import Category, CategoryGroup, Month, PersistentMap, PlanSnapshot
+from avenir_mcp.ynab_client.snapshot import Category, CategoryGroup, Month, PersistentMap, PlanSnapshot
 
 
 def group(id: str, name: str, *, hidden: bool = False, internal: bool = False) -> CategoryGroup:

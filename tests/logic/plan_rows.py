@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ynab_client.cache import apply_delta
-from ynab_client.snapshot import CurrencyFormat, PlanSnapshot, parse_plan_delta
+from avenir_mcp.ynab_client.cache import apply_delta
+from avenir_mcp.ynab_client.snapshot import CurrencyFormat, PlanSnapshot, parse_plan_delta
 
 Row = dict[str, Any]
 

@@ -8,9 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.logic.month_plans import category, figures, group, month, plan
-from tests.logic.plan_rows import currency
-from tools.logic.assigned import (
+from avenir_mcp.tools.logic.assigned import (
     AssignedWords,
     Logged,
     assignments_now,
@@ -19,7 +17,9 @@ from tools.logic.assigned import (
     move_refusal,
     standing_together,
 )
-from values.refusal import Refusal
+from avenir_mcp.values.refusal import Refusal
+from tests.logic.month_plans import category, figures, group, month, plan
+from tests.logic.plan_rows import currency
 
 SEPT = date(2026, 9, 1)
 EVERYDAY, INTERNAL, CARDS = (

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from datetime import date
 
-from confirmations.preview import Preview, render
-from tests.logic.plan_rows import account, category, currency, group, line, snapshot, transaction
-from tools.logic.available import (
+from avenir_mcp.confirmations.preview import Preview, render
+from avenir_mcp.tools.logic.available import (
     ActivityMove,
     available_shifts,
     overspent_note,
     shift_line,
     transaction_moves,
 )
-from tools.writes.consequences import available_consequences
+from avenir_mcp.tools.writes.consequences import available_consequences
+from tests.logic.plan_rows import account, category, currency, group, line, snapshot, transaction
 
 AUG, SEPT = date(2026, 8, 1), date(2026, 9, 1)
 GROUPS = [group("internal", "Internal Master Category", internal=True), group("everyday", "Everyday")]

@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.logic.month_plans import category, figures, group, month, plan
-from tools.logic.budget import (
+from avenir_mcp.tools.logic.budget import (
     CategoryMonth,
     budget_categories,
     month_spending,
@@ -21,6 +20,7 @@ from tools.logic.budget import (
     utilisation_pct,
     utilisation_tenths,
 )
+from tests.logic.month_plans import category, figures, group, month, plan
 
 SEPT, OCT = date(2026, 9, 1), date(2026, 10, 1)
 

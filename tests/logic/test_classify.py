@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import date
 
+from avenir_mcp.tools.logic.classify import InboxMemo, pending_inbox
+from avenir_mcp.tools.logic.pending import is_pending
 from tests.logic.plan_rows import account, category, group, line, payee, snapshot, transaction
-from tools.logic.classify import InboxMemo, pending_inbox
-from tools.logic.pending import is_pending
 
 TODAY = date(2026, 9, 30)
 

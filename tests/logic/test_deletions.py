@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from avenir_mcp.tools.logic.deletions import deletions, reentry_body, reentry_state
 from tests.logic.plan_rows import account, category, group, payee, snapshot, transaction
-from tools.logic.deletions import deletions, reentry_body, reentry_state
 
 
 def plan(**changes):

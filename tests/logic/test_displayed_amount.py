@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sandbox.serialize.money import MoneyFormat
-from values.money import displayed_amount
-from ynab_client.snapshot import CurrencyFormat
+from avenir_mcp.sandbox.serialize.money import MoneyFormat
+from avenir_mcp.values.money import displayed_amount
+from avenir_mcp.ynab_client.snapshot import CurrencyFormat
 
 USD = {
     "iso_code": "USD", "example_format": "123,456.78", "decimal_digits": 2, "decimal_separator": ".",

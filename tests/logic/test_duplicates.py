@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from avenir_mcp.tools.logic.duplicates import Lookalike, Lookalikes, possible_duplicates
 from tests.logic.plan_rows import account, payee, snapshot, transaction
-from tools.logic.duplicates import Lookalike, Lookalikes, possible_duplicates
 
 TODAY = date(2026, 9, 30)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from avenir_mcp.tools.logic.forecast import project
 from tests.logic.plan_rows import account, payee, scheduled, snapshot, transaction
-from tools.logic.forecast import project
 
 TODAY = date(2026, 3, 20)
 

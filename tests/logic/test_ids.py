@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from values.ids import ID_MAX_LENGTH, ID_PATTERN, ID_SCHEMA_PATTERN, IdError, check_id, is_valid_id
+from avenir_mcp.values.ids import ID_MAX_LENGTH, ID_PATTERN, ID_SCHEMA_PATTERN, IdError, check_id, is_valid_id
 
 URL_SAFE = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 ID_LIKE = st.from_regex(rf"{ID_PATTERN}", fullmatch=True)

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tools.logic.age_of_money import trend
-from tools.logic.debts import Debt, in_force, monthly_interest, order, simulate
-from tools.logic.forecast import spread
-from tools.logic.recurring import Charge, all_within_tolerance, find_recurring, median_amount
-from tools.logic.runway import runway_tenths
-from tools.logic.savings import rate_tenths
-from ynab_client.snapshot import Account
+from avenir_mcp.tools.logic.age_of_money import trend
+from avenir_mcp.tools.logic.debts import Debt, in_force, monthly_interest, order, simulate
+from avenir_mcp.tools.logic.forecast import spread
+from avenir_mcp.tools.logic.recurring import Charge, all_within_tolerance, find_recurring, median_amount
+from avenir_mcp.tools.logic.runway import runway_tenths
+from avenir_mcp.tools.logic.savings import rate_tenths
+from avenir_mcp.ynab_client.snapshot import Account
 
 MONTHS = [date(2026, m, 1) for m in (5, 6, 7, 8)]
 
@@ -185,9 +185,9 @@ def test_age_of_money_trend_moves_only_beyond_two_days(change, expected):
 
 
 def test_the_recurring_tool_tells_the_agent_the_thresholds_the_rule_uses():
-    from mcp_surface.registry import spec_of
-    from tools.logic.recurring import LOOKBACK_MONTHS, MIN_MONTHS_SEEN, TOLERANCE_PERCENT
-    from tools.reads.recurring import find_recurring_charges
+    from avenir_mcp.mcp_surface.registry import spec_of
+    from avenir_mcp.tools.logic.recurring import LOOKBACK_MONTHS, MIN_MONTHS_SEEN, TOLERANCE_PERCENT
+    from avenir_mcp.tools.reads.recurring import find_recurring_charges
 
     description = " ".join(spec_of(find_recurring_charges).description.split())
 

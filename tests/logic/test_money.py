@@ -10,9 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcp_surface.presenting import money
-from tests.logic.plan_rows import account, currency, snapshot
-from values.money import (
+from avenir_mcp.mcp_surface.presenting import money
+from avenir_mcp.values.money import (
     amount_text,
     average,
     decimal_digits,
@@ -22,7 +21,8 @@ from values.money import (
     shown_amount,
     smallest_unit,
 )
-from values.refusal import Refusal
+from avenir_mcp.values.refusal import Refusal
+from tests.logic.plan_rows import account, currency, snapshot
 
 AMOUNTS = st.integers(min_value=-(10**12), max_value=10**12)  # ±1,000,000,000 units
 DIGITS = st.sampled_from([0, 2, 3])

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
+from avenir_mcp.tools.logic.money_movements import DELETED_CATEGORY, newest_first, side_name
+from avenir_mcp.ynab_client.movements import MoneyMovement
 from tests.logic.plan_rows import category, group, snapshot
-from tools.logic.money_movements import DELETED_CATEGORY, newest_first, side_name
-from ynab_client.movements import MoneyMovement
 
 
 def _moved(id: str, moved_at: datetime | None, month: date | None = date(2026, 9, 1)) -> MoneyMovement:

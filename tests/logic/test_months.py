@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from values.months import (
+from avenir_mcp.values.months import (
     DateError,
     add_months,
     check_window,
@@ -19,7 +19,7 @@ from values.months import (
     resolve_month,
     years_earlier,
 )
-from values.refusal import Refusal
+from avenir_mcp.values.refusal import Refusal
 
 DAYS = st.dates(min_value=date(1900, 1, 1), max_value=date(2200, 12, 31))
 MONTH_NAMES = st.one_of(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from avenir_mcp.tools.logic.net_worth import balances_at_month_ends, net_worth_by_month
 from tests.logic.plan_rows import account, snapshot, transaction
-from tools.logic.net_worth import balances_at_month_ends, net_worth_by_month
 
 JAN, FEB, MAR, APR = (date(2026, month, 1) for month in (1, 2, 3, 4))
 

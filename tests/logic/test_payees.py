@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tools.logic.payees import normalise_payee
+from avenir_mcp.tools.logic.payees import normalise_payee
 
 # Pieces of real bank payee text, so generated names exercise every rule and their mixes.
 FRAGMENTS = st.sampled_from(

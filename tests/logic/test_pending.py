@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from avenir_mcp.tools.logic.pending import is_pending, pending_in_month
 from tests.logic.plan_rows import account, category, group, line, snapshot, transaction
-from tools.logic.pending import is_pending, pending_in_month
 
 
 def plan():

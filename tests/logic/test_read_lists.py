@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import date
 
+from avenir_mcp.tools.logic.accounts import bank_link, listed_accounts
+from avenir_mcp.tools.logic.category_groups import creatable_groups
+from avenir_mcp.tools.logic.payee_stats import payee_usage
 from tests.logic.plan_rows import account, group, line, payee, snapshot, transaction
-from tools.logic.accounts import bank_link, listed_accounts
-from tools.logic.category_groups import creatable_groups
-from tools.logic.payee_stats import payee_usage
 
 
 def test_bank_link_tells_unlinked_broken_and_healthy_apart():

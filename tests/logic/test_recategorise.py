@@ -6,13 +6,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from avenir_mcp.tools.logic.approvals import approvals
+from avenir_mcp.tools.logic.approvals import undo_state as approval_undo_state
+from avenir_mcp.tools.logic.recategorise import recategorisation, undo_state
+from avenir_mcp.tools.logic.transaction_lines import category_shown, transaction_line
+from avenir_mcp.values.money import shown_amount
+from avenir_mcp.values.refusal import Refusal
 from tests.logic.plan_rows import account, category, group, line, payee, snapshot, transaction
-from tools.logic.approvals import approvals
-from tools.logic.approvals import undo_state as approval_undo_state
-from tools.logic.recategorise import recategorisation, undo_state
-from tools.logic.transaction_lines import category_shown, transaction_line
-from values.money import shown_amount
-from values.refusal import Refusal
 
 EURO = {
     "iso_code": "EUR", "example_format": "123 456,78", "decimal_digits": 2, "decimal_separator": ",",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import date
 
+from avenir_mcp.tools.logic.new_transactions import transaction_digest
+from avenir_mcp.tools.logic.reconcile import adjustment, adjustment_state, reconciled_state
 from tests.logic.plan_rows import account, category, group, snapshot, transaction
-from tools.logic.new_transactions import transaction_digest
-from tools.logic.reconcile import adjustment, adjustment_state, reconciled_state
 
 
 def plan():

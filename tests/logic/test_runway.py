@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from avenir_mcp.tools.logic.runway import liquid
 from tests.logic.plan_rows import account, snapshot
-from tools.logic.runway import liquid
 
 
 def test_cash_and_owing_cards_count_and_an_on_budget_loan_is_left_out_as_not_cash():

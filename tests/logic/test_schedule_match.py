@@ -7,10 +7,9 @@ from datetime import date
 
 import pytest
 
-from tests.logic.plan_rows import account, payee, scheduled, snapshot, transaction
-from tools.logic.forecast import project
-from tools.logic.recurring import Recurring
-from tools.logic.schedule_match import (
+from avenir_mcp.tools.logic.forecast import project
+from avenir_mcp.tools.logic.recurring import Recurring
+from avenir_mcp.tools.logic.schedule_match import (
     NameMatch,
     ScheduledFlow,
     amounts_close,
@@ -18,6 +17,7 @@ from tools.logic.schedule_match import (
     same_flow,
     same_merchant,
 )
+from tests.logic.plan_rows import account, payee, scheduled, snapshot, transaction
 
 TODAY = date(2026, 3, 20)
 HISTORY = ["2025-11", "2025-12", "2026-01", "2026-02"]  # the 4 full months before TODAY

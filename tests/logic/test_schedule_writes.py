@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from tools.logic.schedule_writes import check_schedule_date, years_later
-from values.refusal import Refusal
+from avenir_mcp.tools.logic.schedule_writes import check_schedule_date, years_later
+from avenir_mcp.values.refusal import Refusal
 
 
 @pytest.mark.parametrize(

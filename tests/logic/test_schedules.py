@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from avenir_mcp.tools.logic.schedules import FREQUENCIES, occurrence_dates, totals, upcoming
 from tests.logic.plan_rows import account, payee, scheduled, scheduled_line, snapshot
-from tools.logic.schedules import FREQUENCIES, occurrence_dates, totals, upcoming
 
 D = date.fromisoformat
 

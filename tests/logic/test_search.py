@@ -7,9 +7,9 @@ from datetime import date, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from avenir_mcp.tools.logic.payees import normalise_payee
+from avenir_mcp.tools.logic.search import Criteria, matching
 from tests.logic.plan_rows import account, category, group, line, payee, snapshot, transaction
-from tools.logic.payees import normalise_payee
-from tools.logic.search import Criteria, matching
 
 D = date.fromisoformat
 

@@ -5,8 +5,15 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import date
 
+from avenir_mcp.tools.logic.targets import (
+    YNAB_NAMES,
+    Target,
+    TargetRequest,
+    predicted,
+    restore_fields,
+    target_from_goal,
+)
 from tests.logic.month_plans import category
-from tools.logic.targets import YNAB_NAMES, Target, TargetRequest, predicted, restore_fields, target_from_goal
 
 DEC = date(2026, 12, 31)
 BASE = category("c1", "Holidays", "g1")

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from values.refusal import Refusal
-from values.text import clean_given_text, quoted, safe_text
+from avenir_mcp.values.refusal import Refusal
+from avenir_mcp.values.text import clean_given_text, quoted, safe_text
 
 HIDING = ("Cc", "Cf", "Zl", "Zp", "Cs")
 # Text with plenty of the characters that matter: controls, separators, invisibles.

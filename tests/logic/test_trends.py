@@ -7,8 +7,8 @@ from datetime import date
 
 import pytest
 
+from avenir_mcp.tools.logic.trends import full_months_before, spending_trends
 from tests.logic.month_plans import category, figures, group, month, plan
-from tools.logic.trends import full_months_before, spending_trends
 
 JUNE, JULY, AUGUST, SEPTEMBER = (date(2026, m, 1) for m in (6, 7, 8, 9))
 

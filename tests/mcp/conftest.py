@@ -11,11 +11,11 @@ from collections.abc import Callable, Iterator
 import pytest
 from starlette.types import Receive, Scope, Send
 
-from mcp_surface.http import McpHttpApp
-from mcp_surface.server import HttpServers
+from avenir_mcp.mcp_surface.http import McpHttpApp
+from avenir_mcp.mcp_surface.server import HttpServers
+from avenir_mcp.tokens.models import McpToken
 from tests.mcp.sample_tools import SAMPLE_SPECS
 from tests.served import ServedApp
-from tokens.models import McpToken
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from mcp.server.mcpserver import Context
 from mcp.types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
 from pydantic import BaseModel, Field
 
-from mcp_surface.registry import read_tool, register_tool, tool_specs_in
-from tokens.auth import principal_of
+from avenir_mcp.mcp_surface.registry import read_tool, register_tool, tool_specs_in
+from avenir_mcp.tokens.auth import principal_of
 
 CONFIRM_SCHEMA = {
     "type": "object",

@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client as BrowserClient
 
-from tokens.client_config import stdio_setup
-from tokens.models import McpToken
+from avenir_mcp.tokens.client_config import stdio_setup
+from avenir_mcp.tokens.models import McpToken
 
 TOKENS_URL = "/admin/tokens/mcptoken/"
 

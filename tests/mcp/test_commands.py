@@ -21,12 +21,12 @@ from django.contrib.auth.hashers import check_password
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
-from sandbox.seeding import DEMO_PLAN_ID
+from avenir_mcp.sandbox.seeding import DEMO_PLAN_ID
+from avenir_mcp.tokens.client_config import http_entry, stdio_setup
+from avenir_mcp.tokens.models import McpToken
 from tests.helpers.checkout import copy_of_project
 from tests.helpers.processes import this_runs_database_url
 from tests.helpers.raw_mcp import INITIALIZE, post_mcp
-from tokens.client_config import http_entry, stdio_setup
-from tokens.models import McpToken
 
 
 def create_token(*args: str) -> tuple[str, str]:

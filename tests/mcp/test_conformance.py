@@ -23,12 +23,12 @@ from pathlib import Path
 import pytest
 from starlette.types import Receive, Scope, Send
 
-from mcp_surface.http import McpHttpApp
-from mcp_surface.server import HttpServers
+from avenir_mcp.mcp_surface.http import McpHttpApp
+from avenir_mcp.mcp_surface.server import HttpServers
+from avenir_mcp.tokens.models import McpToken
 from tests.helpers.npm import node_22, npm_package
 from tests.helpers.processes import PROCESS_SECONDS
 from tests.served import ServedApp
-from tokens.models import McpToken
 
 pytestmark = pytest.mark.subprocesses
 

@@ -28,14 +28,21 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult
 
-from mcp_surface.plan_lookup import today
-from oplog.models import Operation
-from sandbox.models import Account, Category, Plan, ScheduledSubtransaction, ScheduledTransaction, Transaction
+from avenir_mcp.mcp_surface.plan_lookup import today
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.models import (
+    Account,
+    Category,
+    Plan,
+    ScheduledSubtransaction,
+    ScheduledTransaction,
+    Transaction,
+)
+from avenir_mcp.tokens.models import McpToken
 from tests.helpers.mcp_http import mcp_over_http
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.shared_plans import read_only
-from tokens.models import McpToken
 
 pytestmark = pytest.mark.anyio
 

@@ -23,9 +23,9 @@ from asgiref.sync import sync_to_async
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
 
-from mcp_surface.catalog import catalog_specs
-from mcp_surface.plan_lookup import today
-from sandbox.models import Category, Payee, Plan
+from avenir_mcp.mcp_surface.catalog import catalog_specs
+from avenir_mcp.mcp_surface.plan_lookup import today
+from avenir_mcp.sandbox.models import Category, Payee, Plan
 from tests.helpers.mcp_http import MODES
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.write_cases.schedules import creating, deleting, scheduled_in_ynab, updating

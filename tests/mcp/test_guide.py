@@ -6,10 +6,10 @@ import anyio
 import pytest
 from mcp import Client
 
-from mcp_surface.catalog import catalog_specs
-from mcp_surface.registry import hidden_tool_names
-from mcp_surface.resources import GUIDE_URI, GuideMarkupError, render_guide
-from mcp_surface.server import build_server
+from avenir_mcp.mcp_surface.catalog import catalog_specs
+from avenir_mcp.mcp_surface.registry import hidden_tool_names
+from avenir_mcp.mcp_surface.resources import GUIDE_URI, GuideMarkupError, render_guide
+from avenir_mcp.mcp_surface.server import build_server
 from tests.helpers.mcp_http import instructions_of
 from tests.helpers.names_in_text import names_out_of_sight
 from tests.mcp.sample_tools import SAMPLE_GUIDE, SAMPLE_SPECS

@@ -11,10 +11,10 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.db.utils import OperationalError
 
-from mcp_surface.http import AnswerEnd, McpHttpApp
-from mcp_surface.server import HttpServers
+from avenir_mcp.mcp_surface.http import AnswerEnd, McpHttpApp
+from avenir_mcp.mcp_surface.server import HttpServers
+from avenir_mcp.tokens.models import McpToken
 from tests.helpers.raw_mcp import INITIALIZE, post_mcp
-from tokens.models import McpToken
 
 LIST_TOOLS = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 
@@ -190,7 +190,7 @@ def test_a_token_is_accepted_when_its_last_use_cannot_be_recorded(
         raise OperationalError("database is locked")
 
     monkeypatch.setattr(QuerySet, "aupdate", locked)
-    with caplog.at_level(logging.WARNING, logger="tokens.auth"):
+    with caplog.at_level(logging.WARNING, logger="avenir_mcp.tokens.auth"):
         response = post_mcp(live_service.url, INITIALIZE, token=token)
     monkeypatch.undo()
 

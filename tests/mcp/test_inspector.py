@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from mcp_surface.catalog import catalog_specs
-from mcp_surface.resources import GUIDE_URI, guide_text
-from sandbox.ledger import create_plan
+from avenir_mcp.mcp_surface.catalog import catalog_specs
+from avenir_mcp.mcp_surface.resources import GUIDE_URI, guide_text
+from avenir_mcp.sandbox.ledger import create_plan
 from tests.helpers.npm import node_22, npm_package
 from tests.helpers.processes import PROCESS_SECONDS
 from tests.helpers.stdio import stdio_server

@@ -8,7 +8,7 @@ from datetime import date
 import anyio
 import pytest
 
-from sandbox.ledger import create_plan
+from avenir_mcp.sandbox.ledger import create_plan
 from tests.helpers.mcp_http import MODES, mcp_over_http
 from tests.mcp.answers import summary
 

@@ -11,11 +11,11 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.mcpserver.exceptions import UnexpectedToolError
 
-from mcp_surface.http import McpHttpApp
-from mcp_surface.server import HttpServers, build_server, local_server
+from avenir_mcp.mcp_surface.http import McpHttpApp
+from avenir_mcp.mcp_surface.server import HttpServers, build_server, local_server
+from avenir_mcp.tokens.auth import Principal
+from avenir_mcp.values.toolsets import ALL_TOOLSETS
 from tests.mcp.sample_tools import SAMPLE_SPECS
-from tokens.auth import Principal
-from values.toolsets import ALL_TOOLSETS
 
 pytestmark = pytest.mark.anyio
 

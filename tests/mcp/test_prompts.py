@@ -11,17 +11,17 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
 
-from mcp_surface.catalog import catalog_specs
-from mcp_surface.prompts import AGREEMENT, register_prompts
-from mcp_surface.server import build_server
-from sandbox.models import Account, Plan
+from avenir_mcp.mcp_surface.catalog import catalog_specs
+from avenir_mcp.mcp_surface.prompts import AGREEMENT, register_prompts
+from avenir_mcp.mcp_surface.server import build_server
+from avenir_mcp.sandbox.models import Account, Plan
+from avenir_mcp.tokens.auth import Principal
+from avenir_mcp.values.money import amount_text
+from avenir_mcp.values.toolsets import ALWAYS_OFFERED, TOOLSETS
 from tests.helpers.mcp_http import MODES, mcp_over_http
 from tests.helpers.names_in_text import names_out_of_sight
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.shared_plans import read_only
-from tokens.auth import Principal
-from values.money import amount_text
-from values.toolsets import ALWAYS_OFFERED, TOOLSETS
 
 pytestmark = pytest.mark.anyio
 

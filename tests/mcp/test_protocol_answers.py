@@ -26,15 +26,15 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, PromptReference, ResourceTemplateReference
 
-from mcp_surface.answers import AvenirServer
-from mcp_surface.arguments import month_arg
-from mcp_surface.plan_lookup import forget_plan_listing, open_plan, today
-from mcp_surface.server import build_server
+from avenir_mcp.mcp_surface.answers import AvenirServer
+from avenir_mcp.mcp_surface.arguments import month_arg
+from avenir_mcp.mcp_surface.plan_lookup import forget_plan_listing, open_plan, today
+from avenir_mcp.mcp_surface.server import build_server
+from avenir_mcp.tokens.auth import Principal
+from avenir_mcp.values.refusal import Refusal
 from tests.helpers.mcp_http import MODES
 from tests.helpers.shared_plans import read_only
 from tests.sandbox.plans import SmallPlan, small_plan
-from tokens.auth import Principal
-from values.refusal import Refusal
 
 pytestmark = pytest.mark.anyio
 

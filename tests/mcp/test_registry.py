@@ -12,8 +12,8 @@ from mcp import Client
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from mcp_surface.catalog import catalog_specs
-from mcp_surface.registry import (
+from avenir_mcp.mcp_surface.catalog import catalog_specs
+from avenir_mcp.mcp_surface.registry import (
     TOOLSET_META_KEY,
     TOOLSETS,
     ToolSpec,
@@ -23,7 +23,7 @@ from mcp_surface.registry import (
     tool_specs_in,
     visible_tools,
 )
-from mcp_surface.server import build_server
+from avenir_mcp.mcp_surface.server import build_server
 from tests.mcp.sample_tools import SAMPLE_SPECS
 
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")

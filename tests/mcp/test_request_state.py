@@ -8,9 +8,9 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp.types import ElicitResult
 
-from mcp_surface.server import local_server
+from avenir_mcp.mcp_surface.server import local_server
+from avenir_mcp.tokens.auth import Principal
 from tests.mcp.sample_tools import SAMPLE_SPECS
-from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio
 

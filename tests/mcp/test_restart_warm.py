@@ -11,10 +11,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from mcp import Client
 
-from sandbox import faults
+from avenir_mcp.sandbox import faults
+from avenir_mcp.ynab_client import store
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.stdio import stdio_server
-from ynab_client import store
 
 pytestmark = [pytest.mark.anyio, pytest.mark.subprocesses]
 

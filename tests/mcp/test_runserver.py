@@ -46,7 +46,7 @@ def start_then_reload(served: Served, url: str, project: Path) -> tuple[str, dic
     served.wait_for(announced)
     [watching] = served.wait_for("Will watch for changes in these directories")
     health = httpx2.get(f"{url}/api/health", timeout=30).json()
-    (project / "avenir_site" / "home.py").touch()  # a code change: the worker restarts
+    (project / "avenir_mcp" / "avenir_site" / "home.py").touch()  # a code change: the worker restarts
     served.wait_for(announced, count=2)
     return watching, health
 

@@ -8,8 +8,8 @@ import pytest
 from django.core import checks
 from django.core.management import CommandError, call_command
 
-from avenir_site.asgi import application, checked_application
-from avenir_site.management.commands.runserver import address_served, serve_on, watched_dirs
+from avenir_mcp.avenir_site.asgi import application, checked_application
+from avenir_mcp.avenir_site.management.commands.runserver import address_served, serve_on, watched_dirs
 from tests.helpers.checkout import PROJECT
 
 

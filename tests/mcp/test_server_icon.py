@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from mcp import Client
 
-from mcp_surface.server import local_server
+from avenir_mcp.mcp_surface.server import local_server
 
 pytestmark = pytest.mark.anyio
 

@@ -14,8 +14,8 @@ import anyio
 import pytest
 from mcp import Client
 
-from mcp_surface.catalog import catalog_specs
-from mcp_surface.server import build_server
+from avenir_mcp.mcp_surface.catalog import catalog_specs
+from avenir_mcp.mcp_surface.server import build_server
 
 SNAPSHOTS = Path(__file__).with_name("snapshots")
 REGENERATE = "UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/mcp/test_snapshots.py"

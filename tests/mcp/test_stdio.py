@@ -12,12 +12,12 @@ import pytest
 from django.conf import settings
 from mcp import Client, StdioServerParameters
 
-from mcp_surface.resources import GUIDE_URI, guide_text
-from sandbox.ledger import create_account, create_plan
+from avenir_mcp.mcp_surface.resources import GUIDE_URI, guide_text
+from avenir_mcp.sandbox.ledger import create_account, create_plan
+from avenir_mcp.tokens.client_config import stdio_entry
 from tests.helpers.mcp_http import MODES, instructions_of
 from tests.helpers.processes import port_nobody_serves, this_runs_database_url
 from tests.helpers.stdio import measured, stdio_server
-from tokens.client_config import stdio_entry
 
 pytestmark = [pytest.mark.anyio, pytest.mark.subprocesses]
 

@@ -27,14 +27,14 @@ from hypothesis import HealthCheck, example, given, settings
 from mcp import Client
 from mcp.types import CallToolResult
 
-from mcp_surface.catalog import catalog_specs
-from mcp_surface.server import build_server
-from oplog.models import Operation
-from sandbox import faults
-from sandbox.models import Account, Category, Payee, Transaction
+from avenir_mcp.mcp_surface.catalog import catalog_specs
+from avenir_mcp.mcp_surface.server import build_server
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.models import Account, Category, Payee, Transaction
+from avenir_mcp.tokens.auth import Principal
 from tests.mcp.tool_arguments import arguments_for, edge_examples, hostile_arguments_for
 from tests.writes.households import Household, household
-from tokens.auth import Principal
 
 EXAMPLES = 12
 HOSTILE_EXAMPLES = 6

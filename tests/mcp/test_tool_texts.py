@@ -14,7 +14,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from mcp_surface.catalog import catalog_specs
+from avenir_mcp.mcp_surface.catalog import catalog_specs
 from tests.helpers.servers import catalog_server
 
 # Every tool the product plans (docs/tools.md lists those built), built or not: the names a description could

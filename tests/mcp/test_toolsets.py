@@ -19,20 +19,15 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp.types import PromptReference
 
-from mcp_surface.catalog import catalog_specs
-from mcp_surface.http import McpHttpApp
-from mcp_surface.registry import visible_tools
-from mcp_surface.resources import guide_text
-from mcp_surface.server import HttpServers, build_server, local_server
-from oauth.models import SCOPE_READ, SCOPE_WRITE
-from tests.helpers.mcp_http import MODES, instructions_of, mcp_over_http
-from tests.helpers.names_in_text import names_out_of_sight
-from tests.helpers.oauth import signed_in_client
-from tests.helpers.stdio import stdio_server
-from tests.mcp.sample_tools import SAMPLE_SPECS
-from tokens.auth import Principal
-from tokens.models import McpToken
-from values.toolsets import (
+from avenir_mcp.mcp_surface.catalog import catalog_specs
+from avenir_mcp.mcp_surface.http import McpHttpApp
+from avenir_mcp.mcp_surface.registry import visible_tools
+from avenir_mcp.mcp_surface.resources import guide_text
+from avenir_mcp.mcp_surface.server import HttpServers, build_server, local_server
+from avenir_mcp.oauth.models import SCOPE_READ, SCOPE_WRITE
+from avenir_mcp.tokens.auth import Principal
+from avenir_mcp.tokens.models import McpToken
+from avenir_mcp.values.toolsets import (
     ALL_TOOLSETS,
     ALWAYS_OFFERED,
     PURPOSES,
@@ -42,6 +37,11 @@ from values.toolsets import (
     toolsets_named,
     toolsets_text,
 )
+from tests.helpers.mcp_http import MODES, instructions_of, mcp_over_http
+from tests.helpers.names_in_text import names_out_of_sight
+from tests.helpers.oauth import signed_in_client
+from tests.helpers.stdio import stdio_server
+from tests.mcp.sample_tools import SAMPLE_SPECS
 
 TOKENS_URL = "/admin/tokens/mcptoken/"
 GRANTS_URL = "/admin/oauth/oauthgrant/"

@@ -13,8 +13,8 @@ import httpx2
 import pytest
 from django.contrib.auth import get_user_model
 
+from avenir_mcp.ynab_client.client import tls_context
 from tests.helpers.oauth import OWNER_PASSWORD, OwnerAtConsent, owner_browser
-from ynab_client.client import tls_context
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.test import Client as BrowserClient
 
-from oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient, OAuthGrant
+from avenir_mcp.oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient, OAuthGrant
 from tests.helpers.oauth import signed_in_client
 from tests.helpers.raw_mcp import INITIALIZE, post_mcp
 

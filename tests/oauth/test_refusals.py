@@ -10,8 +10,9 @@ import pytest
 from django.utils import timezone
 from mcp.server.auth.provider import TokenError
 
-from oauth.models import OAuthClient, OAuthCode, OAuthGrant, OAuthToken
-from oauth.provider import DjangoOAuthProvider
+from avenir_mcp.oauth.models import OAuthClient, OAuthCode, OAuthGrant, OAuthToken
+from avenir_mcp.oauth.provider import DjangoOAuthProvider
+from avenir_mcp.tokens.models import hash_token
 from tests.helpers.oauth import (
     REDIRECT_URI,
     Pkce,
@@ -23,7 +24,6 @@ from tests.helpers.oauth import (
     register,
 )
 from tests.helpers.raw_mcp import post_initialize
-from tokens.models import hash_token
 
 pytestmark = pytest.mark.anyio
 

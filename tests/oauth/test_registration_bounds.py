@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from oauth.models import OAuthClient
+from avenir_mcp.oauth.models import OAuthClient
 from tests.helpers.oauth import REDIRECT_URI, register
 
 pytestmark = pytest.mark.anyio

@@ -16,9 +16,9 @@ import httpx2
 import pytest
 from asgiref.sync import sync_to_async
 
-from avenir_site.asgi import oauth_application
-from oauth.models import OAuthClient
-from oauth.registration import RegistrationLimit
+from avenir_mcp.avenir_site.asgi import oauth_application
+from avenir_mcp.oauth.models import OAuthClient
+from avenir_mcp.oauth.registration import RegistrationLimit
 from tests.helpers.oauth import REDIRECT_URI
 
 pytestmark = pytest.mark.anyio

@@ -12,14 +12,14 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient, OAuthGrant, OAuthToken
-from oplog.models import Operation
+from avenir_mcp.oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient, OAuthGrant, OAuthToken
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tokens.auth import Principal
+from avenir_mcp.tokens.models import hash_token
+from avenir_mcp.ynab_client.client import tls_context
 from tests.helpers.oauth import MemoryStorage, mcp_with_oauth, oauth_client, owner_browser
 from tests.helpers.raw_mcp import post_initialize
 from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_home
-from tokens.auth import Principal
-from tokens.models import hash_token
-from ynab_client.client import tls_context
 
 pytestmark = pytest.mark.anyio
 

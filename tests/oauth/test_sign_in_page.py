@@ -13,8 +13,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client as BrowserClient
 from django.utils import timezone
 
-from oauth.consent import ConsentRequest
-from oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient
+from avenir_mcp.oauth.consent import ConsentRequest
+from avenir_mcp.oauth.models import SCOPE_READ, SCOPE_WRITE, OAuthClient
 from tests.helpers.oauth import REDIRECT_URI
 
 PLAIN = "Sign in to avenir-mcp"
@@ -88,7 +88,7 @@ def test_a_next_that_is_not_a_signed_consent_request_shows_the_plain_login(clien
 @pytest.mark.django_db
 def test_an_expired_consent_request_shows_the_plain_login(client, monkeypatch):
     path = consent_path(client, SCOPE_READ)
-    monkeypatch.setattr("oauth.consent.CONSENT_LIFETIME", timedelta(seconds=-1))
+    monkeypatch.setattr("avenir_mcp.oauth.consent.CONSENT_LIFETIME", timedelta(seconds=-1))
 
     page = login_page(path)
 

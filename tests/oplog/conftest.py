@@ -12,9 +12,9 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.auth.models import Permission, User
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tokens.models import McpToken
 from tests.helpers.operations import fresh_plan_id, record
-from tokens.models import McpToken
 
 
 @pytest.fixture

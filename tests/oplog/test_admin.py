@@ -16,17 +16,17 @@ from django.test import Client
 from django.urls import path, reverse
 from django.utils import formats, timezone
 
-import ynab_client
-from oplog import log
-from oplog.admin import OperationAdmin
-from oplog.models import Operation
-from sandbox.ledger import create_plan
+from avenir_mcp import ynab_client
+from avenir_mcp.oplog import log
+from avenir_mcp.oplog.admin import OperationAdmin
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import create_plan
+from avenir_mcp.ynab_client import PlanSnapshot, store
+from avenir_mcp.ynab_client.cache import PlanCache
 from tests.helpers.operations import LOCAL
 from tests.helpers.write_cases.schedules import days_ahead
 from tests.writes.assigned_plans import DINING_SPENT, EUROS, GROCERIES_SPENT, BudgetHome, budget_home
 from tests.writes.checks import ynab
-from ynab_client import PlanSnapshot, store
-from ynab_client.cache import PlanCache
 
 CHANGELIST = reverse("admin:oplog_operation_changelist")
 

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
-from oplog.models import ConfirmedByName, Operation, StatusName
+from avenir_mcp.oplog.models import ConfirmedByName, Operation, StatusName
 from tests.helpers.operations import fresh_plan_id
 
 LIST = "/api/operations"

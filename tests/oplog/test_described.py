@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from oplog.described import ChangeRow, change_rows, field_words
-from oplog.models import Operation
-from ynab_client import PlanSnapshot
+from avenir_mcp.oplog.described import ChangeRow, change_rows, field_words
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.ynab_client import PlanSnapshot
 
 
 def _op(subject: dict, undo_data: object) -> Operation:

@@ -15,16 +15,16 @@ from django.utils import timezone
 from mcp import Client
 from mcp.types import CallToolResult
 
-from mcp_surface.server import local_server
-from oplog import log
-from oplog.models import Operation
-from sandbox import faults
-from sandbox.ledger import create_plan
-from sandbox.models import Plan as SandboxPlan
+from avenir_mcp.mcp_surface.server import local_server
+from avenir_mcp.oplog import log
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.ledger import create_plan
+from avenir_mcp.sandbox.models import Plan as SandboxPlan
+from avenir_mcp.tokens.auth import Principal
 from tests.helpers.operations import LOCAL, fresh_plan_id, record
 from tests.helpers.servers import catalog_server
 from tests.mcp.answers import summary
-from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio
 

@@ -7,11 +7,11 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from oplog import log
-from oplog.models import Operation
+from avenir_mcp.oplog import log
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tokens.auth import Principal
+from avenir_mcp.values.paging import CURSOR_REFUSAL, OFFSET_CURSOR, sign_cursor
 from tests.helpers.operations import fresh_plan_id, record
-from tokens.auth import Principal
-from values.paging import CURSOR_REFUSAL, OFFSET_CURSOR, sign_cursor
 
 pytestmark = pytest.mark.anyio
 

@@ -10,10 +10,10 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.db import IntegrityError, connection, transaction
 
-from oplog import log
-from oplog.models import Operation, new_operation_id
+from avenir_mcp.oplog import log
+from avenir_mcp.oplog.models import Operation, new_operation_id
+from avenir_mcp.tokens.auth import Principal
 from tests.helpers.operations import LOCAL, fresh_plan_id, record
-from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio
 
@@ -115,7 +115,7 @@ async def test_it_draws_another_id_when_the_drawn_one_is_taken(plan_id, monkeypa
     existing = await record(plan_id)
     fresh_id = new_operation_id()
     draws = iter([existing.pk, fresh_id])
-    monkeypatch.setattr("oplog.log.new_operation_id", lambda: next(draws))
+    monkeypatch.setattr("avenir_mcp.oplog.log.new_operation_id", lambda: next(draws))
 
     op = await record(plan_id, tool="flag_transactions")
 
@@ -125,7 +125,7 @@ async def test_it_draws_another_id_when_the_drawn_one_is_taken(plan_id, monkeypa
 
 async def test_it_gives_up_without_a_row_when_every_drawn_id_is_taken(plan_id, monkeypatch):
     existing = await record(plan_id)
-    monkeypatch.setattr("oplog.log.new_operation_id", lambda: existing.pk)
+    monkeypatch.setattr("avenir_mcp.oplog.log.new_operation_id", lambda: existing.pk)
 
     with pytest.raises(IntegrityError, match=r"No free operation id after 5 draws\."):
         await record(plan_id, tool="flag_transactions")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from oplog import log
-from oplog.models import Operation
+from avenir_mcp.oplog import log
+from avenir_mcp.oplog.models import Operation
 
 
 def _op(**fields: object) -> Operation:

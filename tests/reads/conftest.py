@@ -12,8 +12,8 @@ from collections.abc import Awaitable, Callable, Iterator
 import pytest
 from asgiref.sync import sync_to_async
 
-from sandbox import faults
-from sandbox.models import Plan
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.models import Plan
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.shared_plans import read_only
 from tests.reads.month_truth import SandboxPlan

@@ -16,8 +16,8 @@ from typing import Any
 import httpx2
 from django.utils import timezone
 
-from sandbox.ledger import create_account, create_plan
-from sandbox.models import Account, Category, Plan
+from avenir_mcp.sandbox.ledger import create_account, create_plan
+from avenir_mcp.sandbox.models import Account, Category, Plan
 from tests.writes.checks import sandbox_http
 
 

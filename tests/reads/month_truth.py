@@ -16,8 +16,8 @@ from typing import Any
 import httpx2
 from django.conf import settings
 
-from values.money import parse_amount
-from ynab_client.client import tls_context
+from avenir_mcp.values.money import parse_amount
+from avenir_mcp.ynab_client.client import tls_context
 
 Json = dict[str, Any]
 # The plan's 2 decimal digits, a third only when a milliunit needs it (amount_text never drops one).

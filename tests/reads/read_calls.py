@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
-from mcp_surface.catalog import catalog_specs
+from avenir_mcp.mcp_surface.catalog import catalog_specs
 
 Arguments = dict[str, Any]
 

@@ -9,13 +9,13 @@ import httpx2
 import pytest
 from django.conf import settings
 
-from mcp_surface.plan_lookup import today
-from sandbox.models import Category
+from avenir_mcp.mcp_surface.plan_lookup import today
+from avenir_mcp.sandbox.models import Category
+from avenir_mcp.tools.logic.payees import normalise_payee
+from avenir_mcp.values.text import safe_text
 from tests.helpers.reads import call, every_page, milliunits
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
-from tools.logic.payees import normalise_payee
-from values.text import safe_text
 
 pytestmark = pytest.mark.anyio
 

@@ -7,11 +7,11 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from django.utils import timezone
 
+from avenir_mcp.values.months import add_months, month_start
 from tests.helpers.reads import agent, call
 from tests.helpers.results import ok, refusal
 from tests.mcp.answers import summary
 from tests.reads.month_truth import in_budget_view, milliunits
-from values.months import add_months, month_start
 
 pytestmark = pytest.mark.anyio
 

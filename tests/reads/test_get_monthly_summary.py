@@ -8,15 +8,15 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from sandbox.ledger import utc_today
-from sandbox.models import Account
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.sandbox.models import Account
+from avenir_mcp.values.months import add_months, month_start
 from tests.helpers.reads import call
 from tests.helpers.results import ok, refusal
 from tests.mcp.answers import summary as summary_line
 from tests.reads.month_truth import SandboxPlan, is_internal, milliunits
 from tests.sandbox.plans import SmallPlan, small_plan
 from tests.writes.checks import sandbox_http
-from values.months import add_months, month_start
 
 pytestmark = pytest.mark.anyio
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from sandbox.models import CategoryGroup
+from avenir_mcp.sandbox.models import CategoryGroup
 from tests.helpers.reads import call
 from tests.helpers.results import ok, refusal
 from tests.helpers.shared_plans import read_only

@@ -8,12 +8,12 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
+from avenir_mcp.values.months import add_months, month_start
 from tests.helpers.reads import agent, call
 from tests.helpers.results import ok, refusal
 from tests.mcp.answers import summary
 from tests.reads.hand_plans import hand_plan
 from tests.reads.month_truth import SandboxPlan, is_internal, milliunits
-from values.months import add_months, month_start
 
 pytestmark = pytest.mark.anyio
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from sandbox.ledger import rebuild_derived
-from sandbox.models import Category
+from avenir_mcp.sandbox.ledger import rebuild_derived
+from avenir_mcp.sandbox.models import Category
 from tests.helpers.reads import call
 from tests.helpers.results import ok, refusal
 from tests.helpers.shared_plans import read_only

@@ -8,7 +8,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from sandbox.ledger import create_account
+from avenir_mcp.sandbox.ledger import create_account
 from tests.helpers.reads import call, every_page, milliunits
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from sandbox.models import CategoryGroup
+from avenir_mcp.sandbox.models import CategoryGroup
 from tests.helpers.reads import call
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get

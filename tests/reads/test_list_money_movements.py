@@ -8,9 +8,9 @@ from datetime import datetime
 import pytest
 from asgiref.sync import sync_to_async
 
-import ynab_client
-from sandbox import ledger
-from sandbox.models import Category, MoneyMovement
+from avenir_mcp import ynab_client
+from avenir_mcp.sandbox import ledger
+from avenir_mcp.sandbox.models import Category, MoneyMovement
 from tests.helpers.reads import call, every_page, milliunits
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_call, sandbox_get

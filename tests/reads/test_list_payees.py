@@ -6,11 +6,11 @@ from collections import Counter
 
 import pytest
 
+from avenir_mcp.values.text import safe_text
 from tests.helpers.reads import call, every_page
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 from tests.mcp.answers import summary
-from values.text import safe_text
 
 pytestmark = pytest.mark.anyio
 

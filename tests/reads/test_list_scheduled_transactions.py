@@ -8,8 +8,8 @@ from datetime import date, timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
-from mcp_surface.plan_lookup import today
-from sandbox.models import ScheduledTransaction
+from avenir_mcp.mcp_surface.plan_lookup import today
+from avenir_mcp.sandbox.models import ScheduledTransaction
 from tests.helpers.reads import call, every_page, milliunits
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
@@ -124,8 +124,8 @@ async def test_a_split_schedule_shows_split_as_its_category(own_demo_plan):
 
 
 def _split_in_two(schedule: ScheduledTransaction) -> None:
-    from sandbox.ledger import rebuild_derived
-    from sandbox.models import ScheduledSubtransaction
+    from avenir_mcp.sandbox.ledger import rebuild_derived
+    from avenir_mcp.sandbox.models import ScheduledSubtransaction
 
     half = schedule.amount // 2
     for amount in (half, schedule.amount - half):

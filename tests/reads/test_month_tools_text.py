@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox.models import Plan
+from avenir_mcp.sandbox.models import Plan
 from tests.helpers.reads import call
 from tests.helpers.results import ok
 from tests.reads.month_truth import SandboxPlan

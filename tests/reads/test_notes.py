@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox.budget_math.calendar import month_of
-from sandbox.ledger import plan_write, utc_today
-from sandbox.models import Account, Category, Month
+from avenir_mcp.sandbox.budget_math.calendar import month_of
+from avenir_mcp.sandbox.ledger import plan_write, utc_today
+from avenir_mcp.sandbox.models import Account, Category, Month
 from tests.helpers.reads import call
 from tests.helpers.results import ok
 from tests.sandbox.plans import SmallPlan, small_plan

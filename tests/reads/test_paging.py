@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oplog.log import KEYSET_CURSOR
-from values.paging import CURSOR_REFUSAL, InvalidCursor, paginate, sign_cursor
+from avenir_mcp.oplog.log import KEYSET_CURSOR
+from avenir_mcp.values.paging import CURSOR_REFUSAL, InvalidCursor, paginate, sign_cursor
 
 QUERY = {"tool": "list_payees", "plan": "p1", "search": None}
 

@@ -10,13 +10,13 @@ import httpx2
 import pytest
 from asgiref.sync import sync_to_async
 
-from mcp_surface import arguments, plan_lookup
-from sandbox.faults import inject
-from sandbox.ledger import create_plan
-from sandbox.models import Plan
-from values.refusal import Refusal
-from ynab_client import client as ynab_client
-from ynab_client.errors import YnabError
+from avenir_mcp.mcp_surface import arguments, plan_lookup
+from avenir_mcp.sandbox.faults import inject
+from avenir_mcp.sandbox.ledger import create_plan
+from avenir_mcp.sandbox.models import Plan
+from avenir_mcp.values.refusal import Refusal
+from avenir_mcp.ynab_client import client as ynab_client
+from avenir_mcp.ynab_client.errors import YnabError
 
 pytestmark = pytest.mark.anyio
 

@@ -14,9 +14,9 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 from mcp.types import CallToolResult
 
-import ynab_client
-from sandbox import faults
-from sandbox.models import Plan, RequestLogEntry
+from avenir_mcp import ynab_client
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.models import Plan, RequestLogEntry
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.reads import agent
 from tests.reads.read_calls import READ_CALLS, read_arguments, read_tool_names

@@ -8,8 +8,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from mcp import MCPError
 
-from sandbox.ledger import rebuild_derived
-from sandbox.models import Category
+from avenir_mcp.sandbox.ledger import rebuild_derived
+from avenir_mcp.sandbox.models import Category
 from tests.helpers.reads import agent, milliunits
 from tests.helpers.sandbox_side import request_mark, requests_after, sandbox_get
 

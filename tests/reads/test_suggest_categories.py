@@ -9,16 +9,16 @@ from datetime import date, timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
-from sandbox.ledger import plan_write, utc_today
-from sandbox.ledger.catalog import create_category
-from sandbox.models import Category
+from avenir_mcp.sandbox.ledger import plan_write, utc_today
+from avenir_mcp.sandbox.ledger.catalog import create_category
+from avenir_mcp.sandbox.models import Category
+from avenir_mcp.values.text import safe_text
 from tests.helpers.reads import call, every_page, milliunits
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import sandbox_get
 from tests.helpers.shared_plans import read_only
 from tests.sandbox.plans import SmallPlan, small_plan
 from tests.writes.checks import sandbox_http, ynab
-from values.text import safe_text
 
 pytestmark = pytest.mark.anyio
 

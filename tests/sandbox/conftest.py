@@ -8,8 +8,8 @@ import httpx2
 import pytest
 from django.conf import settings
 
+from avenir_mcp.ynab_client.client import tls_context
 from tests.sandbox.plans import SmallPlan, small_plan
-from ynab_client.client import tls_context
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from sandbox.budget_math.calendar import add_months, month_of
-from sandbox.ledger import create_account, create_plan, plan_write, utc_today
-from sandbox.ledger.catalog import create_category, create_category_group
-from sandbox.models import Category, Plan
+from avenir_mcp.sandbox.budget_math.calendar import add_months, month_of
+from avenir_mcp.sandbox.ledger import create_account, create_plan, plan_write, utc_today
+from avenir_mcp.sandbox.ledger.catalog import create_category, create_category_group
+from avenir_mcp.sandbox.models import Category, Plan
 from tests.helpers.plan_copies import copy_of
 
 

@@ -7,8 +7,8 @@ from datetime import timedelta
 
 import httpx2
 
-from sandbox.ledger import utc_today
-from sandbox.models import Account, BankTransaction, PayeeLocation, Plan
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.sandbox.models import Account, BankTransaction, PayeeLocation, Plan
 from tests.sandbox.plans import SmallPlan, small_plan
 
 

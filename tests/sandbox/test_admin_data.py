@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from sandbox.models import Account, Transaction
+from avenir_mcp.sandbox.models import Account, Transaction
 from tests.sandbox.plans import small_plan
 
 PAGES = [

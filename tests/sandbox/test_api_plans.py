@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx2
 
-from sandbox.models import Account, Plan
+from avenir_mcp.sandbox.models import Account, Plan
 from tests.sandbox.contract import check
 from tests.sandbox.plans import small_plan
 

@@ -8,11 +8,17 @@ from datetime import date, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sandbox.budget_math.age_of_money import CashFlow, FifoState, ages_of_money
-from sandbox.budget_math.calendar import add_months, month_of
-from sandbox.budget_math.effects import AccountRules, Line, PlanRules, TransactionView, total_effects
-from sandbox.budget_math.goals import Goal, goal_progress
-from sandbox.budget_math.months import CategoryMonth, plan_months
+from avenir_mcp.sandbox.budget_math.age_of_money import CashFlow, FifoState, ages_of_money
+from avenir_mcp.sandbox.budget_math.calendar import add_months, month_of
+from avenir_mcp.sandbox.budget_math.effects import (
+    AccountRules,
+    Line,
+    PlanRules,
+    TransactionView,
+    total_effects,
+)
+from avenir_mcp.sandbox.budget_math.goals import Goal, goal_progress
+from avenir_mcp.sandbox.budget_math.months import CategoryMonth, plan_months
 
 JAN = date(2026, 1, 1)
 RULES = PlanRules(

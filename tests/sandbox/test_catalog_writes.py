@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sandbox.ledger import utc_today
-from sandbox.models import Account, Category
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.sandbox.models import Account, Category
 
 
 def _category(api, home, category_id):

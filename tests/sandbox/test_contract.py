@@ -14,7 +14,7 @@ import httpx2
 import pytest
 from django.conf import settings
 
-from sandbox.ledger import utc_today
+from avenir_mcp.sandbox.ledger import utc_today
 from tests.sandbox.contract import check, operation_ids, spec_or_skip
 from tests.sandbox.scene import Scene, build_scene
 

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from sandbox.seeding import seed_demo_plan, seed_heavy_plan
+from avenir_mcp.sandbox.seeding import seed_demo_plan, seed_heavy_plan
 from tests.sandbox.contract import check, spec_or_skip
 
 LISTS = {

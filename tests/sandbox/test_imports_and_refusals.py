@@ -6,8 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from sandbox.ledger import utc_today
-from sandbox.models import Account, BankTransaction, Transaction
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.sandbox.models import Account, BankTransaction, Transaction
 from tests.sandbox.scene import transaction
 
 TODAY = utc_today()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sandbox.ledger import rebuild_derived, utc_today
-from sandbox.models import Account, BankTransaction, Month, MonthCategory
+from avenir_mcp.sandbox.ledger import rebuild_derived, utc_today
+from avenir_mcp.sandbox.models import Account, BankTransaction, Month, MonthCategory
 from tests.sandbox.scene import transaction
 
 

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from datetime import date
 
-from sandbox.ledger import create_account, create_plan, rebuild_derived
-from sandbox.models import Account, Category, CategoryGroup, Month, MonthCategory, Payee, Transaction
+from avenir_mcp.sandbox.ledger import create_account, create_plan, rebuild_derived
+from avenir_mcp.sandbox.models import (
+    Account,
+    Category,
+    CategoryGroup,
+    Month,
+    MonthCategory,
+    Payee,
+    Transaction,
+)
 
 
 def test_it_creates_a_plan_with_the_internal_categories_and_its_months():

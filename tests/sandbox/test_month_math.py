@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sandbox.models import Account
+from avenir_mcp.sandbox.models import Account
 from tests.sandbox.scene import transaction
 
 

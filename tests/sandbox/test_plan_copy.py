@@ -9,10 +9,10 @@ import pytest
 from django.apps import apps
 from django.db.models import ForeignKey
 
-from sandbox.ledger import utc_today
-from sandbox.ledger.copying import PLAN_ROWS, copy_plan, plan_rows
-from sandbox.models import Plan
-from sandbox.seeding import seed_demo_plan
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.sandbox.ledger.copying import PLAN_ROWS, copy_plan, plan_rows
+from avenir_mcp.sandbox.models import Plan
+from avenir_mcp.sandbox.seeding import seed_demo_plan
 from tests.helpers.sandbox_side import get
 from tests.helpers.shared_plans import plan_state
 

@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from sandbox.ledger.rows import PreparedRows
-from sandbox.models import Category, Month, Transaction
+from avenir_mcp.sandbox.ledger.rows import PreparedRows
+from avenir_mcp.sandbox.models import Category, Month, Transaction
 from tests.sandbox.plans import small_plan
 
 GOAL_COLUMNS = ("id", "name", "hidden", "goal_needs_whole_amount", "goal_target_date", "goal_snoozed_at")

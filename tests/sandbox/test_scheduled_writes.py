@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sandbox.ledger import utc_today
-from sandbox.models import Account
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.sandbox.models import Account
 
 NEXT = (utc_today() + timedelta(days=9)).isoformat()
 

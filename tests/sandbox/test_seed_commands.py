@@ -10,8 +10,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import transaction
 
-from sandbox.models import Plan, Transaction, new_id
-from sandbox.seeding import DEMO_PLAN_ID
+from avenir_mcp.sandbox.models import Plan, Transaction, new_id
+from avenir_mcp.sandbox.seeding import DEMO_PLAN_ID
 
 
 def _seed_demo(*args: str) -> str:

@@ -10,13 +10,13 @@ from datetime import date
 import pytest
 from django.utils import timezone
 
-from sandbox.budget_math.calendar import add_months, month_of
-from sandbox.models import new_id
-from sandbox.seeding import seed_demo_plan
+from avenir_mcp.sandbox.budget_math.calendar import add_months, month_of
+from avenir_mcp.sandbox.models import new_id
+from avenir_mcp.sandbox.seeding import seed_demo_plan
+from avenir_mcp.tools.logic.payees import normalise_payee
 from tests.helpers.heuristics import likely_duplicates, pending, transfer_pairs
 from tests.helpers.sandbox_side import get, transactions
 from tests.sandbox.contract import check
-from tools.logic.payees import normalise_payee
 
 MASKED_CARD = re.compile(r"\b\d{6}\*{6}\d\b")
 DAY_MONTH = re.compile(r"\b\d{2}/\d{2}\b")

@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from sandbox.models import (
+from avenir_mcp.sandbox.models import (
     Category,
     MonthCategory,
     Plan,
@@ -17,8 +17,8 @@ from sandbox.models import (
     Transaction,
     new_id,
 )
-from sandbox.seeding import seed_heavy_plan
-from sandbox.seeding.heavy import heavy_month_count
+from avenir_mcp.sandbox.seeding import seed_heavy_plan
+from avenir_mcp.sandbox.seeding.heavy import heavy_month_count
 from tests.helpers.sandbox_side import get, transactions
 
 TODAY = date(2026, 9, 17)

@@ -14,12 +14,12 @@ import httpx2
 import pytest
 from django.conf import settings
 
-from sandbox.faults import clear_faults, inject, last_request_id, requests_since
-from sandbox.models import Fault
+from avenir_mcp.sandbox.faults import clear_faults, inject, last_request_id, requests_since
+from avenir_mcp.sandbox.models import Fault
+from avenir_mcp.ynab_client import UnknownOutcome
+from avenir_mcp.ynab_client.client import YnabClient
+from avenir_mcp.ynab_client.pacing import Pacer
 from tests.sandbox.plans import SmallPlan
-from ynab_client import UnknownOutcome
-from ynab_client.client import YnabClient
-from ynab_client.pacing import Pacer
 
 
 @pytest.fixture(autouse=True)

@@ -11,8 +11,8 @@ import httpx2
 import pytest
 from django.core.exceptions import ValidationError
 
-from sandbox.faults import _take_one_use, clear_faults, inject, last_request_id, requests_since
-from sandbox.models import Fault
+from avenir_mcp.sandbox.faults import _take_one_use, clear_faults, inject, last_request_id, requests_since
+from avenir_mcp.sandbox.models import Fault
 
 TOKEN = "sandbox"
 

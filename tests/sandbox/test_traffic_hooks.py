@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import httpx2
 import pytest
 
-from sandbox.faults import clear_faults
-from sandbox.models import Fault
+from avenir_mcp.sandbox.faults import clear_faults
+from avenir_mcp.sandbox.models import Fault
 
 
 @pytest.fixture(autouse=True)

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import httpx2
 import pytest
 
-from sandbox.faults import last_request_id, requests_since, reset_rate_limit
-from sandbox.traffic_limit import RateLimiter
+from avenir_mcp.sandbox.faults import last_request_id, requests_since, reset_rate_limit
+from avenir_mcp.sandbox.traffic_limit import RateLimiter
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from sandbox.faults import last_request_id, requests_since
-from sandbox.traffic_log import token_tag
+from avenir_mcp.sandbox.faults import last_request_id, requests_since
+from avenir_mcp.sandbox.traffic_log import token_tag
 
 TOKEN = "sandbox"
 

@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import DatabaseError, connection
 
-from sandbox.traffic_worker import DatabaseWorker
+from avenir_mcp.sandbox.traffic_worker import DatabaseWorker
 
 
 def _current_thread_name() -> str:

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import httpx2
 import pytest
 
-from sandbox.faults import clear_faults, inject, last_request_id, requests_since
-from sandbox.models import Payee, Plan
+from avenir_mcp.sandbox.faults import clear_faults, inject, last_request_id, requests_since
+from avenir_mcp.sandbox.models import Payee, Plan
 
 
 @pytest.fixture(autouse=True)

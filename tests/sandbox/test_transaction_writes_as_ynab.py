@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sandbox.ledger import utc_today
+from avenir_mcp.sandbox.ledger import utc_today
 from tests.sandbox.scene import transaction
 
 TODAY = utc_today().isoformat()

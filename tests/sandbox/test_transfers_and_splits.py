@@ -3,8 +3,8 @@ converted by PUT, refused edits, deleted with their lines)."""
 
 from __future__ import annotations
 
-from sandbox.ledger import utc_today
-from sandbox.models import Account
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.sandbox.models import Account
 from tests.sandbox.scene import transaction
 
 TODAY = utc_today().isoformat()

@@ -7,7 +7,7 @@ import sys
 
 from django.conf import settings
 
-from shared_state import redis_connection, shared
+from avenir_mcp.shared_state import redis_connection, shared
 from tests.helpers.processes import service_env
 
 
@@ -25,7 +25,8 @@ def test_with_redis_url_the_store_is_redis_and_a_key_is_spent_by_one_process(sha
     program = (
         "import sys, django; from django.conf import settings; "
         "settings.CACHES['shared']['KEY_PREFIX'] = sys.argv[1]; django.setup(); "
-        "from shared_state import shared; print(shared().get('code:abc'), shared().delete('code:abc'))"
+        "from avenir_mcp.shared_state import shared; "
+        "print(shared().get('code:abc'), shared().delete('code:abc'))"
     )
     prefix = settings.CACHES["shared"]["KEY_PREFIX"]
     other = subprocess.run(

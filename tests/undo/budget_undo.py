@@ -15,14 +15,14 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from oplog import kinds
-from oplog.kinds import WriteKind
-from oplog.models import Operation
-from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord, item_state
-from tools.logic.assigned import AssignedWords
-from values.money import shown_amount
-from ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
-from ynab_client.errors import WriteFailed
+from avenir_mcp.oplog import kinds
+from avenir_mcp.oplog.kinds import WriteKind
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord, item_state
+from avenir_mcp.tools.logic.assigned import AssignedWords
+from avenir_mcp.values.money import shown_amount
+from avenir_mcp.ynab_client import PlanSnapshot, UnknownOutcome, YnabClient, YnabError
+from avenir_mcp.ynab_client.errors import WriteFailed
 
 TOOL = "undo_test_budgets"
 

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import pytest
 from django.conf import settings
 
-from sandbox import faults
-from sandbox.models import Plan
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.models import Plan
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.undo import Budgets, make_budgets  # registers the framework tests' write kind
 

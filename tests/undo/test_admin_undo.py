@@ -13,8 +13,8 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 from django.urls import reverse
 
-from oplog.models import Operation
-from sandbox import faults
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import Budgets, logged, make_budgets, set_assigned
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import agent, fresh, undo, undo_with_code, write_with_code

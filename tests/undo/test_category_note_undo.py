@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import nothing_undone, undo_with_code, write_with_code
 from tests.sandbox.plans import SmallPlan, small_plan

@@ -9,9 +9,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import models
 
-from oplog.models import Operation
-from sandbox.ledger import plan_write
-from sandbox.models import Category, CategoryGroup, Payee
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import plan_write
+from avenir_mcp.sandbox.models import Category, CategoryGroup, Payee
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import agent, moved, renamed, undo, write_with_code

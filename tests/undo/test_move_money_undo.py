@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import agent, assigned, set_assigned, undo, undo_with_code, write_with_code

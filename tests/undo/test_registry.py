@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from mcp_surface.catalog import catalog_specs
-from oplog.kinds import WriteKind, kind_of, register, undoable_tools
-from oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord, item_state
+from avenir_mcp.mcp_surface.catalog import catalog_specs
+from avenir_mcp.oplog.kinds import WriteKind, kind_of, register, undoable_tools
+from avenir_mcp.oplog.undo import Conflict, Reversal, ReversalItems, UndoRecord, item_state
 
 NOT_UNDOABLE = {
     "import_transactions",

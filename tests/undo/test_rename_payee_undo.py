@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
 from tests.helpers.undo import nothing_undone, renamed, undo_with_code
 from tests.writes.category_plans import payee_name, rename_in_ynab
 from tests.writes.checks import ynab

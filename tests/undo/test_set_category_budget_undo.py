@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.values.money import shown_amount
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import inject, request_mark, writes_after
 from tests.helpers.undo import agent, assigned, fresh, set_assigned, undo, undo_with_code, write_with_code
 from tests.sandbox.plans import SmallPlan, small_plan
-from values.money import shown_amount
 
 pytestmark = pytest.mark.anyio
 

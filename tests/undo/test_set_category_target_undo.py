@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from oplog.models import Operation
-from sandbox.models import Plan
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.models import Plan
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import agent, category_id, undo, undo_with_code

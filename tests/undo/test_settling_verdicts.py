@@ -20,9 +20,9 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from oplog import log, settling
-from oplog.kinds import Settlement, WriteKind, register
-from oplog.models import Operation
+from avenir_mcp.oplog import log, settling
+from avenir_mcp.oplog.kinds import Settlement, WriteKind, register
+from avenir_mcp.oplog.models import Operation
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import inject
 from tests.helpers.undo import Budgets, agent, fresh, logged, set_assigned, undo
@@ -134,7 +134,7 @@ async def test_an_undo_of_a_tool_without_undo_stays_unknown_and_its_original_in_
 async def test_a_row_its_kind_cannot_read_is_left_unsettled_and_tried_again_later(budgets, caplog):
     op = await lost(budgets, {"month": budgets.month})  # no "categories": its reversal fails on it
 
-    with caplog.at_level(logging.ERROR, logger="oplog.settling"):
+    with caplog.at_level(logging.ERROR, logger="avenir_mcp.oplog.settling"):
         assert await settling.settle_plan(budgets.plan_id) == 0
     assert await settling.settle_plan(budgets.plan_id) == 0  # not at once: after a minute
 
@@ -272,7 +272,7 @@ async def test_a_row_settled_elsewhere_meanwhile_keeps_that_verdict(budgets, cap
 
     op = await logged(budgets.plan_id, tool="settling_overtaken", status="unknown")
 
-    with caplog.at_level(logging.INFO, logger="oplog.settling"):
+    with caplog.at_level(logging.INFO, logger="avenir_mcp.oplog.settling"):
         assert await settling.settle_plan(budgets.plan_id) == 0
 
     done = await fresh(op)
@@ -303,7 +303,7 @@ async def test_the_background_loop_logs_a_failed_round_and_settles_on_the_next(b
 
     monkeypatch.setattr(settling, "settle_everything", one_failing_round)
     monkeypatch.setattr(settings, "AVENIR_MCP_SETTLE_SECONDS", 0.01)
-    with caplog.at_level(logging.ERROR, logger="oplog.settling"), anyio.fail_after(30):
+    with caplog.at_level(logging.ERROR, logger="avenir_mcp.oplog.settling"), anyio.fail_after(30):
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(settling.keep_settling)
             await done_once.wait()
@@ -332,7 +332,7 @@ async def test_a_plan_whose_round_fails_holds_back_no_other_plan(budgets, monkey
 
     monkeypatch.setattr(settling, "settle_plan", broken_plan_fails)
     try:
-        with caplog.at_level(logging.ERROR, logger="oplog.settling"):
+        with caplog.at_level(logging.ERROR, logger="avenir_mcp.oplog.settling"):
             assert await settling.settle_everything() == 1
 
         assert f"Settling plan {broken} failed; trying it again next round" in caplog.text

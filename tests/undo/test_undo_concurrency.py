@@ -7,8 +7,8 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult, ElicitResult
 
-from confirmations import messages
-from oplog.models import Operation
+from avenir_mcp.confirmations import messages
+from avenir_mcp.oplog.models import Operation
 from tests.helpers.results import ok
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.servers import catalog_server

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from confirmations.fingerprint import fingerprint
-from oplog.models import Operation
+from avenir_mcp.confirmations.fingerprint import fingerprint
+from avenir_mcp.oplog.models import Operation
 from tests.helpers.results import ok, refusal
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import MODERN, PERSON, agent, fresh, logged, set_assigned, undo, undo_with_code

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from confirmations import messages
-from oplog.models import Operation
+from avenir_mcp.confirmations import messages
+from avenir_mcp.oplog.models import Operation
 from tests.helpers.results import refusal
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import agent, fresh, logged, undo, undo_with_code

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
-from sandbox.ledger import plan_write
-from sandbox.models import CategoryGroup
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import plan_write
+from avenir_mcp.sandbox.models import CategoryGroup
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.helpers.undo import nothing_undone, undo_with_code, write_with_code
 from tests.helpers.write_cases.category_groups import group_names, rename_group_in_ynab

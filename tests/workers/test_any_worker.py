@@ -23,9 +23,11 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 from mcp.types import CallToolResult
 
-from oplog.models import Operation
-from sandbox import faults
-from sandbox.models import Fault, Plan
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.models import Fault, Plan
+from avenir_mcp.tokens.models import McpToken
+from avenir_mcp.ynab_client.client import tls_context
 from tests.helpers.confirmations import answering
 from tests.helpers.mcp_http import MODES, mcp_over_http
 from tests.helpers.plan_copies import demo_plan_copy
@@ -34,8 +36,6 @@ from tests.helpers.runserver import Served
 from tests.reads.read_calls import read_arguments
 from tests.writes.assigned_plans import BudgetHome, assigned, budget_home
 from tests.writes.checks import content
-from tokens.models import McpToken
-from ynab_client.client import tls_context
 
 pytestmark = [pytest.mark.subprocesses, pytest.mark.anyio]
 

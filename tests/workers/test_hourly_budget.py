@@ -15,15 +15,15 @@ from collections.abc import Iterator
 import anyio
 import pytest
 
-from sandbox.models import Plan
+from avenir_mcp.sandbox.models import Plan
+from avenir_mcp.tokens.models import McpToken
+from avenir_mcp.ynab_client.client import ynab_token_tag
+from avenir_mcp.ynab_client.pacing import reserve_of
+from avenir_mcp.ynab_requests.models import YnabRequest
 from tests.helpers.mcp_http import mcp_over_http
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.processes import port_nobody_serves
 from tests.helpers.runserver import Served
-from tokens.models import McpToken
-from ynab_client.client import ynab_token_tag
-from ynab_client.pacing import reserve_of
-from ynab_requests.models import YnabRequest
 
 pytestmark = [pytest.mark.subprocesses, pytest.mark.anyio]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sandbox.ledger import utc_today
+from avenir_mcp.sandbox.ledger import utc_today
 from tests.helpers.plan_copies import copy_of
 from tests.sandbox.plans import SmallPlan, small_plan
 from tests.writes.checks import sandbox_http, ynab

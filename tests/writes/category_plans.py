@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sandbox.models import Category
+from avenir_mcp.sandbox.models import Category
 from tests.writes.checks import ynab
 
 GOAL_FIELDS = (

@@ -20,11 +20,11 @@ from django.conf import settings
 from mcp import Client
 from mcp.types import CallToolResult, ElicitRequestParams, ElicitResult
 
-from oplog.models import Operation
-from sandbox import faults
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.tokens.auth import Principal
+from avenir_mcp.ynab_client.client import tls_context
 from tests.helpers.servers import catalog_server
-from tokens.auth import Principal
-from ynab_client.client import tls_context
 
 MODERN = "2026-07-28"
 LEGACY = "legacy"  # the SDK client's handshake era: negotiates 2025-11-25

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from sandbox import faults
+from avenir_mcp.sandbox import faults
 from tests.helpers.shared_plans import read_only
 from tests.writes.assigned_plans import BudgetHome, budget_home
 from tests.writes.households import Household, household

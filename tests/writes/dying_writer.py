@@ -22,9 +22,9 @@ import django
 async def write(tool: str, arguments: dict, stop_before: int) -> str:
     from mcp import Client
 
-    from mcp_surface.server import build_server
-    from tokens.auth import Principal
-    from ynab_client.client import Sender
+    from avenir_mcp.mcp_surface.server import build_server
+    from avenir_mcp.tokens.auth import Principal
+    from avenir_mcp.ynab_client.client import Sender
 
     send = Sender.send
     writes = 0
@@ -49,7 +49,7 @@ async def write(tool: str, arguments: dict, stop_before: int) -> str:
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_mcp.avenir_site.settings")
     django.setup()
     tool, arguments, stop_before = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
     print(anyio.run(write, tool, arguments, stop_before), flush=True)

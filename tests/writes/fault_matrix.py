@@ -18,7 +18,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
-from oplog.undo_write import UNKNOWN_CHECK
+from avenir_mcp.oplog.undo_write import UNKNOWN_CHECK
 from tests.helpers.write_cases.apply_categories import recategorising
 from tests.helpers.write_cases.approve import approving
 from tests.helpers.write_cases.category_groups import group_case, group_rename_case

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from oplog import log
+from avenir_mcp.oplog import log
+from avenir_mcp.ynab_client import get_ynab_client
 from tests.writes.checks import (
     MODERN,
     Env,
@@ -24,7 +25,6 @@ from tests.writes.checks import (
     write_made,
     writes_since,
 )
-from ynab_client import get_ynab_client
 
 Path = Callable[[WriteCase, Env], Awaitable[None]]
 

@@ -65,9 +65,11 @@ from contextlib import contextmanager
 from asgiref.sync import async_to_sync, sync_to_async
 from mcp.types import CallToolResult, ElicitResult, InputRequiredResult
 
-from confirmations import codes, messages
-from mcp_surface.catalog import catalog_specs
-from sandbox.models import Plan
+from avenir_mcp.confirmations import codes, messages
+from avenir_mcp.mcp_surface.catalog import catalog_specs
+from avenir_mcp.sandbox.models import Plan
+from avenir_mcp.tokens.auth import Principal
+from avenir_mcp.tokens.models import McpToken
 from tests.helpers.shared_plans import read_only
 from tests.mcp.answers import summary
 from tests.writes.checks import (
@@ -94,8 +96,6 @@ from tests.writes.checks import (
     writes_since,
 )
 from tests.writes.fault_paths import FAULT_PATHS
-from tokens.auth import Principal
-from tokens.models import McpToken
 
 Path = Callable[[WriteCase, Env], Awaitable[None]]
 YES = {"confirm": ElicitResult(action="accept", content={"value": True})}
@@ -472,7 +472,7 @@ UNCONFIRMED_PATHS: dict[str, Path] = {
 
 REPRESENTATIVE_TOOLS = frozenset({"flag_transactions", "reconcile_account", "approve_transactions"})
 """The write tools that run every path (and, in tests/writes/fault_matrix.py, every fault on every
-request): between them they take each branch of the shared write flow (tools/writes/flow.py,
+request): between them they take each branch of the shared write flow (avenir_mcp/tools/writes/flow.py,
 confirmations, oplog.changes, the answers of mcp_surface).
 
 - flag_transactions: a confirmed tool sending one request, whose subject is read from the plan

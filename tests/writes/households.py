@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from sandbox.ledger import utc_today
-from sandbox.models import Account
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.sandbox.models import Account
 from tests.helpers.plan_copies import copy_of
 from tests.sandbox.plans import SmallPlan, small_plan
 from tests.writes.checks import sandbox_http

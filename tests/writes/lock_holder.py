@@ -17,7 +17,7 @@ import django
 
 
 async def hold(plan_id: str) -> None:
-    from oplog import plan_lock
+    from avenir_mcp.oplog import plan_lock
 
     async with plan_lock.held(plan_id):
         print("held", flush=True)
@@ -26,7 +26,7 @@ async def hold(plan_id: str) -> None:
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_site.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "avenir_mcp.avenir_site.settings")
     django.setup()
     anyio.run(hold, sys.argv[1])
 

@@ -6,6 +6,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from avenir_mcp.tools.writes.apply_categories import (
+    CategoryAssigned,
+    LoggedRecategorisation,
+    RecategorisationSubject,
+    RecategorisationUndo,
+)
 from tests.helpers.write_cases.apply_categories import recategorising
 from tests.writes.harness import (
     CONFIRMED_PATHS,
@@ -18,12 +24,6 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
-from tools.writes.apply_categories import (
-    CategoryAssigned,
-    LoggedRecategorisation,
-    RecategorisationSubject,
-    RecategorisationUndo,
-)
 
 pytestmark = pytest.mark.anyio
 

@@ -6,7 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from sandbox.ledger import utc_today
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.tools.writes.apply_categories import CHECK
 from tests.helpers.write_cases.apply_categories import categories
 from tests.writes.checks import make_available, requests_since, sandbox_http, says_yes, standing
 from tests.writes.harness import (
@@ -19,7 +20,6 @@ from tests.writes.harness import (
     expect_nothing_written,
 )
 from tests.writes.households import Household
-from tools.writes.apply_categories import CHECK
 
 pytestmark = pytest.mark.anyio
 TOOL = "apply_categories"

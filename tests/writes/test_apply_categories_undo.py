@@ -7,14 +7,14 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
-from sandbox import faults
-from sandbox.ledger import utc_today
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.tools.writes.apply_categories import CHECK
 from tests.helpers.write_cases.apply_categories import categories, set_category
 from tests.writes.checks import says_yes, ynab
 from tests.writes.harness import MODERN, WriteCase, call, connected, content
 from tests.writes.households import Household
-from tools.writes.apply_categories import CHECK
 
 pytestmark = pytest.mark.anyio
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from confirmations import messages
-from oplog.models import Operation
+from avenir_mcp.confirmations import messages
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tokens.auth import Principal
+from avenir_mcp.tools.writes.approve import ApprovalSubject, ApprovalUndo
 from tests.helpers.write_cases.approve import approved, approving
 from tests.writes.checks import requests_since, standing, ynab
 from tests.writes.harness import (
@@ -23,8 +25,6 @@ from tests.writes.harness import (
     says_yes,
 )
 from tests.writes.households import Household
-from tokens.auth import Principal
-from tools.writes.approve import ApprovalSubject, ApprovalUndo
 
 pytestmark = pytest.mark.anyio
 

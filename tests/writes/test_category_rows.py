@@ -12,14 +12,14 @@ from datetime import date
 
 import pytest
 
-from tools.logic.assigned import Logged
-from tools.logic.targets import NO_TARGET, Target
-from tools.writes.assigned_pair import AssignedUndo
-from tools.writes.create_category import CategoryCreation, CategoryCreationSubject
-from tools.writes.move_money import MoveSubject
-from tools.writes.set_category_budget import BudgetSubject
-from tools.writes.set_category_target import TargetChange, TargetSubject
-from tools.writes.update_category import CategoryPlace, CategoryUpdate, CategoryUpdateSubject
+from avenir_mcp.tools.logic.assigned import Logged
+from avenir_mcp.tools.logic.targets import NO_TARGET, Target
+from avenir_mcp.tools.writes.assigned_pair import AssignedUndo
+from avenir_mcp.tools.writes.create_category import CategoryCreation, CategoryCreationSubject
+from avenir_mcp.tools.writes.move_money import MoveSubject
+from avenir_mcp.tools.writes.set_category_budget import BudgetSubject
+from avenir_mcp.tools.writes.set_category_target import TargetChange, TargetSubject
+from avenir_mcp.tools.writes.update_category import CategoryPlace, CategoryUpdate, CategoryUpdateSubject
 
 SEPT = date(2026, 9, 1)
 BUDGETED = {

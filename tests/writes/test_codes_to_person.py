@@ -16,7 +16,7 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
 from django.test import Client as DjangoClient
 
-from confirmations import codes, messages
+from avenir_mcp.confirmations import codes, messages
 from tests.helpers.write_cases.set_category_budget import budget_case
 from tests.mcp.answers import summary
 from tests.writes.harness import MODERN, WriteCase, before, call, connected, content, expect_applied

@@ -27,17 +27,17 @@ from django.utils import timezone
 from mcp import Client
 from mcp.types import CallToolResult
 
-from oplog import plan_lock, settling
-from oplog.models import Operation, PlanWriteLock
-from sandbox.ledger import plan_write
-from sandbox.ledger.catalog import create_category
-from sandbox.models import CategoryGroup
+from avenir_mcp.oplog import plan_lock, settling
+from avenir_mcp.oplog.models import Operation, PlanWriteLock
+from avenir_mcp.sandbox.ledger import plan_write
+from avenir_mcp.sandbox.ledger.catalog import create_category
+from avenir_mcp.sandbox.models import CategoryGroup
+from avenir_mcp.tokens.models import McpToken
 from tests.helpers.mcp_http import mcp_over_http
 from tests.helpers.processes import next_line, service_env
 from tests.helpers.sandbox_side import request_mark, writes_after
 from tests.writes.assigned_plans import BudgetHome, assigned, budget_arguments, ready_to_assign, set_assigned
 from tests.writes.checks import content
-from tokens.models import McpToken
 
 pytestmark = pytest.mark.anyio
 
@@ -222,7 +222,9 @@ async def until_waiting(caplog: pytest.LogCaptureFixture, plan_id: str) -> None:
     """Until a write of the service waits for the plan's write lock (its log line)."""
 
     def logged() -> bool:
-        said = [record.getMessage() for record in caplog.records if record.name == "oplog.plan_lock"]
+        said = [
+            record.getMessage() for record in caplog.records if record.name == "avenir_mcp.oplog.plan_lock"
+        ]
         return any(plan_id in line and "waits" in line for line in said)
 
     with anyio.fail_after(60):
@@ -251,7 +253,7 @@ async def answered_while_held(
 
 @pytest.mark.subprocesses
 async def test_a_write_waits_for_another_process_and_applies_on_what_it_left(budget, live_service, caplog):
-    caplog.set_level(logging.INFO, logger="oplog.plan_lock")
+    caplog.set_level(logging.INFO, logger="avenir_mcp.oplog.plan_lock")
     dining, groceries = budget.home.dining, budget.home.groceries
     groceries_before = await assigned(budget, groceries)
     move = {
@@ -280,7 +282,7 @@ async def test_a_write_waits_for_another_process_and_applies_on_what_it_left(bud
 
 @pytest.mark.subprocesses
 async def test_a_killed_holder_frees_the_plan_at_once(budget, live_service, caplog):
-    caplog.set_level(logging.INFO, logger="oplog.plan_lock")
+    caplog.set_level(logging.INFO, logger="avenir_mcp.oplog.plan_lock")
     arguments = budget_arguments(budget)
     async with (
         agent(live_service.url) as client,
@@ -326,7 +328,7 @@ async def test_a_write_that_waits_too_long_sends_nothing_and_keeps_its_code(
 
 
 async def test_settling_leaves_a_plan_being_written_to_a_later_round(budget, live_service, caplog):
-    caplog.set_level(logging.INFO, logger="oplog.settling")
+    caplog.set_level(logging.INFO, logger="avenir_mcp.oplog.settling")
     # A budget whose answer was lost an hour ago (Dining Out 120.00 → 150.00; it is still 120.00).
     an_hour_ago = timezone.now() - timedelta(hours=1)
     dining = {"category_id": budget.home.dining, "before": 120_000, "after": 150_000}
@@ -362,7 +364,7 @@ async def test_settling_leaves_a_plan_being_written_to_a_later_round(budget, liv
 async def test_a_held_lock_is_renewed_and_a_taken_over_one_is_left_to_its_new_holder(
     live_service, monkeypatch, caplog
 ):
-    caplog.set_level(logging.ERROR, logger="oplog.plan_lock")
+    caplog.set_level(logging.ERROR, logger="avenir_mcp.oplog.plan_lock")
     plan_id = "0f0e0d0c-0000-4000-8000-000000000001"
     start = timezone.now()
     monkeypatch.setattr(plan_lock, "RENEW_SECONDS", 0.01)

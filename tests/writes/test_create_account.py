@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
 from tests.helpers.write_cases.create_account import account_case, close_in_ynab, open_account
 from tests.writes.assigned_plans import EUROS, BudgetHome, budget_home
 from tests.writes.checks import ynab

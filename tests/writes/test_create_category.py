@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
-from sandbox.ledger import plan_write
-from sandbox.models import CategoryGroup
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import plan_write
+from avenir_mcp.sandbox.models import CategoryGroup
 from tests.helpers.write_cases.create_category import create_case
 from tests.writes.assigned_plans import BudgetHome, budget_home
 from tests.writes.category_plans import group_of, names_in_group

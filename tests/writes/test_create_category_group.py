@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
 from tests.helpers.write_cases.category_groups import group_case, group_names, hide_in_ynab
 from tests.writes.assigned_plans import BudgetHome, budget_home
 from tests.writes.checks import ynab

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog import settling
-from oplog.models import Operation
-from sandbox import faults
-from sandbox.models import Account
+from avenir_mcp.oplog import settling
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.models import Account
 from tests.helpers.write_cases.schedules import (
     LANDLORD,
     MEMO,

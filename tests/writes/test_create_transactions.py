@@ -7,10 +7,12 @@ from datetime import timedelta
 
 import pytest
 
-from mcp_surface.plan_lookup import today
-from oplog.models import Operation
-from sandbox.ledger import utc_today
-from sandbox.models import Account, Category
+from avenir_mcp.mcp_surface.plan_lookup import today
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.sandbox.models import Account, Category
+from avenir_mcp.tools.logic.new_transactions import digest
+from avenir_mcp.values.months import years_earlier
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.write_cases.create_transactions import TOOL, created_on, creating, days_ago, ids_on
 from tests.writes.checks import make_available, requests_since, says_yes, standing, ynab
@@ -35,8 +37,6 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
-from tools.logic.new_transactions import digest
-from values.months import years_earlier
 
 pytestmark = pytest.mark.anyio
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
-from sandbox import faults
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.tools.writes.create_transactions import CreationUndo
 from tests.helpers.write_cases.create_transactions import creating, days_ago, ids_on
 from tests.writes.checks import make_available, says_yes, ynab
 from tests.writes.harness import MODERN, call, connected, content
 from tests.writes.households import Household
-from tools.writes.create_transactions import CreationUndo
 
 pytestmark = pytest.mark.anyio
 

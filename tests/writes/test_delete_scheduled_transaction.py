@@ -7,11 +7,11 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 
-from oplog import settling
-from oplog.models import Operation
-from sandbox import faults
-from sandbox.ledger import plan_write
-from sandbox.models import ScheduledSubtransaction, ScheduledTransaction
+from avenir_mcp.oplog import settling
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.ledger import plan_write
+from avenir_mcp.sandbox.models import ScheduledSubtransaction, ScheduledTransaction
 from tests.helpers.write_cases.schedules import (
     LANDLORD,
     MEMO,

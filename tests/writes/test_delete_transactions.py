@@ -17,10 +17,10 @@ import pytest
 from anyio.streams.buffered import BufferedByteReceiveStream
 from asgiref.sync import sync_to_async
 
-from oplog import settling
-from oplog.models import Operation
-from sandbox import faults
-from sandbox.ledger import utc_today
+from avenir_mcp.oplog import settling
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.ledger import utc_today
 from tests.helpers.processes import next_line, service_env
 from tests.helpers.shared_plans import read_only
 from tests.helpers.write_cases.delete_transactions import (

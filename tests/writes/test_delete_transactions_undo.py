@@ -8,10 +8,10 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog import settling
-from oplog.models import Operation
-from sandbox import faults
-from sandbox.ledger import utc_today
+from avenir_mcp.oplog import settling
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.ledger import utc_today
 from tests.helpers.write_cases.delete_transactions import deleting, other_side
 from tests.writes.checks import make_available, requests_since, says_yes, standing, ynab
 from tests.writes.harness import MODERN, call, connected, content

@@ -30,17 +30,17 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from mcp_surface.catalog import catalog_specs
-from oplog import settling
-from oplog.models import Operation
-from sandbox import faults
-from sandbox.models import Fault
+from avenir_mcp.mcp_surface.catalog import catalog_specs
+from avenir_mcp.oplog import settling
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.models import Fault
+from avenir_mcp.ynab_client import client as ynab_client
+from avenir_mcp.ynab_client import get_ynab_client
 from tests.helpers.processes import next_line, service_env
 from tests.writes.checks import MODERN, Before, WriteCase, before, connected, write_made
 from tests.writes.fault_matrix import FAULTS, READ_TIMEOUT, SCENARIOS, WriteRequest, cells_of
 from tests.writes.harness import REPRESENTATIVE_TOOLS
-from ynab_client import client as ynab_client
-from ynab_client import get_ynab_client
 
 pytestmark = pytest.mark.anyio
 

@@ -8,8 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from oplog.models import Operation
-from sandbox.ledger import utc_today
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.tools.writes.flag_transactions import FlagSet, FlagSubject, FlagUndo, LoggedFlag
 from tests.helpers.write_cases.flag_transactions import TOOL, flagged_yellow, flagging, flags, set_flag
 from tests.writes.checks import requests_since, sandbox_http, says_yes, standing, ynab
 from tests.writes.harness import (
@@ -33,7 +34,6 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
-from tools.writes.flag_transactions import FlagSet, FlagSubject, FlagUndo, LoggedFlag
 
 pytestmark = pytest.mark.anyio
 
@@ -258,7 +258,7 @@ async def test_the_demo_plan_has_flags_in_use_to_change(live_service):
 
     from asgiref.sync import sync_to_async
 
-    from sandbox.models import Transaction
+    from avenir_mcp.sandbox.models import Transaction
     from tests.helpers.plan_copies import demo_plan_copy
 
     demo = await sync_to_async(demo_plan_copy)()

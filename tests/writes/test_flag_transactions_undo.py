@@ -6,8 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from oplog.models import Operation
-from sandbox.ledger import utc_today
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import utc_today
 from tests.helpers.write_cases.flag_transactions import flagged_yellow, flagging, flags, set_flag
 from tests.writes.checks import requests_since, says_yes, standing, ynab
 from tests.writes.harness import MODERN, call, connected, content

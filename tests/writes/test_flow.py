@@ -24,18 +24,18 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult
 from pydantic import Field
 
-from confirmations import messages
-from confirmations.preview import Preview
-from mcp_surface.registry import spec_of
-from mcp_surface.server import build_server
-from oplog import kinds, log
-from oplog.changes import Applied, Change, NoFields
-from oplog.models import Operation
-from oplog.records import Record, Subject
-from tokens.auth import Principal
-from tools.writes.flow import WriteResult, WriteTool, write_tool
-from ynab_client import PlanSnapshot, YnabClient, YnabError
-from ynab_client.errors import MalformedAnswer, WriteFailed
+from avenir_mcp.confirmations import messages
+from avenir_mcp.confirmations.preview import Preview
+from avenir_mcp.mcp_surface.registry import spec_of
+from avenir_mcp.mcp_surface.server import build_server
+from avenir_mcp.oplog import kinds, log
+from avenir_mcp.oplog.changes import Applied, Change, NoFields
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.oplog.records import Record, Subject
+from avenir_mcp.tokens.auth import Principal
+from avenir_mcp.tools.writes.flow import WriteResult, WriteTool, write_tool
+from avenir_mcp.ynab_client import PlanSnapshot, YnabClient, YnabError
+from avenir_mcp.ynab_client.errors import MalformedAnswer, WriteFailed
 
 pytestmark = pytest.mark.anyio
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tools.writes.import_transactions import NO_LINKED_ACCOUNT, ImportRecord, ImportSubject
 from tests.helpers.write_cases.import_transactions import importing, linked_account
 from tests.writes.checks import requests_since, standing, writes_since, ynab
 from tests.writes.harness import (
@@ -20,7 +21,6 @@ from tests.writes.harness import (
     paths_for,
 )
 from tests.writes.households import Household
-from tools.writes.import_transactions import NO_LINKED_ACCOUNT, ImportRecord, ImportSubject
 
 pytestmark = pytest.mark.anyio
 

@@ -14,14 +14,14 @@ from decimal import Decimal
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog import log, settling
-from oplog.models import Operation
-from sandbox import faults
+from avenir_mcp.oplog import log, settling
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.tokens.auth import Principal
 from tests.helpers.write_cases.create_transactions import ids_on
 from tests.writes.checks import make_available, says_yes, write_made, ynab
 from tests.writes.fault_matrix import SCENARIOS
 from tests.writes.harness import MODERN, WriteCase, connected, content
-from tokens.auth import Principal
 
 pytestmark = pytest.mark.anyio
 

@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
-from sandbox.ledger import utc_today
-from sandbox.ledger.session import plan_write
-from sandbox.models import Category
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.sandbox.ledger.session import plan_write
+from avenir_mcp.sandbox.models import Category
 from tests.helpers.write_cases.move_money import MOVED, both, move_case, subject_of
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,

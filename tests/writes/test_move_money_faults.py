@@ -15,9 +15,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from oplog import log, settling
-from oplog.models import Operation
-from sandbox import faults
+from avenir_mcp.oplog import log, settling
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.tools.writes.assigned_pair import MOST_REQUESTS, Pair, Step, write_pair
+from avenir_mcp.ynab_client import YnabClient, YnabError, get_ynab_client
+from avenir_mcp.ynab_client.errors import WriteFailed
+from avenir_mcp.ynab_client.pacing import Pacer
 from tests.helpers.garbled_answers import GarblingTransport
 from tests.helpers.move_faults import (
     AS_BEFORE,
@@ -45,10 +49,6 @@ from tests.writes.harness import (
     error_text,
     writes_since,
 )
-from tools.writes.assigned_pair import MOST_REQUESTS, Pair, Step, write_pair
-from ynab_client import YnabClient, YnabError, get_ynab_client
-from ynab_client.errors import WriteFailed
-from ynab_client.pacing import Pacer
 
 pytestmark = pytest.mark.anyio
 

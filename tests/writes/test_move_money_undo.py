@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
-from sandbox import faults
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
 from tests.helpers.write_cases.move_money import both, move_case
 from tests.writes.assigned_plans import (
     DINING_ASSIGNED,

@@ -10,11 +10,13 @@ from decimal import Decimal
 import pytest
 from asgiref.sync import sync_to_async
 
-from mcp_surface.plan_lookup import today
-from oplog.models import Operation
-from sandbox import faults
-from sandbox.ledger import utc_today
-from sandbox.models import Account, Plan
+from avenir_mcp.mcp_surface.plan_lookup import today
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.sandbox.models import Account, Plan
+from avenir_mcp.tools.logic.reconcile import ADJUSTMENT_PAYEE
+from avenir_mcp.tools.writes.reconcile_account import CHECK, NOT_MOVED
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.write_cases.reconcile_account import TOOL, cleared_balance, reconciling, set_cleared
 from tests.writes.checks import latest_operation, requests_since, says_yes, standing, ynab
@@ -40,8 +42,6 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
-from tools.logic.reconcile import ADJUSTMENT_PAYEE
-from tools.writes.reconcile_account import CHECK, NOT_MOVED
 
 pytestmark = pytest.mark.anyio
 

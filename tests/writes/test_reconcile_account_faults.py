@@ -10,17 +10,17 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from mcp_surface.plan_lookup import today
-from oplog import settling
-from oplog.models import Operation
-from sandbox import faults
+from avenir_mcp.mcp_surface.plan_lookup import today
+from avenir_mcp.oplog import settling
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.tools.logic.reconcile import ADJUSTMENT_MEMO, ADJUSTMENT_PAYEE
+from avenir_mcp.tools.writes.assigned_pair import SET_BACK_WAIT_LIMIT
+from avenir_mcp.ynab_client import get_ynab_client
 from tests.helpers.write_cases.reconcile_account import reconciling, set_cleared
 from tests.writes.checks import latest_operation, standing, ynab
 from tests.writes.harness import MODERN, WriteCase, call, connected, content, error_text
 from tests.writes.households import Household
-from tools.logic.reconcile import ADJUSTMENT_MEMO, ADJUSTMENT_PAYEE
-from tools.writes.assigned_pair import SET_BACK_WAIT_LIMIT
-from ynab_client import get_ynab_client
 
 pytestmark = pytest.mark.anyio
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
-from sandbox import faults
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.tools.writes.reconcile_account import LoggedReconciliation
 from tests.helpers.write_cases.reconcile_account import reconciling, set_cleared
 from tests.writes.checks import says_yes, standing, ynab
 from tests.writes.harness import MODERN, call, connected, content
 from tests.writes.households import Household
-from tools.writes.reconcile_account import LoggedReconciliation
 
 pytestmark = pytest.mark.anyio
 

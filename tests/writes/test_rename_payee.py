@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
-from sandbox.ledger import plan_write
-from sandbox.models import Account, Payee
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import plan_write
+from avenir_mcp.sandbox.models import Account, Payee
 from tests.helpers.write_cases.rename_payee import NEW, OLD, payee_called, rename_case
 from tests.writes.category_plans import payee_name, rename_in_ynab
 from tests.writes.harness import (

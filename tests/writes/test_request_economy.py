@@ -11,8 +11,10 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 from mcp import Client
 
-from confirmations import messages
-from sandbox import faults
+from avenir_mcp.confirmations import messages
+from avenir_mcp.sandbox import faults
+from avenir_mcp.tokens.auth import Principal
+from avenir_mcp.values.money import parse_amount
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.servers import catalog_server
 from tests.reads.read_calls import read_arguments
@@ -26,8 +28,6 @@ from tests.writes.assigned_plans import (
 )
 from tests.writes.checks import CALL_SECONDS, MODERN, WRITER, connected, content, says_yes
 from tests.writes.harness import YES
-from tokens.auth import Principal
-from values.money import parse_amount
 
 pytestmark = pytest.mark.anyio
 

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import sync_to_async
 
-from confirmations import messages
-from oplog.models import Operation
+from avenir_mcp.confirmations import messages
+from avenir_mcp.oplog.models import Operation
 from tests.helpers.write_cases.set_category_budget import NEW_AMOUNT, budget_case
 from tests.writes.assigned_plans import (
     EUROS,

@@ -8,11 +8,12 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
-from confirmations import messages
-from mcp_surface.plan_lookup import today
-from oplog.models import Operation
-from sandbox.ledger import plan_write, utc_today
-from sandbox.models import Category
+from avenir_mcp.confirmations import messages
+from avenir_mcp.mcp_surface.plan_lookup import today
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import plan_write, utc_today
+from avenir_mcp.sandbox.models import Category
+from avenir_mcp.ynab_client import client as ynab_client
 from tests.helpers.garbled_answers import GarblingTransport
 from tests.helpers.write_cases.set_category_target import AS_SET, BY_DATE, SENT, SET_BY_DATE, target_case
 from tests.writes.assigned_plans import BudgetHome, budget_home
@@ -38,7 +39,6 @@ from tests.writes.harness import (
     paths_that_write_nothing,
     standing,
 )
-from ynab_client import client as ynab_client
 
 pytestmark = pytest.mark.anyio
 

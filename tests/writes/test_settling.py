@@ -20,12 +20,15 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
 from django.test import Client as DjangoClient
 
-from mcp_surface.http import McpHttpApp
-from mcp_surface.server import HttpServers
-from oplog import log, settling
-from oplog.models import Operation
-from sandbox import faults
-from shared_state import shared
+from avenir_mcp.mcp_surface.http import McpHttpApp
+from avenir_mcp.mcp_surface.server import HttpServers
+from avenir_mcp.oplog import log, settling
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.shared_state import shared
+from avenir_mcp.tokens.auth import Principal
+from avenir_mcp.tools.writes.assigned_pair import SET_BACK_WAIT_LIMIT
+from avenir_mcp.ynab_client import get_ynab_client
 from tests.helpers.move_faults import (
     AS_BEFORE,
     HALF_DONE,
@@ -40,9 +43,6 @@ from tests.writes.assigned_plans import BudgetHome, assigned, set_assigned
 from tests.writes.checks import before, write_made, ynab
 from tests.writes.fault_matrix import SCENARIOS
 from tests.writes.harness import MODERN, WriteCase, connected, content, error_text
-from tokens.auth import Principal
-from tools.writes.assigned_pair import SET_BACK_WAIT_LIMIT
-from ynab_client import get_ynab_client
 
 pytestmark = pytest.mark.anyio
 

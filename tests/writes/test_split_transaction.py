@@ -9,9 +9,11 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
-from sandbox.ledger import plan_write, utc_today
-from sandbox.models import Subtransaction, Transaction
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import plan_write, utc_today
+from avenir_mcp.sandbox.models import Subtransaction, Transaction
+from avenir_mcp.tools.logic.splits import SplitLine
+from avenir_mcp.tools.writes.split_transaction import LoggedSplit, SplitRecord, SplitSubject
 from tests.helpers.write_cases.split_transaction import TOOL, held, splitting
 from tests.writes.checks import make_available, requests_since, sandbox_http, says_yes, standing, ynab
 from tests.writes.harness import (
@@ -35,8 +37,6 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
-from tools.logic.splits import SplitLine
-from tools.writes.split_transaction import LoggedSplit, SplitRecord, SplitSubject
 
 pytestmark = pytest.mark.anyio
 NOT_UNDOABLE = "Only YNAB itself can undo a split; undo_operation cannot."
@@ -368,7 +368,7 @@ async def test_one_line_or_an_unknown_transaction_is_refused_saying_what_to_use(
 
 async def test_the_demo_plans_fuel_and_sandwich_payment_splits_in_its_own_number_format(live_service):
 
-    from sandbox.models import Category
+    from avenir_mcp.sandbox.models import Category
     from tests.helpers.plan_copies import demo_plan_copy
 
     demo = await sync_to_async(demo_plan_copy)()

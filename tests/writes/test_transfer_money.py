@@ -9,9 +9,10 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
-from sandbox.ledger import plan_write, utc_today
-from sandbox.models import Account, Payee
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import plan_write, utc_today
+from avenir_mcp.sandbox.models import Account, Payee
+from avenir_mcp.values.months import years_earlier
 from tests.helpers.write_cases.create_transactions import days_ago
 from tests.helpers.write_cases.transfer_money import (
     MEMO,
@@ -41,7 +42,6 @@ from tests.writes.harness import (
     paths_that_write_nothing,
 )
 from tests.writes.households import Household, household
-from values.months import years_earlier
 
 pytestmark = pytest.mark.anyio
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog import settling
-from oplog.models import Operation
-from sandbox import faults
+from avenir_mcp.oplog import settling
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
+from avenir_mcp.tools.writes.transfer_money import TransferUndo
 from tests.helpers.write_cases.create_transactions import days_ago
 from tests.helpers.write_cases.transfer_money import entered_on, originals_of, transferring
 from tests.writes.checks import make_available, says_yes, write_made, ynab
 from tests.writes.harness import MODERN, WriteCase, call, connected, content
 from tests.writes.households import Household
-from tools.writes.transfer_money import TransferUndo
 
 pytestmark = pytest.mark.anyio
 

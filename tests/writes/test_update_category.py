@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tools.writes.update_category import CHECK
 from tests.helpers.write_cases.update_category import update_case
 from tests.writes.assigned_plans import BudgetHome, budget_home
 from tests.writes.category_plans import change_category, group_of, place
@@ -33,7 +34,6 @@ from tests.writes.harness import (
     paths_that_write,
     paths_that_write_nothing,
 )
-from tools.writes.update_category import CHECK
 
 pytestmark = pytest.mark.anyio
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
 from tests.helpers.write_cases.category_groups import (
     group_names,
     group_rename_case,

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tools.writes.update_category import CHECK
 from tests.writes.assigned_plans import BudgetHome
 from tests.writes.category_plans import category, change_category
 from tests.writes.harness import (
@@ -23,7 +24,6 @@ from tests.writes.harness import (
     paths_for,
     standing,
 )
-from tools.writes.update_category import CHECK
 
 pytestmark = pytest.mark.anyio
 

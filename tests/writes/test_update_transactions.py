@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import sync_to_async
 
-from sandbox.models import Account
+from avenir_mcp.sandbox.models import Account
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.write_cases.create_transactions import days_ago
 from tests.helpers.write_cases.update_transactions import (

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
-from sandbox import faults
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox import faults
 from tests.helpers.write_cases.create_transactions import days_ago
 from tests.helpers.write_cases.update_transactions import (
     NEW_PAYEE,

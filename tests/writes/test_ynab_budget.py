@@ -14,16 +14,16 @@ import pytest
 from asgiref.sync import sync_to_async
 from mcp import Client
 
-from sandbox import faults
+from avenir_mcp.sandbox import faults
+from avenir_mcp.tokens.models import McpToken
+from avenir_mcp.ynab_client import get_ynab_client
+from avenir_mcp.ynab_client.errors import PacingRefused
+from avenir_mcp.ynab_client.pacing import Pacer, spending_as
+from avenir_mcp.ynab_requests.log import DatabaseRequestLog
+from avenir_mcp.ynab_requests.models import YnabRequest
 from tests.helpers.mcp_http import mcp_over_http
 from tests.writes.assigned_plans import DINING_ASSIGNED, assigned, budget_arguments
 from tests.writes.checks import CALL_SECONDS, content
-from tokens.models import McpToken
-from ynab_client import get_ynab_client
-from ynab_client.errors import PacingRefused
-from ynab_client.pacing import Pacer, spending_as
-from ynab_requests.log import DatabaseRequestLog
-from ynab_requests.models import YnabRequest
 
 pytestmark = pytest.mark.anyio
 

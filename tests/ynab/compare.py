@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import fields
 
-from ynab_client.snapshot import PlanSnapshot, category_order, transaction_order
+from avenir_mcp.ynab_client.snapshot import PlanSnapshot, category_order, transaction_order
 
 
 def differences(merged: PlanSnapshot, fresh: PlanSnapshot) -> list[str]:

@@ -7,12 +7,12 @@ from collections.abc import Iterator
 import pytest
 from django.conf import settings
 
-from sandbox import faults
+from avenir_mcp.sandbox import faults
+from avenir_mcp.ynab_client.cache import PlanCache
+from avenir_mcp.ynab_client.client import YnabClient
+from avenir_mcp.ynab_client.pacing import Pacer
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.sandbox_side import SandboxLog
-from ynab_client.cache import PlanCache
-from ynab_client.client import YnabClient
-from ynab_client.pacing import Pacer
 
 
 @pytest.fixture

@@ -18,15 +18,15 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from sandbox.models import Account, Plan, Transaction
+from avenir_mcp.sandbox.models import Account, Plan, Transaction
+from avenir_mcp.ynab_client import plan_snapshot
+from avenir_mcp.ynab_client.cache import PlanCache
+from avenir_mcp.ynab_client.client import YnabClient
+from avenir_mcp.ynab_client.errors import MalformedAnswer, YnabError
+from avenir_mcp.ynab_client.pacing import Pacer, RequestKind, request_kind
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.ynab import plan_json as pj
 from tests.ynab.compare import differences, index_errors
-from ynab_client import plan_snapshot
-from ynab_client.cache import PlanCache
-from ynab_client.client import YnabClient
-from ynab_client.errors import MalformedAnswer, YnabError
-from ynab_client.pacing import Pacer, RequestKind, request_kind
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 
@@ -280,7 +280,7 @@ async def test_last_used_resolves_to_the_real_plan_and_never_mixes_two_plans(cli
 async def test_the_entry_point_uses_the_configured_sandbox_and_shows_in_the_cache_state(demo_plan_id):
     snapshot = await plan_snapshot(demo_plan_id)
 
-    from ynab_client import plan_cache_state
+    from avenir_mcp.ynab_client import plan_cache_state
 
     [state] = [state for state in plan_cache_state() if state.plan_id == demo_plan_id]
     assert (state.name, state.server_knowledge) == (snapshot.name, snapshot.server_knowledge)

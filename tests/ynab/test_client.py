@@ -11,14 +11,14 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db.utils import OperationalError
 
+from avenir_mcp.values.ids import IdError
+from avenir_mcp.ynab_client import pacing
+from avenir_mcp.ynab_client.client import YnabClient
+from avenir_mcp.ynab_client.errors import MalformedAnswer, UnknownOutcome, YnabError
+from avenir_mcp.ynab_client.pacing import Pacer
+from avenir_mcp.ynab_requests.log import DatabaseRequestLog
+from avenir_mcp.ynab_requests.models import YnabRequest
 from tests.helpers.sandbox_side import inject
-from values.ids import IdError
-from ynab_client import pacing
-from ynab_client.client import YnabClient
-from ynab_client.errors import MalformedAnswer, UnknownOutcome, YnabError
-from ynab_client.pacing import Pacer
-from ynab_requests.log import DatabaseRequestLog
-from ynab_requests.models import YnabRequest
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 
@@ -255,7 +255,7 @@ async def test_an_answer_is_returned_even_when_its_record_cannot_be_stored(monke
     monkeypatch.setattr(DatabaseRequestLog, "record", no_database)
     client = ynab_answering(lambda request: httpx2.Response(200, json={"data": {"plans": []}}))
 
-    with caplog.at_level(logging.ERROR, logger="ynab_client.client"):
+    with caplog.at_level(logging.ERROR, logger="avenir_mcp.ynab_client.client"):
         listed = await client.get_plans()
 
     assert listed.plans == ()

@@ -11,11 +11,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from avenir_mcp.ynab_client.client import YnabClient, ynab_token_tag
+from avenir_mcp.ynab_client.errors import PacingRefused, UnknownOutcome, YnabError
+from avenir_mcp.ynab_client.pacing import LIMIT, Pacer
+from avenir_mcp.ynab_requests.models import YnabRequest
 from tests.helpers.sandbox_side import inject
-from ynab_client.client import YnabClient, ynab_token_tag
-from ynab_client.errors import PacingRefused, UnknownOutcome, YnabError
-from ynab_client.pacing import LIMIT, Pacer
-from ynab_requests.models import YnabRequest
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 CHECK = "Check with find_transactions before trying again."

@@ -7,11 +7,11 @@ import pytest
 from django.conf import settings
 from django.core.asgi import get_asgi_application
 
-from sandbox.traffic import SandboxTraffic
+from avenir_mcp.sandbox.traffic import SandboxTraffic
+from avenir_mcp.ynab_client.client import InProcessTransport, YnabClient
+from avenir_mcp.ynab_client.errors import UnknownOutcome, YnabError
+from avenir_mcp.ynab_client.pacing import Pacer
 from tests.helpers.sandbox_side import inject
-from ynab_client.client import InProcessTransport, YnabClient
-from ynab_client.errors import UnknownOutcome, YnabError
-from ynab_client.pacing import Pacer
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 NOWHERE = "http://127.0.0.1:9/sandbox/v1"  # nothing listens there: every answer comes in-process

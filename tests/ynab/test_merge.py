@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from avenir_mcp.ynab_client.cache import apply_delta
+from avenir_mcp.ynab_client.errors import MalformedAnswer
+from avenir_mcp.ynab_client.snapshot import parse_plan_delta
 from tests.ynab import plan_json as pj
 from tests.ynab.compare import differences, index_errors
-from ynab_client.cache import apply_delta
-from ynab_client.errors import MalformedAnswer
-from ynab_client.snapshot import parse_plan_delta
 
 ACCOUNTS = ["a0", "a1", "a2"]
 GROUPS = ["g0", "g1"]

@@ -7,10 +7,10 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from ynab_client.cache import PlanCache
-from ynab_client.errors import MalformedAnswer
-from ynab_client.movements import MoneyMovement, MovementCache, parse_money_movements
-from ynab_client.pacing import RequestKind, request_kind
+from avenir_mcp.ynab_client.cache import PlanCache
+from avenir_mcp.ynab_client.errors import MalformedAnswer
+from avenir_mcp.ynab_client.movements import MoneyMovement, MovementCache, parse_money_movements
+from avenir_mcp.ynab_client.pacing import RequestKind, request_kind
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 

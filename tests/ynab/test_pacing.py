@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ynab_client.errors import PacingRefused
-from ynab_client.pacing import (
+from avenir_mcp.ynab_client.errors import PacingRefused
+from avenir_mcp.ynab_client.pacing import (
     LIMIT,
     RESERVE,
     Pacer,

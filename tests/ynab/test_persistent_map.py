@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ynab_client.snapshot import PersistentMap
+from avenir_mcp.ynab_client.snapshot import PersistentMap
 
 keys = st.integers(0, 3000)
 steps = st.lists(st.tuples(st.dictionaries(keys, st.integers(), max_size=300), st.lists(keys, max_size=50)))

@@ -9,10 +9,10 @@ import sys
 import pytest
 from django.conf import settings as django_settings
 
-from shared_state import redis_connection, shared
+from avenir_mcp.shared_state import redis_connection, shared
+from avenir_mcp.ynab_client.errors import PacingRefused
+from avenir_mcp.ynab_client.pacing import Pacer, RequestKind, pacer_for, reserve_of, share_of, spending_as
 from tests.helpers.processes import PROCESS_SECONDS, service_env
-from ynab_client.errors import PacingRefused
-from ynab_client.pacing import Pacer, RequestKind, pacer_for, reserve_of, share_of, spending_as
 
 START = 1_800_000_000.0
 LIMIT = 30  # reads 15, a caller's share 7, the reserve 15
@@ -27,9 +27,9 @@ import sys, django
 from django.conf import settings
 settings.CACHES['shared']['KEY_PREFIX'] = sys.argv[1]
 django.setup()
-from shared_state import redis_connection, shared
-from ynab_client.errors import PacingRefused
-from ynab_client.pacing import RequestKind, pacer_for, spending_as
+from avenir_mcp.shared_state import redis_connection, shared
+from avenir_mcp.ynab_client.errors import PacingRefused
+from avenir_mcp.ynab_client.pacing import RequestKind, pacer_for, spending_as
 pacer = pacer_for({URL!r}, {TAG!r})
 pacer.clock = lambda: {START!r}
 action, spender, count = sys.argv[2], sys.argv[3] or None, int(sys.argv[4])

@@ -13,11 +13,11 @@ import anyio
 import pytest
 from django.conf import settings
 
-from shared_state import shared
+from avenir_mcp.shared_state import shared
+from avenir_mcp.ynab_client import shared_sync
+from avenir_mcp.ynab_client.cache import PlanCache
+from avenir_mcp.ynab_client.movements import MovementCache
 from tests.helpers.processes import PROCESS_SECONDS, service_env
-from ynab_client import shared_sync
-from ynab_client.cache import PlanCache
-from ynab_client.movements import MovementCache
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("no_faults")]
 
@@ -26,8 +26,8 @@ import asyncio, sys, django
 from django.conf import settings
 settings.CACHES['shared']['KEY_PREFIX'] = sys.argv[1]
 django.setup()
-from ynab_client.client import YnabClient
-from ynab_client.pacing import Pacer
+from avenir_mcp.ynab_client.client import YnabClient
+from avenir_mcp.ynab_client.pacing import Pacer
 base_url, token, plan_id, month, category_id = sys.argv[2:]
 client = YnabClient(base_url=base_url, token=token, pacer=Pacer(history=False))
 asyncio.run(client.patch_month_category(plan_id, month, category_id, 4_560))

@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from sandbox.seeding import DEMO_PLAN_NAME
-from ynab_client import plan_snapshot
+from avenir_mcp.sandbox.seeding import DEMO_PLAN_NAME
+from avenir_mcp.ynab_client import plan_snapshot
 
 pytestmark = pytest.mark.usefixtures("no_faults")
 

@@ -19,17 +19,17 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db.utils import OperationalError
 
-import ynab_client
-from sandbox.models import Plan
-from sandbox.seeding import seed_demo_plan
+from avenir_mcp import ynab_client
+from avenir_mcp.sandbox.models import Plan
+from avenir_mcp.sandbox.seeding import seed_demo_plan
+from avenir_mcp.ynab_client import cache as cache_module
+from avenir_mcp.ynab_client import store
+from avenir_mcp.ynab_client.cache import PlanCache
+from avenir_mcp.ynab_client.client import YnabClient
+from avenir_mcp.ynab_client.pacing import Pacer
+from avenir_mcp.ynab_requests.log import DatabaseRequestLog
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.ynab.compare import differences, index_errors
-from ynab_client import cache as cache_module
-from ynab_client import store
-from ynab_client.cache import PlanCache
-from ynab_client.client import YnabClient
-from ynab_client.pacing import Pacer
-from ynab_requests.log import DatabaseRequestLog
 
 pytestmark = pytest.mark.anyio
 
@@ -115,10 +115,12 @@ async def test_a_store_it_cannot_trust_is_ignored_with_one_log_line(
     rewritten_header(path, **changes)
     await sandbox_log.mark()
 
-    with caplog.at_level(logging.WARNING, logger="ynab_client.store"):
+    with caplog.at_level(logging.WARNING, logger="avenir_mcp.ynab_client.store"):
         fresh = await loaded(client, demo_plan_id)
 
-    [line] = [record.getMessage() for record in caplog.records if record.name == "ynab_client.store"]
+    [line] = [
+        record.getMessage() for record in caplog.records if record.name == "avenir_mcp.ynab_client.store"
+    ]
     assert said in line
     assert "loading it in full" in line
     [request] = await sandbox_log.requests(demo_plan_id)
@@ -131,7 +133,7 @@ async def test_a_store_naming_anything_but_the_plan_classes_is_never_unpickled(c
     path = store.save(client.base_url, client.token_tag, snapshot)
     resealed(path, zlib.compress(pickle.dumps(print)))  # a callable: what an attack would need
 
-    with caplog.at_level(logging.WARNING, logger="ynab_client.store"):
+    with caplog.at_level(logging.WARNING, logger="avenir_mcp.ynab_client.store"):
         assert store.load(client.base_url, client.token_tag, demo_plan_id) is None
 
     assert "it names builtins.print, which a stored plan never holds" in caplog.text
@@ -151,7 +153,7 @@ async def test_a_plan_re_created_with_less_knowledge_is_loaded_in_full_not_merge
     await sync_to_async(_reseeded)(demo_plan_id)  # the same id, the demo as seeded: less knowledge
     await sandbox_log.mark()
 
-    with caplog.at_level(logging.WARNING, logger="ynab_client.cache"):
+    with caplog.at_level(logging.WARNING, logger="avenir_mcp.ynab_client.cache"):
         after = await loaded(client, demo_plan_id)
 
     queries = [request.query for request in await sandbox_log.requests(demo_plan_id)]
@@ -259,8 +261,8 @@ async def test_a_new_cache_knows_what_last_used_meant_and_sends_one_delta(
 async def test_the_http_service_stores_its_plans_when_it_stops(monkeypatch):
     """The ASGI lifespan's shutdown runs the store to its end (inside the task group that it
     cancels, the store's thread would be cancelled before it ran: a restart then cost an export)."""
-    from mcp_surface.http import McpHttpApp
-    from mcp_surface.server import HttpServers
+    from avenir_mcp.mcp_surface.http import McpHttpApp
+    from avenir_mcp.mcp_surface.server import HttpServers
 
     stored: list[str] = []
     monkeypatch.setattr(ynab_client, "store_changed_plans", lambda: stored.append("stored"))
@@ -299,10 +301,12 @@ async def test_a_stored_plan_that_is_damaged_or_not_this_one_is_ignored_with_one
     path = store.save(client.base_url, client.token_tag, snapshot)
     damage(path)
 
-    with caplog.at_level(logging.WARNING, logger="ynab_client.store"):
+    with caplog.at_level(logging.WARNING, logger="avenir_mcp.ynab_client.store"):
         assert store.load(client.base_url, client.token_tag, demo_plan_id) is None
 
-    [line] = [record.getMessage() for record in caplog.records if record.name == "ynab_client.store"]
+    [line] = [
+        record.getMessage() for record in caplog.records if record.name == "avenir_mcp.ynab_client.store"
+    ]
     assert said in line
     assert line.endswith("loading it in full.")
 
@@ -312,7 +316,7 @@ async def test_a_stored_payload_that_is_not_a_plan_is_ignored(client, demo_plan_
     path = store.save(client.base_url, client.token_tag, snapshot)
     resealed(path, zlib.compress(pickle.dumps(date(2026, 1, 1))))  # an allowed class, not a plan
 
-    with caplog.at_level(logging.WARNING, logger="ynab_client.store"):
+    with caplog.at_level(logging.WARNING, logger="avenir_mcp.ynab_client.store"):
         assert store.load(client.base_url, client.token_tag, demo_plan_id) is None
 
     assert "it holds a date, not a plan" in caplog.text
@@ -327,7 +331,7 @@ async def test_a_plan_file_that_cannot_be_read_or_written_costs_a_full_export_ne
     path.unlink()  # stored by the first load
     path.mkdir()  # something else where the plan's file belongs
 
-    with caplog.at_level(logging.WARNING, logger="ynab_client.store"):
+    with caplog.at_level(logging.WARNING, logger="avenir_mcp.ynab_client.store"):
         assert store.load(client.base_url, client.token_tag, demo_plan_id) is None
         with pytest.raises(IsADirectoryError):
             store.save(client.base_url, client.token_tag, snapshot)
@@ -345,7 +349,7 @@ async def test_a_save_that_fails_is_logged_and_the_next_process_loads_in_full(
     settings.AVENIR_MCP_DATA_DIR = blocked
     saver = store.Saver()
 
-    with caplog.at_level(logging.ERROR, logger="ynab_client.store"):
+    with caplog.at_level(logging.ERROR, logger="avenir_mcp.ynab_client.store"):
         saver.plan_changed(client.base_url, client.token_tag, snapshot)
         saver.wait()
 
@@ -396,7 +400,7 @@ async def test_a_warm_up_step_that_fails_is_logged_and_left_to_the_first_call(
 
     monkeypatch.setattr(DatabaseRequestLog, "last_hour", locked)
     cache = PlanCache()
-    with caplog.at_level(logging.ERROR, logger="ynab_client.cache"):
+    with caplog.at_level(logging.ERROR, logger="avenir_mcp.ynab_client.cache"):
         assert cache.warm_up(client) == []
         await anyio.to_thread.run_sync(lambda: cache_module._restorer.submit(lambda: None).result())
 
@@ -424,10 +428,12 @@ async def test_a_forged_plan_with_a_correct_sha256_is_never_loaded(client, demo_
     path.write_bytes(magic + b"\n" + header + b"\n" + payload)
     await sandbox_log.mark()
 
-    with caplog.at_level(logging.WARNING, logger="ynab_client.store"):
+    with caplog.at_level(logging.WARNING, logger="avenir_mcp.ynab_client.store"):
         fresh = await loaded(client, demo_plan_id)
 
-    [line] = [record.getMessage() for record in caplog.records if record.name == "ynab_client.store"]
+    [line] = [
+        record.getMessage() for record in caplog.records if record.name == "avenir_mcp.ynab_client.store"
+    ]
     assert "its seal does not match (damaged, or not written by this service)" in line
     [request] = await sandbox_log.requests(demo_plan_id)
     assert request.query == ""  # the full export
@@ -440,7 +446,7 @@ async def test_a_plan_stored_under_another_secret_key_is_ignored(client, demo_pl
     store.save(client.base_url, client.token_tag, snapshot)
     settings.SECRET_KEY = own_key
 
-    with caplog.at_level(logging.WARNING, logger="ynab_client.store"):
+    with caplog.at_level(logging.WARNING, logger="avenir_mcp.ynab_client.store"):
         assert store.load(client.base_url, client.token_tag, demo_plan_id) is None
 
     assert "its seal does not match" in caplog.text
@@ -482,7 +488,7 @@ def peak_memory_loading(caplog) -> int:
     """Bytes allocated at the peak of loading plan-1 (which must be refused)."""
     tracemalloc.start()
     try:
-        with caplog.at_level(logging.WARNING, logger="ynab_client.store"):
+        with caplog.at_level(logging.WARNING, logger="avenir_mcp.ynab_client.store"):
             assert store.load("https://ynab_client.example/v1", "0123456789ab", "plan-1") is None
         return tracemalloc.get_traced_memory()[1]
     finally:

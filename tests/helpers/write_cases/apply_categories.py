@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tools.writes.apply_categories import CHECK
 from tests.writes.checks import ynab
 from tests.writes.harness import WriteCase
 from tests.writes.households import Household
-from tools.writes.apply_categories import CHECK
 
 
 async def categories(home: Household, *transaction_ids: str) -> dict[str, str | None]:

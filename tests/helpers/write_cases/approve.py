@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tools.writes.approve import CHECK
 from tests.writes.checks import ynab
 from tests.writes.harness import WriteCase
 from tests.writes.households import Household
-from tools.writes.approve import CHECK
 
 TOOL = "approve_transactions"
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from oplog.models import Operation
-from sandbox.ledger import plan_write
-from sandbox.models import CategoryGroup
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import plan_write
+from avenir_mcp.sandbox.models import CategoryGroup
+from avenir_mcp.tools.writes import create_category_group, update_category_group
 from tests.writes.assigned_plans import BudgetHome
 from tests.writes.checks import ynab
 from tests.writes.harness import WriteCase, documented_fingerprint
-from tools.writes import create_category_group, update_category_group
 
 
 async def group_names(plan_id: str) -> dict[str, str]:

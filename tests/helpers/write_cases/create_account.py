@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from asgiref.sync import sync_to_async
 
-from oplog.models import Operation
-from sandbox.ledger import plan_write
-from sandbox.models import Account
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import plan_write
+from avenir_mcp.sandbox.models import Account
+from avenir_mcp.tools.writes.create_account import CHECK
 from tests.writes.assigned_plans import BudgetHome
 from tests.writes.checks import ynab
 from tests.writes.harness import WriteCase, documented_fingerprint
-from tools.writes.create_account import CHECK
 
 SUBJECT = {"name": "Emergency fund", "type": "savings", "balance": 2_500_000}
 

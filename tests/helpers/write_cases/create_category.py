@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tools.writes.create_category import CHECK
 from tests.writes.assigned_plans import BudgetHome
 from tests.writes.category_plans import change_category, names_in_group
 from tests.writes.checks import ynab
 from tests.writes.harness import WriteCase, documented_fingerprint
-from tools.writes.create_category import CHECK
 
 
 def create_case(budget: BudgetHome, **arguments) -> WriteCase:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import timedelta
 from decimal import Decimal
 
-from sandbox.ledger import utc_today
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.tools.writes.create_transactions import CHECK
 from tests.writes.checks import ynab
 from tests.writes.harness import WriteCase
 from tests.writes.households import Household
-from tools.writes.create_transactions import CHECK
 
 TOOL = "create_transactions"
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from avenir_mcp.tools.writes.flag_transactions import CHECK
 from tests.writes.checks import sandbox_http, ynab
 from tests.writes.harness import WriteCase
 from tests.writes.households import Household
-from tools.writes.flag_transactions import CHECK
 
 TOOL = "flag_transactions"
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from oplog.models import Operation
-from sandbox.ledger import create_account, utc_today
-from sandbox.models import BankTransaction
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import create_account, utc_today
+from avenir_mcp.sandbox.models import BankTransaction
+from avenir_mcp.tools.writes.import_transactions import CHECK
 from tests.writes.checks import ynab
 from tests.writes.harness import WriteCase
 from tests.writes.households import Household
-from tools.writes.import_transactions import CHECK
 
 TOOL = "import_transactions"
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tools.writes.move_money import CHECK
 from tests.writes.assigned_plans import DINING_ASSIGNED, GROCERIES_ASSIGNED, BudgetHome, figures, set_assigned
 from tests.writes.harness import WriteCase, documented_fingerprint
-from tools.writes.move_money import CHECK
 
 MOVED = 30_000
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from mcp_surface.plan_lookup import today
-from oplog.models import Operation
+from avenir_mcp.mcp_surface.plan_lookup import today
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tools.logic.reconcile import ADJUSTMENT_MEMO, ADJUSTMENT_PAYEE
+from avenir_mcp.tools.writes.reconcile_account import CHECK
 from tests.writes.checks import ynab
 from tests.writes.harness import WriteCase, documented_fingerprint
 from tests.writes.households import Household
-from tools.logic.reconcile import ADJUSTMENT_MEMO, ADJUSTMENT_PAYEE
-from tools.writes.reconcile_account import CHECK
 
 TOOL = "reconcile_account"
 

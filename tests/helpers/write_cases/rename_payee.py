@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from oplog.models import Operation
-from sandbox.models import Payee
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.models import Payee
+from avenir_mcp.tools.writes.rename_payee import CHECK
 from tests.writes.category_plans import payee_name, rename_in_ynab
 from tests.writes.harness import WriteCase, documented_fingerprint
 from tests.writes.households import Household
-from tools.writes.rename_payee import CHECK
 
 OLD, NEW = "CORNER CAFE", "Corner Cafe"
 

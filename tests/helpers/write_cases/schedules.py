@@ -8,16 +8,16 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from oplog.models import Operation
-from sandbox.ledger import utc_today
-from tests.writes.checks import ynab
-from tests.writes.harness import WriteCase, documented_fingerprint
-from tests.writes.households import Household
-from tools.writes import (
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.tools.writes import (
     create_scheduled_transaction,
     delete_scheduled_transaction,
     update_scheduled_transaction,
 )
+from tests.writes.checks import ynab
+from tests.writes.harness import WriteCase, documented_fingerprint
+from tests.writes.households import Household
 
 LANDLORD, MEMO, RENT = "Landlord", "flat 3", -1_200_000
 FIELDS = ("account_id", "date_next", "frequency", "amount", "payee_name", "category_id", "memo", "flag_color")

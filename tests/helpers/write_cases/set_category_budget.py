@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tools.writes.set_category_budget import CHECK
 from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned, set_assigned
 from tests.writes.harness import WriteCase, documented_fingerprint
-from tools.writes.set_category_budget import CHECK
 
 NEW_AMOUNT = 150_000
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from oplog.models import Operation
-from sandbox.ledger import utc_today
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.sandbox.ledger import utc_today
+from avenir_mcp.tools.writes.set_category_target import CHECK
 from tests.writes.assigned_plans import BudgetHome
 from tests.writes.category_plans import change_category, goal
 from tests.writes.harness import WriteCase, documented_fingerprint
-from tools.writes.set_category_target import CHECK
 
 BY_DATE = (utc_today() + timedelta(days=400)).replace(day=1).isoformat()
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from avenir_mcp.tools.writes.split_transaction import CHECK
 from tests.writes.checks import ynab
 from tests.writes.harness import WriteCase
 from tests.writes.households import Household
-from tools.writes.split_transaction import CHECK
 
 TOOL = "split_transaction"
 

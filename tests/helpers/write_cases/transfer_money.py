@@ -3,12 +3,12 @@ yesterday; and what YNAB holds of transfers on two accounts."""
 
 from __future__ import annotations
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tools.writes.transfer_money import CHECK
 from tests.helpers.write_cases.create_transactions import days_ago, ids_on
 from tests.writes.checks import ynab
 from tests.writes.harness import WriteCase, documented_fingerprint
 from tests.writes.households import Household
-from tools.writes.transfer_money import CHECK
 
 TOOL = "transfer_money"
 MEMO = "September statement"

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tools.writes.update_category import CHECK
 from tests.writes.assigned_plans import BudgetHome
 from tests.writes.category_plans import change_category, place
 from tests.writes.harness import WriteCase, documented_fingerprint
-from tools.writes.update_category import CHECK
 
 
 def update_case(budget: BudgetHome, bills: str, **arguments) -> WriteCase:

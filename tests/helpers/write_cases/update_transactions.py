@@ -7,12 +7,12 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from oplog.models import Operation
+from avenir_mcp.oplog.models import Operation
+from avenir_mcp.tools.writes.update_transactions import CHECK
 from tests.helpers.write_cases.create_transactions import days_ago
 from tests.writes.checks import ynab
 from tests.writes.harness import WriteCase, documented_fingerprint
 from tests.writes.households import Household
-from tools.writes.update_transactions import CHECK
 
 TOOL = "update_transactions"
 HELD = ("date", "amount", "payee_name", "memo", "cleared", "account_id")

@@ -1,8 +1,0 @@
-"""The consent page; the OAuth endpoints themselves are served by `oauth.endpoints` (asgi.py)."""
-
-from django.urls import path
-
-from oauth.consent import consent
-
-app_name = "oauth"
-urlpatterns = [path("consent", consent, name="consent")]
