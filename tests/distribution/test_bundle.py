@@ -22,9 +22,9 @@ from mcp import Client, StdioServerParameters
 
 from avenir_mcp.mcp_surface.catalog import catalog_specs
 from avenir_mcp.sandbox.seeding.demo_catalog import DEMO_PLAN_ID
+from tests.helpers.npm import npm_command
 from tests.helpers.processes import PROCESS_SECONDS
 
-NPM_FOLDER = Path.home() / ".cache" / "avenir-mcp-tests" / "npm"  # outside the checkout, kept
 MCPB_VERSION = "2.1.2"  # the Makefile's
 
 
@@ -36,15 +36,7 @@ def anyio_backend() -> str:
 @pytest.fixture(scope="session")
 def mcpb() -> Path:
     """The official CLI (npm @anthropic-ai/mcpb), installed once with npm and reused."""
-    package = NPM_FOLDER / "node_modules" / "@anthropic-ai" / "mcpb" / "package.json"
-    if not package.exists() or json.loads(package.read_text())["version"] != MCPB_VERSION:
-        subprocess.run(
-            ["npm", "install", "--prefix", str(NPM_FOLDER), f"@anthropic-ai/mcpb@{MCPB_VERSION}"],
-            check=True,
-            capture_output=True,
-            timeout=PROCESS_SECONDS,
-        )
-    return NPM_FOLDER / "node_modules" / ".bin" / "mcpb"
+    return npm_command("@anthropic-ai/mcpb", MCPB_VERSION, "mcpb")
 
 
 def the_persons_environment() -> dict[str, str]:

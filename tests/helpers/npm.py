@@ -2,7 +2,8 @@
 a cache folder outside the checkout, and reused by later runs.
 
 - `npm_package(name, version)`: the package's folder, installed with npm (a folder per name and
-  version, so runs pinning other versions never meet).
+  version, so runs pinning other versions never meet); `npm_command(name, version, command)`:
+  the command it installs (run by the machine's Node).
 - `node_22()`: a Node.js 22 binary. The MCP conformance suite and the Inspector need Node 22
   (`fs.globSync`), the machines have Debian's Node 20, and nodejs.org cannot be reached: the
   registry's `node-linux-<arch>` package is Node's own release binary.
@@ -28,7 +29,7 @@ NODE_ARCH = {"x86_64": "x64", "aarch64": "arm64", "arm64": "arm64"}
 
 def npm_package(name: str, version: str) -> Path:
     """`name`@`version`'s installed folder (its package.json names that version)."""
-    prefix = NPM_CACHE / f"{name.replace('/', '+')}@{version}"
+    prefix = _prefix(name, version)
     folder = prefix / "node_modules" / name
     prefix.mkdir(parents=True, exist_ok=True)
     with (prefix / ".lock").open("w") as lock:
@@ -43,10 +44,20 @@ def npm_package(name: str, version: str) -> Path:
     return folder
 
 
+def npm_command(name: str, version: str, command: str) -> Path:
+    """The command `command` that `name`@`version` installs (npm's link to its script)."""
+    npm_package(name, version)
+    return _prefix(name, version) / "node_modules" / ".bin" / command
+
+
 def node_22() -> Path:
     """Node.js 22's binary for this machine (module docstring)."""
     package = f"node-linux-{NODE_ARCH[platform.machine()]}"
     return npm_package(package, NODE_22) / "bin" / "node"
+
+
+def _prefix(name: str, version: str) -> Path:
+    return NPM_CACHE / f"{name.replace('/', '+')}@{version}"
 
 
 def _installed(folder: Path, version: str) -> bool:
