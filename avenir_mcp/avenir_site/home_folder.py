@@ -10,6 +10,9 @@
 The folder holds the SQLite database (unless DATABASE_URL names another), the plan store
 (`plans/`, unless AVENIR_MCP_DATA_DIR names another), the secret key (`secret_key`, made at the
 first start, 0600) and the lock that orders migrations at start (avenir_mcp/avenir_site/cli.py).
+
+Settings may sit in a `.env` file (`env_file`): a checkout's beside manage.py, as always; an
+installed copy's in its home folder, the one place it owns.
 """
 
 from __future__ import annotations
@@ -31,6 +34,14 @@ class Home:
 def is_checkout(base_dir: Path) -> bool:
     """True when the packages run from a clone of the repository rather than an installed copy."""
     return (base_dir / "manage.py").is_file()
+
+
+def env_file(base_dir: Path, given: str) -> Path:
+    """The `.env` the settings read for packages found in `base_dir` (real environment variables
+    win over it); `given` is AVENIR_MCP_HOME from the environment (blank: unset)."""
+    if is_checkout(base_dir):
+        return base_dir / ".env"
+    return home_of(base_dir, given).folder / ".env"
 
 
 def home_of(base_dir: Path, given: str) -> Home:

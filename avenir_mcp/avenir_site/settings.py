@@ -17,7 +17,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from dotenv import load_dotenv
 
-from avenir_mcp.avenir_site.home_folder import home_of, is_checkout
+from avenir_mcp.avenir_site.home_folder import env_file, home_of, is_checkout
 from avenir_mcp.values.toolsets import toolsets_named
 
 # The folder that holds the package `avenir_mcp`: a checkout's root, or an installed copy's site-packages.
@@ -25,8 +25,9 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 # A clone of the repository (make, manage.py), else a copy installed from the wheel (`avenir-mcp`).
 IS_CHECKOUT = is_checkout(BASE_DIR)
 
-# An optional .env next to manage.py (a checkout's); real environment variables win over it.
-load_dotenv(BASE_DIR / ".env", override=False)
+# An optional .env: a checkout's next to manage.py, an installed copy's in its home folder
+# (avenir_mcp/avenir_site/home_folder.py); real environment variables win over it.
+load_dotenv(env_file(BASE_DIR, os.environ.get("AVENIR_MCP_HOME", "").strip()), override=False)
 
 # Machine-local state (the generated secret key, the plan store; never committed): a checkout's
 # .local/, an installed copy's user data folder, or AVENIR_MCP_HOME (avenir_mcp/avenir_site/home_folder.py).

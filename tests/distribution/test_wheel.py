@@ -227,3 +227,19 @@ def test_a_malformed_setting_is_one_line_and_status_1(avenir_mcp, person, tmp_pa
         "",
         "avenir-mcp: DEBUG must be 1 or 0 (or true/false), not 'maybe'.\n",
     )
+
+
+def test_an_installed_copy_reads_the_env_file_in_its_home_folder(avenir_mcp, person, tmp_path):
+    home = home_folder(person)
+    home.mkdir(parents=True)
+    (home / ".env").write_text("DEBUG=maybe\n")  # the environment does not say it: the file does
+    env = {"PATH": os.environ["PATH"], **person}
+
+    ran = subprocess.run(
+        [str(avenir_mcp), "token", "Desk"], cwd=tmp_path / "empty", env=env, capture_output=True, text=True
+    )
+
+    assert (ran.returncode, ran.stderr) == (
+        1,
+        "avenir-mcp: DEBUG must be 1 or 0 (or true/false), not 'maybe'.\n",
+    )
