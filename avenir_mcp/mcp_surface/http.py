@@ -15,7 +15,9 @@ Each request to /mcp passes, in order:
    server first asked for while running is built and started then (`McpHttpApp.started`).
 
 One process (`REDIS_URL` unset) serves stateful sessions, the SDK's defaults, which
-handshake-era clients need for in-call elicitation. Several workers (`REDIS_URL` set) serve
+handshake-era clients need for in-call elicitation, and keeps their recent events
+(`recent_events`), so that a client whose stream a proxy cut resumes it with `Last-Event-ID`
+and still gets the tool's answer. Several workers (`REDIS_URL` set) serve
 stateless (`stateless_http`), so any worker answers any request: no request needs the worker
 that saw `initialize`. What that costs (docs/architecture.md#several-workers): a handshake-era
 client is never asked in the call (the server keeps no session to send it a request on, nor
@@ -41,6 +43,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import Message, Receive, Scope, Send
 
 from avenir_mcp import ynab_client
+from avenir_mcp.mcp_surface.recent_events import RecentEvents, ResumableSessions
 from avenir_mcp.mcp_surface.server import HttpServers
 from avenir_mcp.oauth.addresses import resource_metadata_url
 from avenir_mcp.oauth.front_door import host_allowed, origin_allowed, refused_host_answer
@@ -52,6 +55,8 @@ from avenir_mcp.tokens.auth import PRINCIPAL_SCOPE_KEY, Principal, authenticate
 logger = logging.getLogger(__name__)
 
 MCP_PATHS = frozenset({"/mcp", "/mcp/"})
+# How long a client whose stream dropped waits before resuming it (the SSE `retry` field).
+RETRY_MILLISECONDS = 1000
 _REALM = "avenir-mcp"
 
 
@@ -68,6 +73,8 @@ class McpHttpApp:
         self._running: set[int] = set()  # id() of the servers whose session manager runs
         self._prepared: set[int] = set()  # id() of those whose session manager exists
         self._starting = anyio.Lock()
+        # One store for the whole process, shared by its servers: its bound is the process's.
+        self.recent_events = RecentEvents()
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
@@ -93,16 +100,26 @@ class McpHttpApp:
                 if self._group is None:
                     raise RuntimeError("/mcp answers only inside McpHttpApp.running().")
                 if id(server) not in self._prepared:
-                    # Creates the session manager, which runs once per instance; our own checks
-                    # replace the SDK's Host check.
-                    server.streamable_http_app(
-                        stateless_http=serves_stateless(),
-                        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
-                    )
+                    self._prepare(server)
                     self._prepared.add(id(server))
                 await self._group.start(_serve, server)
                 self._running.add(id(server))
         return server
+
+    def _prepare(self, server: MCPServer) -> None:
+        """Create `server`'s session manager (it runs once per instance); our own checks replace
+        the SDK's Host check."""
+        security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+        if serves_stateless():
+            # No event store: a stateless /mcp keeps no session, so there is no stream to resume.
+            server.streamable_http_app(stateless_http=True, transport_security=security)
+            return
+        # mcp 2.3.0's MCPServer builds only the SDK's own manager (one event store shared by every
+        # session): the manager `session_manager` returns is its low-level server's.
+        lowlevel = server._lowlevel_server
+        lowlevel._session_manager = ResumableSessions(
+            lowlevel, self.recent_events, security_settings=security, retry_interval=RETRY_MILLISECONDS
+        )
 
     async def serve_lifespan(
         self, receive: Receive, send: Send, started: Callable[[], None] | None = None

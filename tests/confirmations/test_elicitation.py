@@ -2,7 +2,7 @@
 
 Two clients: `Client(mode="legacy")` (negotiates 2025-11-25) and a session pinned to
 2025-06-18 with a hand-rolled initialize; and, over real HTTP, the service's own /mcp with a
-client that opens no standalone stream.
+client that opens no standalone stream, and with a proxy that cuts the call's stream.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from avenir_mcp.oplog.models import Operation
 from avenir_mcp.tokens.models import McpToken
 from tests.confirmations.write_server import TOOL
 from tests.helpers.confirmations import ADD, START, answering, pinned_session
+from tests.helpers.cutting_proxy import cutting_proxy
 from tests.helpers.mcp_http import WithoutStandaloneStream, mcp_over_http
 from tests.writes.assigned_plans import DINING_ASSIGNED, BudgetHome, assigned, budget_home
 
@@ -165,4 +166,30 @@ async def test_over_http_the_question_reaches_a_client_without_a_standalone_stre
     assert [params.message for params in seen] == [result.structured_content["preview"]]
     assert (DINING_ASSIGNED, await assigned(budget, dining)) == (120_000, 150_000)
     op = await Operation.objects.aget(plan_id=budget.id)
+    assert (op.status, op.confirmed_by) == ("applied", "elicitation")
+
+
+async def test_over_http_a_stream_cut_during_the_question_resumes_with_the_answer(
+    live_service, budget, token, settings
+):
+    """A proxy cuts the call's stream right after the question reaches the client (as its timeout
+    would while the person decides): the client resumes the stream, and the agent still gets the
+    applied result, the change made once."""
+    settings.AVENIR_MCP_WRITE = True
+    dining = budget.home.dining
+    arguments = {"plan_id": budget.id, "month": budget.month[:7], "category_id": dining, "amount": "150.00"}
+
+    with anyio.fail_after(60):
+        async with (
+            cutting_proxy(live_service.url, marker=b'"elicitation/create"') as proxy,
+            mcp_over_http(
+                proxy.url, token, mode="legacy", elicitation_callback=answering("accept", True)
+            ) as client,
+        ):
+            result = await client.call_tool("set_category_budget", arguments)
+
+    assert (proxy.cuts, proxy.resumptions) == (1, 1)
+    assert result.structured_content["status"] == "applied", result.content[0].text
+    assert (DINING_ASSIGNED, await assigned(budget, dining)) == (120_000, 150_000)
+    op = await Operation.objects.aget(plan_id=budget.id)  # one operation: the change made once
     assert (op.status, op.confirmed_by) == ("applied", "elicitation")
