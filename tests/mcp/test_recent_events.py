@@ -101,3 +101,19 @@ async def test_past_its_bound_it_drops_the_oldest_events_first():
 
     assert await replayed(session, other) == (None, [])
     assert recent.size == 3 * one_event
+
+
+async def test_past_its_bound_answered_streams_go_first_and_a_waiting_question_stays():
+    one_question = len(question(0).model_dump_json(by_alias=True, exclude_unset=True)) + 64
+    one_answer = len(answer(0).model_dump_json(by_alias=True, exclude_unset=True)) + 64
+    recent = RecentEvents(max_bytes=one_question + 2 * one_answer)
+    waiting, reading = recent.for_session(), recent.for_session()
+    asked = await waiting.store_event("3", question(0))  # the oldest event: the person is deciding
+    first = await reading.store_event("5", answer(5))
+    second = await reading.store_event("6", answer(6))
+    third = await reading.store_event("7", answer(7))  # one too many: the oldest answered stream goes
+
+    assert await replayed(waiting, asked) == ("3", [])
+    assert await replayed(reading, first) == (None, [])
+    assert [(await replayed(reading, kept))[0] for kept in (second, third)] == ["6", "7"]
+    assert recent.size == one_question + 2 * one_answer
