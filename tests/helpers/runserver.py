@@ -10,6 +10,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
@@ -89,3 +91,16 @@ class Served:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+
+
+@contextmanager
+def all_serving(processes: list[Served]) -> Iterator[list[Served]]:
+    """`processes` once each has started serving (several workers of one service); every one is
+    stopped when the block ends, however it ends."""
+    try:
+        for process in processes:
+            process.wait_for("Application startup complete")
+        yield processes
+    finally:
+        for process in processes:
+            process.stop()

@@ -32,7 +32,7 @@ from tests.helpers.confirmations import answering
 from tests.helpers.mcp_http import MODES, mcp_over_http
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.processes import port_nobody_serves
-from tests.helpers.runserver import Served
+from tests.helpers.runserver import Served, all_serving
 from tests.reads.read_calls import read_arguments
 from tests.writes.assigned_plans import BudgetHome, assigned, budget_home
 from tests.writes.checks import content
@@ -76,13 +76,8 @@ def workers(
     served = [
         Served(port_nobody_serves(), env=worker_env(store, sandbox_url), reload=False) for _ in range(WORKERS)
     ]
-    try:
-        for worker in served:
-            worker.wait_for("Application startup complete")
+    with all_serving(served):
         yield served
-    finally:
-        for worker in served:
-            worker.stop()
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from avenir_mcp.ynab_requests.models import YnabRequest
 from tests.helpers.mcp_http import mcp_over_http
 from tests.helpers.plan_copies import demo_plan_copy
 from tests.helpers.processes import port_nobody_serves
-from tests.helpers.runserver import Served
+from tests.helpers.runserver import Served, all_serving
 
 pytestmark = [pytest.mark.subprocesses, pytest.mark.anyio]
 
@@ -52,14 +52,8 @@ def workers(live_service, store: str, ynab_token: str) -> Iterator[list[Served]]
     }
     ports = [port_nobody_serves() for _ in range(3)]
     env["AVENIR_MCP_YNAB_URL"] = f"http://127.0.0.1:{ports[0]}/sandbox/v1"  # one YNAB, as in production
-    served = [Served(port, env=env, reload=False) for port in ports]
-    try:
-        for worker in served:
-            worker.wait_for("Application startup complete")
+    with all_serving([Served(port, env=env, reload=False) for port in ports]) as served:
         yield served
-    finally:
-        for worker in served:
-            worker.stop()
 
 
 @pytest.fixture
